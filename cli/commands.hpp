@@ -1,0 +1,38 @@
+// The subcommands of the isosynth executable. Each returns the process exit
+// code: 0 = found / allowed, 1 = not found / denied, 2 = usage or input
+// error, 3 = timeout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace iso::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitNo = 1;
+inline constexpr int kExitError = 2;
+inline constexpr int kExitTimeout = 3;
+
+struct CheckArgs {
+  std::string file;
+  std::vector<std::string> levels;
+  std::vector<std::string> specs;
+  bool json = false;
+  bool stats = false;
+  double timeout = 0;
+};
+int run_check(const CheckArgs& a);
+
+struct LevelsArgs {
+  std::vector<std::string> specs;
+  bool json = false;
+};
+int run_levels(const LevelsArgs& a);
+
+struct ShowArgs {
+  std::string file;
+  bool json = false;
+};
+int run_show(const ShowArgs& a);
+
+}  // namespace iso::cli

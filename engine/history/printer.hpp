@@ -1,0 +1,21 @@
+// Prints histories in the papers' notation: "T1: r(x,0) w(x,1)", grouped by
+// session.
+#pragma once
+
+#include <string>
+
+#include "engine/history/history.hpp"
+
+namespace iso {
+
+std::string format_op(const History& h, const Op& op);      // "r(x,0)"
+std::string format_txn(const History& h, TxnId t);           // "T1: r(x,0) w(x,1)"
+// Whole history, one line per transaction, sessions labelled:
+//   session 1:  T1: r(x,0) w(x,1)
+//               T2: r(y,0)
+//   session 2:  T3: r(x,0) w(y,1)
+// Aborted / unknown transactions are marked, and explicit initial values are
+// listed first as "init: x=0 y=0".
+std::string format_history(const History& h);
+
+}  // namespace iso

@@ -1,0 +1,419 @@
+#include "engine/logic/ast.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+#include <fmt/format.h>
+
+namespace iso::logic {
+
+namespace {
+
+std::vector<std::string>& sort_names() {
+  static std::vector<std::string> names;
+  return names;
+}
+
+std::atomic<std::uint32_t> next_relation_id{0};
+std::atomic<std::uint32_t> next_variable_id{0};
+
+bool compatible(SortId a, SortId b) { return a == kAnySort || b == kAnySort || a == b; }
+SortId meet(SortId a, SortId b) { return a == kAnySort ? b : a; }
+
+std::vector<std::uint32_t> merge_free(std::vector<std::uint32_t> a,
+                                      const std::vector<std::uint32_t>& b) {
+  std::vector<std::uint32_t> out;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+template <class Node>
+std::vector<std::uint32_t> free_of(const std::vector<std::shared_ptr<const Node>>& kids) {
+  std::vector<std::uint32_t> f;
+  for (const auto& k : kids) f = merge_free(std::move(f), k->free);
+  return f;
+}
+
+ExprPtr make(Expr e) { return std::make_shared<const Expr>(std::move(e)); }
+FormulaPtr make(Formula f) { return std::make_shared<const Formula>(std::move(f)); }
+
+Type same_type(const char* op, const ExprPtr& a, const ExprPtr& b) {
+  if (a->arity() != b->arity())
+    throw TypeError(fmt::format("{}: arity mismatch: {} has arity {}, {} has arity {}", op,
+                                to_string(a), a->arity(), to_string(b), b->arity()));
+  Type t(a->arity());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!compatible(a->type[i], b->type[i]))
+      throw TypeError(fmt::format("{}: sort mismatch: {} is {} but {} is {}", op, to_string(a),
+                                  type_name(a->type), to_string(b), type_name(b->type)));
+    t[i] = meet(a->type[i], b->type[i]);
+  }
+  return t;
+}
+
+void check_decls(const std::vector<Decl>& decls) {
+  if (decls.empty()) throw TypeError("a quantifier needs at least one variable");
+  for (const Decl& d : decls)
+    if (d.domain->arity() != 1)
+      throw TypeError(fmt::format("a quantified variable ranges over a set; {} has arity {}",
+                                  to_string(d.domain), d.domain->arity()));
+}
+
+std::vector<std::uint32_t> decls_free(const std::vector<Decl>& decls,
+                                      std::vector<std::uint32_t> body_free) {
+  // A domain may mention variables declared before it.
+  std::vector<std::uint32_t> f = std::move(body_free);
+  for (auto it = decls.rbegin(); it != decls.rend(); ++it) {
+    f.erase(std::remove(f.begin(), f.end(), it->var->id), f.end());
+    f = merge_free(std::move(f), it->domain->free);
+  }
+  return f;
+}
+
+FormulaPtr multiplicity(Formula::Op op, const ExprPtr& a) {
+  Formula f{op};
+  f.exprs = {a};
+  f.free = a->free;
+  return make(std::move(f));
+}
+
+}  // namespace
+
+void set_sort_names(std::vector<std::string> names) { sort_names() = std::move(names); }
+
+std::string sort_name(SortId s) {
+  if (s == kAnySort) return "univ";
+  if (s >= 0 && static_cast<std::size_t>(s) < sort_names().size()) return sort_names()[s];
+  return fmt::format("sort{}", s);
+}
+
+std::string type_name(const Type& t) {
+  if (t.empty()) return "()";
+  std::string s;
+  for (std::size_t i = 0; i < t.size(); ++i) s += (i ? "->" : "") + sort_name(t[i]);
+  return s;
+}
+
+RelationPtr make_relation(std::string name, Type type) {
+  return std::make_shared<const Relation>(Relation{next_relation_id++, std::move(name), std::move(type)});
+}
+
+VariablePtr make_variable(std::string name, SortId s) {
+  return std::make_shared<const Variable>(Variable{next_variable_id++, std::move(name), s});
+}
+
+ExprPtr rel(const RelationPtr& r) {
+  Expr e{Expr::Op::Relation, r->type};
+  e.rel = r;
+  return make(std::move(e));
+}
+
+ExprPtr var(const VariablePtr& v) {
+  Expr e{Expr::Op::Variable, {v->sort}};
+  e.var = v;
+  e.free = {v->id};
+  return make(std::move(e));
+}
+
+ExprPtr sort(SortId s) {
+  Expr e{Expr::Op::Sort, {s}};
+  e.sort = s;
+  return make(std::move(e));
+}
+
+ExprPtr iden() { return make(Expr{Expr::Op::Iden, {kAnySort, kAnySort}}); }
+ExprPtr univ() { return make(Expr{Expr::Op::Univ, {kAnySort}}); }
+
+ExprPtr none(const Type& t) {
+  if (t.empty()) throw TypeError("none: arity must be at least 1");
+  return make(Expr{Expr::Op::None, t});
+}
+
+static ExprPtr binary(Expr::Op op, Type t, const ExprPtr& a, const ExprPtr& b) {
+  Expr e{op, std::move(t)};
+  e.kids = {a, b};
+  e.free = free_of(e.kids);
+  return make(std::move(e));
+}
+
+ExprPtr union_(const ExprPtr& a, const ExprPtr& b) {
+  return binary(Expr::Op::Union, same_type("union (+)", a, b), a, b);
+}
+ExprPtr inter(const ExprPtr& a, const ExprPtr& b) {
+  return binary(Expr::Op::Inter, same_type("intersection (&)", a, b), a, b);
+}
+ExprPtr diff(const ExprPtr& a, const ExprPtr& b) {
+  same_type("difference (-)", a, b);
+  return binary(Expr::Op::Diff, a->type, a, b);
+}
+
+ExprPtr join(const ExprPtr& a, const ExprPtr& b) {
+  if (a->arity() + b->arity() < 3)
+    throw TypeError(fmt::format("join (..): {} and {} are both sets; their join would have arity 0 "
+                                "(use some(a & b) to test for a common element)",
+                                to_string(a), to_string(b)));
+  SortId l = a->type.back(), r = b->type.front();
+  if (!compatible(l, r))
+    throw TypeError(fmt::format("join (..): sort mismatch: {} ends with {} but {} starts with {}",
+                                to_string(a), sort_name(l), to_string(b), sort_name(r)));
+  Type t(a->type.begin(), a->type.end() - 1);
+  t.insert(t.end(), b->type.begin() + 1, b->type.end());
+  return binary(Expr::Op::Join, std::move(t), a, b);
+}
+
+ExprPtr product(const ExprPtr& a, const ExprPtr& b) {
+  Type t = a->type;
+  t.insert(t.end(), b->type.begin(), b->type.end());
+  return binary(Expr::Op::Product, std::move(t), a, b);
+}
+
+static ExprPtr unary_binary_rel(Expr::Op op, const char* name, const ExprPtr& a, Type t) {
+  if (a->arity() != 2)
+    throw TypeError(fmt::format("{} needs a binary relation; {} has arity {}", name, to_string(a),
+                                a->arity()));
+  Expr e{op, std::move(t)};
+  e.kids = {a};
+  e.free = a->free;
+  return make(std::move(e));
+}
+
+ExprPtr transpose(const ExprPtr& a) {
+  Type t = a->type;
+  if (t.size() == 2) std::swap(t[0], t[1]);
+  return unary_binary_rel(Expr::Op::Transpose, "transpose (~)", a, t);
+}
+
+ExprPtr closure(const ExprPtr& a) {
+  if (a->arity() == 2 && !compatible(a->type[0], a->type[1]))
+    throw TypeError(fmt::format("closure: {} relates {} to {}; only a relation on one sort can be "
+                                "closed", to_string(a), sort_name(a->type[0]), sort_name(a->type[1])));
+  SortId s = a->arity() == 2 ? meet(a->type[0], a->type[1]) : kAnySort;
+  return unary_binary_rel(Expr::Op::Closure, "closure", a, {s, s});
+}
+
+ExprPtr rclosure(const ExprPtr& a) {
+  if (a->arity() == 2 && !compatible(a->type[0], a->type[1]))
+    throw TypeError(fmt::format("rclosure: {} relates {} to {}; only a relation on one sort can be "
+                                "closed", to_string(a), sort_name(a->type[0]), sort_name(a->type[1])));
+  SortId s = a->arity() == 2 ? meet(a->type[0], a->type[1]) : kAnySort;
+  return unary_binary_rel(Expr::Op::RClosure, "rclosure", a, {s, s});
+}
+
+ExprPtr project(const ExprPtr& a, std::vector<int> cols) {
+  if (cols.empty()) throw TypeError("project: no columns given");
+  Type t;
+  for (int c : cols) {
+    if (c < 0 || static_cast<std::size_t>(c) >= a->arity())
+      throw TypeError(fmt::format("project: column {} out of range for {} (arity {})", c + 1,
+                                  to_string(a), a->arity()));
+    t.push_back(a->type[c]);
+  }
+  Expr e{Expr::Op::Project, std::move(t)};
+  e.kids = {a};
+  e.cols = std::move(cols);
+  e.free = a->free;
+  return make(std::move(e));
+}
+
+ExprPtr ite(const FormulaPtr& c, const ExprPtr& a, const ExprPtr& b) {
+  Expr e{Expr::Op::Ite, same_type("ite", a, b)};
+  e.cond = c;
+  e.kids = {a, b};
+  e.free = merge_free(free_of(e.kids), c->free);
+  return make(std::move(e));
+}
+
+ExprPtr comprehension(std::vector<Decl> decls, const FormulaPtr& body) {
+  check_decls(decls);
+  Type t;
+  for (const Decl& d : decls) t.push_back(d.domain->type[0]);
+  Expr e{Expr::Op::Comprehension, std::move(t)};
+  e.free = decls_free(decls, body->free);
+  e.cond = body;
+  e.decls = std::move(decls);
+  return make(std::move(e));
+}
+
+FormulaPtr constant(bool v) {
+  Formula f{Formula::Op::Const};
+  f.value = v;
+  return make(std::move(f));
+}
+
+static FormulaPtr compare(Formula::Op op, const char* name, const ExprPtr& a, const ExprPtr& b) {
+  same_type(name, a, b);
+  Formula f{op};
+  f.exprs = {a, b};
+  f.free = free_of(f.exprs);
+  return make(std::move(f));
+}
+
+FormulaPtr subset(const ExprPtr& a, const ExprPtr& b) { return compare(Formula::Op::Subset, "in", a, b); }
+FormulaPtr equal(const ExprPtr& a, const ExprPtr& b) { return compare(Formula::Op::Equal, "eq", a, b); }
+FormulaPtr some(const ExprPtr& a) { return multiplicity(Formula::Op::Some, a); }
+FormulaPtr no(const ExprPtr& a) { return multiplicity(Formula::Op::No, a); }
+FormulaPtr one(const ExprPtr& a) { return multiplicity(Formula::Op::One, a); }
+FormulaPtr lone(const ExprPtr& a) { return multiplicity(Formula::Op::Lone, a); }
+
+FormulaPtr not_(const FormulaPtr& a) {
+  if (a->op == Formula::Op::Const) return constant(!a->value);
+  if (a->op == Formula::Op::Not) return a->kids[0];
+  Formula f{Formula::Op::Not};
+  f.kids = {a};
+  f.free = a->free;
+  return make(std::move(f));
+}
+
+static FormulaPtr nary(Formula::Op op, std::vector<FormulaPtr> fs) {
+  bool unit = (op == Formula::Op::And);  // the neutral element
+  std::vector<FormulaPtr> kids;
+  for (auto& k : fs) {
+    if (k->op == Formula::Op::Const) {
+      if (k->value != unit) return constant(!unit);
+      continue;
+    }
+    if (k->op == op) {
+      kids.insert(kids.end(), k->kids.begin(), k->kids.end());
+    } else {
+      kids.push_back(std::move(k));
+    }
+  }
+  if (kids.empty()) return constant(unit);
+  if (kids.size() == 1) return kids[0];
+  Formula f{op};
+  f.free = free_of(kids);
+  f.kids = std::move(kids);
+  return make(std::move(f));
+}
+
+FormulaPtr and_(std::vector<FormulaPtr> fs) { return nary(Formula::Op::And, std::move(fs)); }
+FormulaPtr or_(std::vector<FormulaPtr> fs) { return nary(Formula::Op::Or, std::move(fs)); }
+FormulaPtr and_(const FormulaPtr& a, const FormulaPtr& b) { return and_(std::vector{a, b}); }
+FormulaPtr or_(const FormulaPtr& a, const FormulaPtr& b) { return or_(std::vector{a, b}); }
+
+FormulaPtr implies(const FormulaPtr& a, const FormulaPtr& b) {
+  Formula f{Formula::Op::Implies};
+  f.kids = {a, b};
+  f.free = free_of(f.kids);
+  return make(std::move(f));
+}
+
+FormulaPtr iff(const FormulaPtr& a, const FormulaPtr& b) {
+  Formula f{Formula::Op::Iff};
+  f.kids = {a, b};
+  f.free = free_of(f.kids);
+  return make(std::move(f));
+}
+
+static FormulaPtr quantifier(Formula::Op op, std::vector<Decl> decls, const FormulaPtr& body) {
+  check_decls(decls);
+  Formula f{op};
+  f.free = decls_free(decls, body->free);
+  f.kids = {body};
+  f.decls = std::move(decls);
+  return make(std::move(f));
+}
+
+FormulaPtr forall(std::vector<Decl> decls, const FormulaPtr& body) {
+  return quantifier(Formula::Op::Forall, std::move(decls), body);
+}
+FormulaPtr exists(std::vector<Decl> decls, const FormulaPtr& body) {
+  return quantifier(Formula::Op::Exists, std::move(decls), body);
+}
+
+FormulaPtr acyclic(const ExprPtr& r) {
+  if (r->arity() != 2)
+    throw TypeError(fmt::format("acyclic needs a binary relation; {} has arity {}", to_string(r),
+                                r->arity()));
+  return multiplicity(Formula::Op::Acyclic, r);
+}
+
+FormulaPtr total_order(const ExprPtr& r, const ExprPtr& domain) {
+  if (r->arity() != 2)
+    throw TypeError(fmt::format("total_order needs a binary relation; {} has arity {}",
+                                to_string(r), r->arity()));
+  if (domain->arity() != 1)
+    throw TypeError(fmt::format("total_order: the domain {} must be a set", to_string(domain)));
+  Formula f{Formula::Op::TotalOrder};
+  f.exprs = {r, domain};
+  f.free = free_of(f.exprs);
+  return make(std::move(f));
+}
+
+FormulaPtr member(const std::vector<ExprPtr>& atoms, const ExprPtr& r) {
+  if (atoms.size() != r->arity())
+    throw TypeError(fmt::format("{} has arity {} but was applied to {} argument{}", to_string(r),
+                                r->arity(), atoms.size(), atoms.size() == 1 ? "" : "s"));
+  ExprPtr tuple;
+  for (std::size_t i = 0; i < atoms.size(); ++i) {
+    if (atoms[i]->arity() != 1)
+      throw TypeError(fmt::format("argument {} of {}(...) must be a set, not {} of arity {}", i + 1,
+                                  to_string(r), to_string(atoms[i]), atoms[i]->arity()));
+    if (!compatible(atoms[i]->type[0], r->type[i]))
+      throw TypeError(fmt::format("argument {} of {}(...) is {} but the relation expects {}", i + 1,
+                                  to_string(r), sort_name(atoms[i]->type[0]), sort_name(r->type[i])));
+    tuple = tuple ? product(tuple, atoms[i]) : atoms[i];
+  }
+  return subset(tuple, r);
+}
+
+// --- printing ------------------------------------------------------------------
+
+std::string to_string(const ExprPtr& e) {
+  using Op = Expr::Op;
+  switch (e->op) {
+    case Op::Relation: return e->rel->name;
+    case Op::Variable: return e->var->name;
+    case Op::Sort: return sort_name(e->sort);
+    case Op::Iden: return "iden";
+    case Op::Univ: return "univ";
+    case Op::None: return "none";
+    case Op::Union: return fmt::format("({} + {})", to_string(e->kids[0]), to_string(e->kids[1]));
+    case Op::Inter: return fmt::format("({} & {})", to_string(e->kids[0]), to_string(e->kids[1]));
+    case Op::Diff: return fmt::format("({} - {})", to_string(e->kids[0]), to_string(e->kids[1]));
+    case Op::Join: return fmt::format("{}..{}", to_string(e->kids[0]), to_string(e->kids[1]));
+    case Op::Product: return fmt::format("({} * {})", to_string(e->kids[0]), to_string(e->kids[1]));
+    case Op::Transpose: return "~" + to_string(e->kids[0]);
+    case Op::Closure: return to_string(e->kids[0]) + ":closure()";
+    case Op::RClosure: return to_string(e->kids[0]) + ":rclosure()";
+    case Op::Project: return "project(" + to_string(e->kids[0]) + ")";
+    case Op::Ite: return "ite(...)";
+    case Op::Comprehension: return "setof(...)";
+  }
+  return "?";
+}
+
+std::string to_string(const FormulaPtr& f) {
+  using Op = Formula::Op;
+  auto join_kids = [&](const char* sep) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < f->kids.size(); ++i) s += (i ? sep : "") + to_string(f->kids[i]);
+    return s + ")";
+  };
+  switch (f->op) {
+    case Op::Const: return f->value ? "TRUE" : "FALSE";
+    case Op::Subset: return fmt::format("{} in {}", to_string(f->exprs[0]), to_string(f->exprs[1]));
+    case Op::Equal: return fmt::format("{} = {}", to_string(f->exprs[0]), to_string(f->exprs[1]));
+    case Op::Some: return "some " + to_string(f->exprs[0]);
+    case Op::No: return "no " + to_string(f->exprs[0]);
+    case Op::One: return "one " + to_string(f->exprs[0]);
+    case Op::Lone: return "lone " + to_string(f->exprs[0]);
+    case Op::Not: return "~" + to_string(f->kids[0]);
+    case Op::And: return join_kids(" & ");
+    case Op::Or: return join_kids(" | ");
+    case Op::Implies: return join_kids(" => ");
+    case Op::Iff: return join_kids(" <=> ");
+    case Op::Forall:
+    case Op::Exists: {
+      std::string s = f->op == Op::Forall ? "forall " : "exists ";
+      for (std::size_t i = 0; i < f->decls.size(); ++i)
+        s += (i ? ", " : "") + f->decls[i].var->name + ": " + to_string(f->decls[i].domain);
+      return s + " | " + to_string(f->kids[0]);
+    }
+    case Op::Acyclic: return "acyclic(" + to_string(f->exprs[0]) + ")";
+    case Op::TotalOrder: return "total_order(" + to_string(f->exprs[0]) + ")";
+  }
+  return "?";
+}
+
+}  // namespace iso::logic

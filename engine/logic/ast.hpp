@@ -1,0 +1,139 @@
+// Relational logic in the style of Kodkod's `ast`: expressions denote
+// relations (sets of tuples of atoms), formulas denote truth values.
+// Nodes are immutable and shared; every factory checks arity and sorts and
+// throws TypeError with a message a spec author can act on.
+//
+// Sorts are small integers fixed by the caller's schema (the history schema
+// uses Txn, Obj, Val); kAnySort is the column type of iden and univ, and
+// unifies with every sort.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace iso::logic {
+
+using SortId = int;
+inline constexpr SortId kAnySort = -1;
+using Type = std::vector<SortId>;  // one sort per column; size = arity
+
+class TypeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Names of sorts for messages; set once by the schema.
+void set_sort_names(std::vector<std::string> names);
+std::string sort_name(SortId s);
+std::string type_name(const Type& t);  // "Txn->Obj"
+
+struct Relation {
+  std::uint32_t id;
+  std::string name;
+  Type type;
+};
+using RelationPtr = std::shared_ptr<const Relation>;
+RelationPtr make_relation(std::string name, Type type);  // fresh id
+
+struct Variable {
+  std::uint32_t id;
+  std::string name;
+  SortId sort;
+};
+using VariablePtr = std::shared_ptr<const Variable>;
+VariablePtr make_variable(std::string name, SortId sort);  // fresh id
+
+struct Expr;
+struct Formula;
+using ExprPtr = std::shared_ptr<const Expr>;
+using FormulaPtr = std::shared_ptr<const Formula>;
+
+// A quantified variable and the unary expression it ranges over.
+struct Decl {
+  VariablePtr var;
+  ExprPtr domain;
+};
+
+struct Expr {
+  enum class Op {
+    Relation, Variable, Sort, Iden, Univ, None,
+    Union, Inter, Diff, Join, Product,
+    Transpose, Closure, RClosure, Project, Ite, Comprehension
+  };
+  Expr(Op o, Type t) : op(o), type(std::move(t)) {}
+  Op op;
+  Type type;
+  RelationPtr rel;                  // Relation
+  VariablePtr var;                  // Variable
+  SortId sort = kAnySort;           // Sort
+  std::vector<ExprPtr> kids;        // operands
+  FormulaPtr cond;                  // Ite condition, Comprehension body
+  std::vector<Decl> decls;          // Comprehension
+  std::vector<int> cols;            // Project
+  std::vector<std::uint32_t> free;  // free variable ids, sorted
+
+  std::size_t arity() const { return type.size(); }
+};
+
+struct Formula {
+  enum class Op {
+    Const, Subset, Equal, Some, No, One, Lone,
+    Not, And, Or, Implies, Iff, Forall, Exists, Acyclic, TotalOrder
+  };
+  explicit Formula(Op o) : op(o) {}
+  Op op;
+  bool value = false;               // Const
+  std::vector<ExprPtr> exprs;       // Subset/Equal: 2; multiplicities, Acyclic: 1; TotalOrder: rel, domain
+  std::vector<FormulaPtr> kids;     // connectives; quantifier body is kids[0]
+  std::vector<Decl> decls;          // Forall, Exists
+  std::vector<std::uint32_t> free;  // free variable ids, sorted
+};
+
+// --- expressions -------------------------------------------------------------
+ExprPtr rel(const RelationPtr& r);
+ExprPtr var(const VariablePtr& v);
+ExprPtr sort(SortId s);
+ExprPtr iden();
+ExprPtr univ();
+ExprPtr none(const Type& t);
+ExprPtr union_(const ExprPtr& a, const ExprPtr& b);
+ExprPtr inter(const ExprPtr& a, const ExprPtr& b);
+ExprPtr diff(const ExprPtr& a, const ExprPtr& b);
+ExprPtr join(const ExprPtr& a, const ExprPtr& b);
+ExprPtr product(const ExprPtr& a, const ExprPtr& b);
+ExprPtr transpose(const ExprPtr& a);
+ExprPtr closure(const ExprPtr& a);   // ^a
+ExprPtr rclosure(const ExprPtr& a);  // *a = ^a + iden on a's column sort
+ExprPtr project(const ExprPtr& a, std::vector<int> cols);
+ExprPtr ite(const FormulaPtr& c, const ExprPtr& a, const ExprPtr& b);
+ExprPtr comprehension(std::vector<Decl> decls, const FormulaPtr& body);
+
+// --- formulas ----------------------------------------------------------------
+FormulaPtr constant(bool v);
+FormulaPtr subset(const ExprPtr& a, const ExprPtr& b);  // a in b
+FormulaPtr equal(const ExprPtr& a, const ExprPtr& b);
+FormulaPtr some(const ExprPtr& a);
+FormulaPtr no(const ExprPtr& a);
+FormulaPtr one(const ExprPtr& a);
+FormulaPtr lone(const ExprPtr& a);
+FormulaPtr not_(const FormulaPtr& f);
+FormulaPtr and_(std::vector<FormulaPtr> fs);
+FormulaPtr or_(std::vector<FormulaPtr> fs);
+FormulaPtr and_(const FormulaPtr& a, const FormulaPtr& b);
+FormulaPtr or_(const FormulaPtr& a, const FormulaPtr& b);
+FormulaPtr implies(const FormulaPtr& a, const FormulaPtr& b);
+FormulaPtr iff(const FormulaPtr& a, const FormulaPtr& b);
+FormulaPtr forall(std::vector<Decl> decls, const FormulaPtr& body);
+FormulaPtr exists(std::vector<Decl> decls, const FormulaPtr& body);
+FormulaPtr acyclic(const ExprPtr& r);
+FormulaPtr total_order(const ExprPtr& r, const ExprPtr& domain);  // strict total order on domain
+// (a1 -> ... -> ak) in r: the membership test r(a1, ..., ak).
+FormulaPtr member(const std::vector<ExprPtr>& atoms, const ExprPtr& r);
+
+std::string to_string(const ExprPtr& e);
+std::string to_string(const FormulaPtr& f);
+
+}  // namespace iso::logic

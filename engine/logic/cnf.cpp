@@ -1,0 +1,88 @@
+#include "engine/logic/cnf.hpp"
+
+namespace iso::logic {
+
+sat::Lit CnfEncoder::var_of(std::uint32_t node) {
+  if (node >= var_.size()) {
+    var_.resize(c_.num_gates(), -1);
+    done_.resize(c_.num_gates(), 0);
+  }
+  if (var_[node] < 0) {
+    var_[node] = s_.new_var();
+    const auto& g = c_.gate(node);
+    if (g.kind == Circuit::Kind::Input) {
+      if (g.input >= input_var_.size()) input_var_.resize(g.input + 1, -1);
+      input_var_[g.input] = var_[node];
+    } else if (g.kind == Circuit::Kind::Const) {
+      s_.add_clause({sat::Lit::pos(static_cast<std::uint32_t>(var_[node]))});
+    }
+  }
+  return sat::Lit::pos(static_cast<std::uint32_t>(var_[node]));
+}
+
+sat::Lit CnfEncoder::encode(BLit l, bool positive) {
+  // The gate is needed in polarity `want` = positive XOR negated.
+  const std::uint32_t node = l.node();
+  sat::Lit v = var_of(node);
+  const auto& g = c_.gate(node);
+  if (g.kind == Circuit::Kind::And) {
+    const bool want_pos = positive != l.negated();
+    const std::uint8_t bit = want_pos ? 1 : 2;
+    if (!(done_[node] & bit)) {
+      done_[node] |= bit;
+      // Iterating over a copy of the children: encode() may grow the tables.
+      const std::vector<BLit> kids = g.kids;
+      if (want_pos) {
+        // v -> kid, for every kid
+        for (BLit k : kids) s_.add_clause({~v, encode(k, true)});
+      } else {
+        // all kids -> v
+        std::vector<sat::Lit> clause{v};
+        for (BLit k : kids) clause.push_back(~encode(k, false));
+        s_.add_clause(clause);
+      }
+    }
+  }
+  return l.negated() ? ~v : v;
+}
+
+void CnfEncoder::assert_true(BLit l) {
+  if (l == kTrue) return;
+  if (l == kFalse) {
+    s_.add_clause(std::initializer_list<sat::Lit>{});
+    return;
+  }
+  const auto& g = c_.gate(l.node());
+  if (g.kind == Circuit::Kind::And && !l.negated()) {
+    const std::vector<BLit> kids = g.kids;
+    for (BLit k : kids) assert_true(k);
+    return;
+  }
+  if (g.kind == Circuit::Kind::And && l.negated()) {
+    // !(a & b & ...) = !a | !b | ...
+    std::vector<sat::Lit> clause;
+    const std::vector<BLit> kids = g.kids;
+    for (BLit k : kids) clause.push_back(encode(!k, true));
+    s_.add_clause(clause);
+    return;
+  }
+  s_.add_clause({encode(l, true)});
+}
+
+sat::Lit CnfEncoder::literal(BLit l) {
+  encode(l, true);
+  return encode(l, false);
+}
+
+bool CnfEncoder::has_input(std::uint32_t input) const {
+  return input < input_var_.size() && input_var_[input] >= 0;
+}
+
+std::vector<bool> CnfEncoder::input_values() const {
+  std::vector<bool> v(c_.num_inputs(), false);
+  for (std::uint32_t i = 0; i < input_var_.size(); ++i)
+    if (input_var_[i] >= 0) v[i] = s_.model_value(static_cast<std::uint32_t>(input_var_[i]));
+  return v;
+}
+
+}  // namespace iso::logic

@@ -1,0 +1,89 @@
+// Translation of relational formulas to the boolean circuit (Kodkod's
+// fol2sat): each expression becomes a BoolMatrix, each formula a literal.
+// Quantifiers are unrolled over the atoms their domains may contain.
+//
+// Relations get their matrices from Bindings, so one formula can be
+// translated against several instantiations (one witness per execution in
+// synthesis) over one shared circuit. Sub-expressions are memoised on the
+// node and the atoms bound to its free variables: `(so + wr):closure()` is
+// translated once however many quantifiers surround it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/logic/ast.hpp"
+#include "engine/logic/circuit.hpp"
+#include "engine/logic/matrix.hpp"
+#include "engine/logic/universe.hpp"
+
+namespace iso::logic {
+
+// Raised when a formula is too large to unroll for the universe at hand (a
+// runaway quantifier nest), or when it uses something the bindings lack.
+class TranslationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Relation id -> its matrix in one instantiation.
+class Bindings {
+ public:
+  void bind(const RelationPtr& r, BoolMatrix m) { map_[r->id] = std::move(m); }
+  const BoolMatrix* find(const Relation& r) const {
+    auto it = map_.find(r.id);
+    return it == map_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  std::unordered_map<std::uint32_t, BoolMatrix> map_;
+};
+
+// Matrix helpers for bounds: constant tuples, and fresh variables for the
+// tuples between a lower and an upper bound.
+BoolMatrix constant_matrix(std::uint32_t n, std::uint32_t arity,
+                           const std::vector<std::vector<Atom>>& tuples);
+BoolMatrix variable_matrix(Circuit& c, std::uint32_t n, std::uint32_t arity,
+                           const std::vector<std::vector<Atom>>& lower,
+                           const std::vector<std::vector<Atom>>& upper);
+
+struct TranslationStats {
+  std::uint64_t work = 0;            // cells and quantifier instances produced
+  std::uint64_t cache_hits = 0;
+};
+
+class Translator {
+ public:
+  // `work_limit` bounds the total work; past it a TranslationError is thrown.
+  Translator(const Universe& u, Circuit& c, const Bindings& b,
+             std::uint64_t work_limit = 50'000'000);
+
+  BLit formula(const FormulaPtr& f);
+  BoolMatrix expr(const ExprPtr& e);
+
+  const TranslationStats& stats() const { return stats_; }
+
+ private:
+  BoolMatrix expr_uncached(const Expr& e);
+  BLit formula_uncached(const Formula& f);
+  BLit quantify(const Formula& f, std::size_t decl, std::vector<BLit>& parts, bool universal);
+  void comprehend(const Expr& e, std::size_t decl, std::vector<Atom>& tuple, BLit guard,
+                  std::vector<std::pair<Index, BLit>>& out);
+  BoolMatrix sort_matrix(SortId s) const;
+  void charge(std::uint64_t units);
+  std::vector<std::uint64_t> key(const void* node, const std::vector<std::uint32_t>& free) const;
+
+  const Universe& u_;
+  Circuit& c_;
+  const Bindings& b_;
+  std::uint64_t limit_;
+  TranslationStats stats_;
+  std::unordered_map<std::uint32_t, Atom> env_;  // variable id -> atom
+  std::map<std::vector<std::uint64_t>, BoolMatrix> expr_cache_;
+  std::map<std::vector<std::uint64_t>, BLit> formula_cache_;
+};
+
+}  // namespace iso::logic

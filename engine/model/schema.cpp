@@ -1,0 +1,28 @@
+#include "engine/model/schema.hpp"
+
+namespace iso::model {
+
+using namespace logic;
+
+const HistorySchema& history_schema() {
+  static const HistorySchema schema = [] {
+    set_sort_names({"Txn", "Obj", "Val"});
+    HistorySchema s;
+    s.reads = make_relation("reads", {kTxn, kObj, kVal});
+    s.writes = make_relation("writes", {kTxn, kObj, kVal});
+    s.so = make_relation("so", {kTxn, kTxn});
+    s.wrx = make_relation("wrx", {kTxn, kObj, kTxn});
+    s.t0 = make_relation("T0", {kTxn});
+    s.T0 = rel(s.t0);
+    s.Tplus = diff(sort(kTxn), s.T0);
+    s.wr = project(rel(s.wrx), {0, 2});
+    s.writer = project(rel(s.writes), {0, 1});
+    s.reader = project(rel(s.reads), {0, 1});
+    s.U = project(rel(s.writes), {0});
+    s.hb = closure(union_(rel(s.so), s.wr));
+    return s;
+  }();
+  return schema;
+}
+
+}  // namespace iso::model

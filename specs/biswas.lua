@@ -1,0 +1,104 @@
+-- Biswas & Enea, "On the Complexity of Checking Transactional Consistency",
+-- OOPSLA 2019: an execution is a history plus a commit order co. Transcribed
+-- as in Isolde §2.1 (Barros et al. 2026) and VeriStrong Appendix G.
+--
+-- Every level below is an instance of one axiom shape (LEVELS.md):
+--   Ax(D, C) = ∀x ∈ K, t1, t2 ∈ Wr(x), t3 ∈ D(x):
+--                t1 ≠ t2 ∧ wr(t1, x, t3) ∧ C(t2, t3) ⇒ (t2, t1) ∈ co
+
+framework "biswas" {
+  doc = "Biswas & Enea 2019: a history plus a commit order co, a strict total order "
+     .. "with T0 first that contains so ∪ wr",
+  witness = { co = order(Txn) },
+  wf = function(h, e)
+    return (h.T0 * h.Tplus):within(e.co)       -- T0 commits first
+         & (h.so + h.wr):within(e.co)          -- so ∪ WR ⊆ co
+  end,
+}
+
+-- D(x, t1, t2) gives the set t3 ranges over; C(t2, t3) the premise on t2, t3.
+local function Ax(h, e, D, C)
+  return forall(Obj, function(x)
+    local Wr = h.writer .. x
+    return forall(Wr, Wr, function(t1, t2)
+      return forall(D(x, t1, t2), function(t3)
+        return implies(ne(t1, t2) & h.wrx(t1, x, t3) & C(t2, t3), e.co(t2, t1))
+      end)
+    end)
+  end)
+end
+
+local function RA(h, e)
+  return Ax(h, e,
+    function(x, t1, t2) return (h.reader .. x) - t1 - t2 end,   -- D(x) = Rd(x) \ {t1, t2}
+    function(t2, t3) return (h.so + h.wr)(t2, t3) end)          -- C = so ∪ WR
+end
+
+local function CC(h, e)
+  return Ax(h, e,
+    function(x, t1, t2) return (h.reader .. x) - t1 - t2 end,   -- D(x) = Rd(x) \ {t1, t2}
+    function(t2, t3) return h.hb(t2, t3) end)                   -- C = HB = (so ∪ WR)+
+end
+
+local function PC(h, e)
+  return Ax(h, e,
+    function(x) return h.reader .. x end,                       -- D(x) = Rd(x)
+    function(t2, t3) return (opt(e.co) .. (h.so + h.wr))(t2, t3) end)  -- C = co? ; (so ∪ WR)
+end
+
+-- Conflict: ∀x, y, t1, t2 ∈ Wr(x), t3, t4 ∈ Wr(y):
+--   t1 ≠ t2 ∧ wr(t1, x, t3) ∧ (t2, t4) ∈ co? ∧ (t4, t3) ∈ co ⇒ (t2, t1) ∈ co
+local function Conflict(h, e)
+  return forall(Obj, Obj, function(x, y)
+    local Wx, Wy = h.writer .. x, h.writer .. y
+    return forall(Wx, Wx, Wy, Wy, function(t1, t2, t3, t4)
+      return implies(ne(t1, t2) & h.wrx(t1, x, t3) & opt(e.co)(t2, t4) & e.co(t4, t3),
+                     e.co(t2, t1))
+    end)
+  end)
+end
+
+level "RA" {
+  framework = "biswas",
+  doc = "Read Atomic (Biswas & Enea 2019, §3): Ax(Rd(x) \\ {t1,t2}, so ∪ WR)",
+  axiom = RA,
+}
+
+level "CC" {
+  framework = "biswas",
+  doc = "Causal Consistency (Biswas & Enea 2019, §3): Ax(Rd(x) \\ {t1,t2}, (so ∪ WR)+)",
+  axiom = CC,
+}
+
+level "PC" {
+  framework = "biswas",
+  doc = "Prefix Consistency (Biswas & Enea 2019, §3): Ax(Rd(x), co? ; (so ∪ WR))",
+  axiom = PC,
+}
+
+level "SI" {
+  framework = "biswas",
+  doc = "Snapshot Isolation (Biswas & Enea 2019, §3): Prefix ∧ Conflict",
+  axiom = function(h, e) return PC(h, e) & Conflict(h, e) end,
+}
+
+level "SER" {
+  framework = "biswas",
+  doc = "Serializability (Biswas & Enea 2019, §3; VeriStrong Thm G.1): Ax(T, co)",
+  axiom = function(h, e)
+    return Ax(h, e,
+      function() return Txn end,                                -- D(x) = T
+      function(t2, t3) return e.co(t2, t3) end)                 -- C = co
+  end,
+}
+
+level "UpdateSer" {
+  framework = "biswas",
+  doc = "Serializability of the update transactions (Fekete et al. 2004, as Isolde Listing 1 "
+     .. "writes it): Ax(T ∩ U, co), so read-only readers are unconstrained",
+  axiom = function(h, e)
+    return Ax(h, e,
+      function() return h.U end,                                -- D(x) = T ∩ U
+      function(t2, t3) return e.co(t2, t3) end)                 -- C = co
+  end,
+}

@@ -1,0 +1,114 @@
+-- Cerone, Bernardi & Gotsman, "A Framework for Transactional Consistency
+-- Models with Atomic Visibility", CONCUR 2015: an execution is a history plus
+-- visibility vis and arbitration ar. Transcribed as in Isolde §2.2 and
+-- LEVELS.md. Every level includes EXT and SESSION, so they live in wf.
+
+-- EXT: ∀t ∈ T⁺, x, n: R(t, x, n) ⇒ W(max_ar(vis⁻¹(t) ∩ Wr(x)), x, n)
+local function EXT(h, e)
+  return forall(h.Tplus, Obj, Val, function(t, x, n)
+    local latest = maxof(e.ar, (e.vis .. t) & (h.writer .. x))
+    return implies(h.reads(t, x, n), some(latest) & h.writes(latest, x, n))
+  end)
+end
+
+-- SESSION: so ⊆ vis
+local function SESSION(h, e) return h.so:within(e.vis) end
+
+-- TRANSVIS: vis ; vis ⊆ vis
+local function TRANSVIS(h, e) return (e.vis .. e.vis):within(e.vis) end
+
+-- PREFIX: ar ; vis ⊆ vis
+local function PREFIX(h, e) return (e.ar .. e.vis):within(e.vis) end
+
+-- NOCONFLICT: ∀x, t ≠ s ∈ Wr(x): (t, s) ∈ vis ∨ (s, t) ∈ vis
+local function NOCONFLICT(h, e)
+  return forall(Obj, function(x)
+    local Wr = h.writer .. x
+    return forall(Wr, Wr, function(t, s)
+      return implies(ne(t, s), e.vis(t, s) | e.vis(s, t))
+    end)
+  end)
+end
+
+-- TOTALVIS over a set S: ∀t ≠ s ∈ S: (t, s) ∈ vis ∨ (s, t) ∈ vis
+local function TOTALVIS(e, S)
+  return forall(S, S, function(t, s)
+    return implies(ne(t, s), e.vis(t, s) | e.vis(s, t))
+  end)
+end
+
+framework "cerone" {
+  doc = "Cerone, Bernardi & Gotsman 2015: a history plus visibility vis ⊆ ar and arbitration ar, "
+     .. "a strict total order with T0 first; T0 is visible to all; EXT and SESSION hold",
+  witness = { vis = rel(Txn, Txn), ar = order(Txn) },
+  wf = function(h, e)
+    return e.vis:within(e.ar)
+         & (h.T0 * h.Tplus):within(e.ar)
+         & (h.T0 * h.Tplus):within(e.vis)
+         & EXT(h, e) & SESSION(h, e)
+  end,
+}
+
+level "RA" {
+  framework = "cerone",
+  doc = "Read Atomic (Cerone et al. 2015, Fig. 2): EXT ∧ SESSION",
+  axiom = function(h, e) return TRUE end,
+}
+
+level "CC" {
+  framework = "cerone",
+  doc = "Causal Consistency (Cerone et al. 2015, Fig. 2): TRANSVIS",
+  axiom = TRANSVIS,
+}
+
+level "UA" {
+  framework = "cerone",
+  doc = "Update Atomic (Cerone et al. 2015, Fig. 2): NOCONFLICT",
+  axiom = NOCONFLICT,
+}
+
+level "PSI" {
+  framework = "cerone",
+  doc = "Parallel Snapshot Isolation (Cerone et al. 2015, Fig. 2): TRANSVIS ∧ NOCONFLICT",
+  axiom = function(h, e) return TRANSVIS(h, e) & NOCONFLICT(h, e) end,
+}
+
+level "PC" {
+  framework = "cerone",
+  doc = "Prefix Consistency (Cerone et al. 2015, Fig. 2): PREFIX",
+  axiom = PREFIX,
+}
+
+level "SI" {
+  framework = "cerone",
+  doc = "Snapshot Isolation (Cerone et al. 2015, Fig. 2): PREFIX ∧ NOCONFLICT",
+  axiom = function(h, e) return PREFIX(h, e) & NOCONFLICT(h, e) end,
+}
+
+level "SER" {
+  framework = "cerone",
+  doc = "Serializability (Cerone et al. 2015, Fig. 2): TOTALVIS",
+  axiom = function(h, e) return TOTALVIS(e, Txn) end,
+}
+
+level "UpdateSer" {
+  framework = "cerone",
+  doc = "Serializability of the update transactions (Fekete et al. 2004; Isolde §3.2.1): "
+     .. "TOTALVIS restricted to {T0} ∪ U",
+  axiom = function(h, e) return TOTALVIS(e, h.T0 + h.U) end,
+}
+
+-- LU: ∃t ∈ T⁺, x: t ∈ Wr(x) ∧ max_ar(ar⁻¹(t) ∩ Wr(x)) ∉ vis⁻¹(t)
+local function LU(h, e)
+  return exists(h.Tplus, Obj, function(t, x)
+    local previous = maxof(e.ar, (e.ar .. t) & (h.writer .. x))
+    return h.writer(t, x) & no(previous & (e.vis .. t))
+  end)
+end
+
+level "NLU" {
+  framework = "cerone",
+  doc = "No Lost Update (Isolde §3.2.2): EXT ∧ SESSION ∧ ¬LU, where LU says some writer of x "
+     .. "does not see the ar-latest earlier writer of x",
+  axiom = function(h, e) return NOT(LU(h, e)) end,
+}
