@@ -69,12 +69,16 @@ void* limited_alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) {
 
 constexpr int kHookEvery = 1000;
 
-void count_hook(lua_State* L, lua_Debug*) {
+void count_hook(lua_State* L, lua_Debug* ar) {
   State& s = state(L);
   s.instructions += kHookEvery;
-  if (s.instructions > s.limits.instructions)
-    luaL_error(L, "instruction budget exceeded (%llu instructions): does the spec loop forever?",
-               static_cast<unsigned long long>(s.limits.instructions));
+  if (s.instructions <= s.limits.instructions) return;
+  // Inside a hook, level 0 is the running Lua function: name its line.
+  std::string where;
+  if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0) where = fmt::format("{}:{}: ", ar->short_src, ar->currentline);
+  lua_pushstring(L, fmt::format("{}instruction budget exceeded ({} instructions): does the spec "
+                                "loop forever?", where, s.limits.instructions).c_str());
+  lua_error(L);
 }
 
 // --- userdata ------------------------------------------------------------------

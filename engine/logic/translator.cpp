@@ -71,11 +71,11 @@ BoolMatrix Translator::expr(const ExprPtr& e) {
   auto k = key(e.get(), e->free);
   if (auto it = expr_cache_.find(k); it != expr_cache_.end()) {
     ++stats_.cache_hits;
-    return it->second;
+    return it->second.second;
   }
   BoolMatrix m = expr_uncached(*e);
   charge(m.cells.size() + 1);
-  expr_cache_.emplace(std::move(k), m);
+  expr_cache_.emplace(std::move(k), std::make_pair(e, m));
   return m;
 }
 
@@ -165,11 +165,11 @@ BLit Translator::formula(const FormulaPtr& f) {
   auto k = key(f.get(), f->free);
   if (auto it = formula_cache_.find(k); it != formula_cache_.end()) {
     ++stats_.cache_hits;
-    return it->second;
+    return it->second.second;
   }
   BLit v = formula_uncached(*f);
   charge(1);
-  formula_cache_.emplace(std::move(k), v);
+  formula_cache_.emplace(std::move(k), std::make_pair(f, v));
   return v;
 }
 

@@ -82,8 +82,10 @@ class Translator {
   std::uint64_t limit_;
   TranslationStats stats_;
   std::unordered_map<std::uint32_t, Atom> env_;  // variable id -> atom
-  std::map<std::vector<std::uint64_t>, BoolMatrix> expr_cache_;
-  std::map<std::vector<std::uint64_t>, BLit> formula_cache_;
+  // Keyed by node address and the atoms bound to its free variables; the
+  // node is kept alive with its entry so that its address cannot be reused.
+  std::map<std::vector<std::uint64_t>, std::pair<ExprPtr, BoolMatrix>> expr_cache_;
+  std::map<std::vector<std::uint64_t>, std::pair<FormulaPtr, BLit>> formula_cache_;
 };
 
 }  // namespace iso::logic

@@ -1,0 +1,285 @@
+#include "engine/history/abstract.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "engine/history/printer.hpp"
+
+namespace iso {
+
+std::vector<bool> committed_members(const History& h) {
+  std::vector<bool> member(h.num_txns(), false);
+  for (TxnId t = 0; t < h.num_txns(); ++t) {
+    member[t] = h.txn(t).status == TxnStatus::Committed;
+  }
+  member[kInitTxn] = true;
+  return member;
+}
+
+bool AbstractHistory::writes(TxnId t, KeyId k) const {
+  const auto& w = abs[t].writes;
+  auto it = std::lower_bound(w.begin(), w.end(), k,
+                             [](const FinalWrite& fw, KeyId key) { return fw.key < key; });
+  return it != w.end() && it->key == k;
+}
+
+bool AbstractHistory::unique_values() const {
+  for (const auto& per_txn : candidates) {
+    for (const auto& c : per_txn) {
+      if (c.size() > 1) return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+using PairKey = std::uint64_t;  // (key, value) packed
+
+PairKey pair_key(KeyId k, ValueId v) {
+  return (static_cast<std::uint64_t>(k) << 32) | static_cast<std::uint64_t>(v);
+}
+
+// A sorted multimap from (key, value) to transactions, as a flat vector.
+class PairIndex {
+ public:
+  void add(PairKey p, TxnId t) { entries_.emplace_back(p, t); }
+  void seal() { std::sort(entries_.begin(), entries_.end()); }
+  // The transactions for `p`, ascending.
+  std::pair<const std::pair<PairKey, TxnId>*, const std::pair<PairKey, TxnId>*> find(
+      PairKey p) const {
+    auto lo = std::lower_bound(entries_.begin(), entries_.end(), std::make_pair(p, TxnId{0}));
+    auto hi = std::lower_bound(lo, entries_.end(), std::make_pair(p + 1, TxnId{0}));
+    return {entries_.data() + (lo - entries_.begin()), entries_.data() + (hi - entries_.begin())};
+  }
+
+ private:
+  std::vector<std::pair<PairKey, TxnId>> entries_;
+};
+
+// Per-key state while scanning one transaction.
+struct KeyState {
+  std::uint32_t stamp = 0;     // the scan this state belongs to
+  std::uint32_t last_op = 0;   // last operation on the key
+  std::uint32_t write_op = 0;  // last write of the key
+  bool written = false;
+};
+
+struct Pending {
+  TxnId txn;
+  std::size_t read;  // index into abs[txn].reads
+};
+
+std::string unjustified_message(const History& h, const PairIndex& nonmember_final,
+                                const PairIndex& intermediate, TxnId t,
+                                const ExternalRead& r) {
+  const Transaction& txn = h.txn(t);
+  std::string head = fmt::format("{}: {}", txn.name, format_op(h, txn.ops[r.op]));
+  PairKey p = pair_key(r.key, r.value);
+
+  auto [f_lo, f_hi] = nonmember_final.find(p);
+  for (auto it = f_lo; it != f_hi; ++it) {
+    const Transaction& w = h.txn(it->second);
+    if (it->second == t) continue;
+    switch (w.status) {
+      case TxnStatus::Aborted:
+        return fmt::format("{} reads the write of aborted {} (G1a)", head, w.name);
+      case TxnStatus::Unknown:
+        return fmt::format("{} reads the write of {}, whose commit status is unknown", head,
+                           w.name);
+      case TxnStatus::Committed:
+        return fmt::format("{} reads the write of {}, which is not among the transactions "
+                           "considered",
+                           head, w.name);
+    }
+  }
+  auto [i_lo, i_hi] = intermediate.find(p);
+  for (auto it = i_lo; it != i_hi; ++it) {
+    if (it->second == t) continue;
+    return fmt::format("{} reads an intermediate write of {} (G1b)", head,
+                       h.txn(it->second).name);
+  }
+  for (std::size_t i = r.op + 1; i < txn.ops.size(); ++i) {
+    const Op& op = txn.ops[i];
+    if (op.kind == OpKind::Write && op.key == r.key && op.value == r.value) {
+      return fmt::format("{} reads its own later write {}", head, format_op(h, op));
+    }
+  }
+  return fmt::format("{} reads a value no committed transaction wrote", head);
+}
+
+}  // namespace
+
+AbstractHistory abstract_history(const History& h, std::vector<bool> member) {
+  return abstract_history(h, std::move(member), AbstractOptions{});
+}
+
+AbstractHistory abstract_history(const History& h, std::vector<bool> member,
+                                 const AbstractOptions& options) {
+  const std::size_t n = h.num_txns();
+  AbstractHistory a;
+  a.history = &h;
+  member.resize(n, false);
+  member[kInitTxn] = true;
+  a.member = std::move(member);
+
+  a.txns.push_back(kInitTxn);
+  for (const auto& session : h.sessions()) {
+    for (TxnId t : session) {
+      if (a.member[t]) a.txns.push_back(t);
+    }
+  }
+  a.abs.resize(n);
+  a.candidates.resize(n);
+  a.so.resize(n);
+  a.so_next.assign(n, kNoTxn);
+
+  // T0 writes the initial value of every key.
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    a.abs[kInitTxn].writes.push_back(FinalWrite{k, h.init_value(k), 0});
+  }
+
+  // External reads, final writes and INT, one transaction at a time.
+  std::vector<KeyState> state(h.keys().size());
+  std::vector<KeyId> touched;
+  std::uint32_t stamp = 0;
+  for (TxnId t : a.txns) {
+    if (t == kInitTxn) continue;
+    const Transaction& txn = h.txn(t);
+    AbstractTxn& at = a.abs[t];
+    ++stamp;
+    touched.clear();
+    for (std::uint32_t i = 0; i < txn.ops.size(); ++i) {
+      const Op& op = txn.ops[i];
+      if (op.kind == OpKind::PredicateRead) {
+        a.has_predicate_reads = true;
+        continue;
+      }
+      KeyState& s = state[op.key];
+      bool first = s.stamp != stamp;
+      if (first) {
+        s = KeyState{};
+        s.stamp = stamp;
+        touched.push_back(op.key);
+      }
+      if (op.kind == OpKind::Read) {
+        if (first) {
+          at.reads.push_back(ExternalRead{op.key, op.value, i});
+        } else {
+          const Op& last = txn.ops[s.last_op];
+          if (last.value != op.value) {
+            std::string msg =
+                last.kind == OpKind::Write
+                    ? fmt::format("{}: {} does not return its own earlier write {}", txn.name,
+                                  format_op(h, op), format_op(h, last))
+                    : fmt::format("{}: {} does not repeat its own earlier read {}", txn.name,
+                                  format_op(h, op), format_op(h, last));
+            a.int_violations.push_back(IntViolation{t, i, std::move(msg)});
+          }
+        }
+      } else {
+        s.written = true;
+        s.write_op = i;
+      }
+      s.last_op = i;
+    }
+    for (KeyId k : touched) {
+      const KeyState& s = state[k];
+      if (s.written) at.writes.push_back(FinalWrite{k, txn.ops[s.write_op].value, s.write_op});
+    }
+    auto by_key = [](const auto& x, const auto& y) { return x.key < y.key; };
+    std::sort(at.reads.begin(), at.reads.end(), by_key);
+    std::sort(at.writes.begin(), at.writes.end(), by_key);
+  }
+
+  // Candidate writers: members whose final write matches (key, value).
+  PairIndex final_writers;
+  for (TxnId t = 0; t < n; ++t) {
+    if (!a.member[t]) continue;
+    for (const FinalWrite& w : a.abs[t].writes) final_writers.add(pair_key(w.key, w.value), t);
+  }
+  final_writers.seal();
+
+  std::vector<Pending> pending;
+  for (TxnId t : a.txns) {
+    const auto& reads = a.abs[t].reads;
+    auto& cands = a.candidates[t];
+    cands.resize(reads.size());
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+      auto [lo, hi] = final_writers.find(pair_key(reads[i].key, reads[i].value));
+      for (auto it = lo; it != hi; ++it) {
+        if (it->second != t) cands[i].push_back(it->second);
+      }
+      if (cands[i].empty()) pending.push_back(Pending{t, i});
+    }
+  }
+
+  // Explain the reads without a candidate: aborted (G1a) or intermediate
+  // (G1b) writes, or thin air.
+  if (!pending.empty()) {
+    std::vector<PairKey> needed;
+    for (const Pending& p : pending) {
+      const ExternalRead& r = a.abs[p.txn].reads[p.read];
+      needed.push_back(pair_key(r.key, r.value));
+    }
+    std::sort(needed.begin(), needed.end());
+    needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+
+    PairIndex nonmember_final, intermediate;
+    for (TxnId t = 1; t < n; ++t) {
+      const Transaction& txn = h.txn(t);
+      for (std::uint32_t i = 0; i < txn.ops.size(); ++i) {
+        const Op& op = txn.ops[i];
+        if (op.kind != OpKind::Write) continue;
+        state[op.key].write_op = i;  // ends as the last write of the key
+      }
+      for (std::uint32_t i = 0; i < txn.ops.size(); ++i) {
+        const Op& op = txn.ops[i];
+        if (op.kind != OpKind::Write) continue;
+        PairKey p = pair_key(op.key, op.value);
+        if (!std::binary_search(needed.begin(), needed.end(), p)) continue;
+        bool final_write = state[op.key].write_op == i;
+        if (!final_write) {
+          intermediate.add(p, t);
+        } else if (!a.member[t]) {
+          nonmember_final.add(p, t);
+        }
+      }
+    }
+    nonmember_final.seal();
+    intermediate.seal();
+
+    for (const Pending& p : pending) {
+      const ExternalRead& r = a.abs[p.txn].reads[p.read];
+      a.unjustified_reads.push_back(UnjustifiedRead{
+          p.txn, r.op, unjustified_message(h, nonmember_final, intermediate, p.txn, r)});
+    }
+  }
+
+  // Session order over members.
+  std::vector<TxnId> chain;
+  for (const auto& session : h.sessions()) {
+    chain.clear();
+    for (TxnId t : session) {
+      if (a.member[t]) chain.push_back(t);
+    }
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) a.so_next[chain[i]] = chain[i + 1];
+    for (std::size_t i = 0; i < chain.size(); ++i) {
+      auto& succ = a.so[chain[i]];
+      if (options.transitive_so) {
+        succ.assign(chain.begin() + static_cast<std::ptrdiff_t>(i) + 1, chain.end());
+      } else if (i + 1 < chain.size()) {
+        succ.push_back(chain[i + 1]);
+      }
+      std::sort(succ.begin(), succ.end());
+    }
+  }
+  for (TxnId t = 1; t < n; ++t) {
+    if (a.member[t]) a.so[kInitTxn].push_back(t);
+  }
+  return a;
+}
+
+}  // namespace iso

@@ -1,0 +1,143 @@
+#include "engine/history/history.hpp"
+
+#include <cassert>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace iso {
+
+namespace {
+
+// The lookup spelling of a value: a one-letter type tag, then the text, so
+// that the integer 1 and the string "1" stay distinct.
+std::string value_tag(const Value& v) {
+  if (std::holds_alternative<std::monostate>(v)) return "n";
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return "i" + std::to_string(*i);
+  return "s" + std::get<std::string>(v);
+}
+
+}  // namespace
+
+std::string quote_string(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+History::History() {
+  Transaction t0;
+  t0.name = "T0";
+  t0.session = kNoSession;
+  t0.position = 0;
+  t0.status = TxnStatus::Committed;
+  txns_.push_back(std::move(t0));
+  txn_index_.emplace("T0", kInitTxn);
+  zero_ = intern_value(Value{std::int64_t{0}});
+}
+
+KeyId History::intern_key(std::string_view text, bool integer) {
+  std::string s(text);
+  auto it = key_index_.find(s);
+  if (it != key_index_.end()) return it->second;
+  auto id = static_cast<KeyId>(keys_.size());
+  keys_.push_back(Key{s, integer});
+  init_.emplace_back(std::nullopt);
+  key_index_.emplace(std::move(s), id);
+  return id;
+}
+
+ValueId History::intern_value(const Value& v) {
+  std::string tag = value_tag(v);
+  auto it = value_index_.find(tag);
+  if (it != value_index_.end()) return it->second;
+  auto id = static_cast<ValueId>(values_.size());
+  values_.push_back(v);
+  value_index_.emplace(std::move(tag), id);
+  return id;
+}
+
+SessionId History::add_session() {
+  sessions_.emplace_back();
+  return static_cast<SessionId>(sessions_.size() - 1);
+}
+
+TxnId History::add_txn(SessionId session, std::string name, TxnStatus status) {
+  assert(session < sessions_.size());
+  auto id = static_cast<TxnId>(txns_.size());
+  Transaction t;
+  t.name = std::move(name);
+  t.session = session;
+  t.position = static_cast<std::uint32_t>(sessions_[session].size());
+  t.status = status;
+  txn_index_.emplace(t.name, id);  // keeps the first of duplicate names
+  txns_.push_back(std::move(t));
+  sessions_[session].push_back(id);
+  return id;
+}
+
+void History::add_read(TxnId t, KeyId k, ValueId v) {
+  assert(t < txns_.size() && k < keys_.size() && v < values_.size());
+  txns_[t].ops.push_back(Op{OpKind::Read, k, v, 0});
+}
+
+void History::add_write(TxnId t, KeyId k, ValueId v) {
+  assert(t < txns_.size() && k < keys_.size() && v < values_.size());
+  txns_[t].ops.push_back(Op{OpKind::Write, k, v, 0});
+}
+
+void History::add_predicate_read(TxnId t, PredicateRead pr) {
+  assert(t < txns_.size());
+  auto idx = static_cast<std::uint32_t>(preds_.size());
+  preds_.push_back(std::move(pr));
+  txns_[t].ops.push_back(Op{OpKind::PredicateRead, 0, 0, idx});
+}
+
+void History::set_init(KeyId k, ValueId v) {
+  assert(k < keys_.size() && v < values_.size());
+  init_[k] = v;
+}
+
+ValueId History::init_value(KeyId k) const {
+  return init_[k].value_or(zero_);
+}
+
+bool History::has_explicit_init(KeyId k) const { return init_[k].has_value(); }
+
+std::optional<TxnId> History::find_txn(std::string_view name) const {
+  auto it = txn_index_.find(std::string(name));
+  if (it == txn_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<KeyId> History::find_key(std::string_view text) const {
+  auto it = key_index_.find(std::string(text));
+  if (it == key_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string History::value_text(ValueId v) const {
+  const Value& val = values_[v];
+  if (std::holds_alternative<std::monostate>(val)) return "null";
+  if (const auto* i = std::get_if<std::int64_t>(&val)) return std::to_string(*i);
+  return quote_string(std::get<std::string>(val));
+}
+
+}  // namespace iso

@@ -1,0 +1,743 @@
+#include "engine/history/json_format.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace iso {
+
+namespace {
+
+using nlohmann::json;
+
+// ---------------------------------------------------------------------------
+// Positions. nlohmann's SAX parser reports no positions for values, so each
+// SAX event is numbered, and the position of event N is found on demand by
+// scanning the text for its N-th token. Every event but none other
+// corresponds to one token other than ',' and ':' ('{', '}', '[', ']', a
+// key, a string, a number or a literal), and the events arrive in text
+// order, so the scan only has to be right on text the parser accepted.
+
+std::size_t token_offset(std::string_view s, std::size_t n) {
+  std::size_t i = 0, count = 0;
+  if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // the parser skips a UTF-8 BOM
+  auto delimiter = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
+           c == '[' || c == ']' || c == '{' || c == '}' || c == '"';
+  };
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
+      ++i;
+      continue;
+    }
+    if (count == n) return i;
+    ++count;
+    if (c == '{' || c == '}' || c == '[' || c == ']') {
+      ++i;
+    } else if (c == '"') {
+      ++i;
+      while (i < s.size() && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
+      ++i;
+    } else {
+      while (i < s.size() && !delimiter(s[i])) ++i;
+    }
+  }
+  return s.size();
+}
+
+struct LineCol {
+  std::size_t line, col;
+};
+
+LineCol line_col(std::string_view s, std::size_t offset) {
+  offset = std::min(offset, s.size());
+  std::size_t line = 1, line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (s[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, offset - line_start + 1};
+}
+
+// nlohmann's syntax errors quote the text read since the last token began
+// ("last read: '...'"), which after a long run of brackets can be long: keep
+// its end only.
+std::string shorten_last_read(std::string msg) {
+  constexpr std::string_view kLastRead = "last read: '";
+  constexpr std::size_t kKeep = 40;
+  auto start = msg.find(kLastRead);
+  if (start == std::string::npos) return msg;
+  start += kLastRead.size();
+  auto end = msg.rfind("'; ");
+  if (end == std::string::npos || end < start) end = msg.rfind('\'');
+  if (end == std::string::npos || end < start || end - start <= kKeep) return msg;
+  std::size_t cut = end - kKeep;
+  // Do not start inside a UTF-8 sequence or a "<U+000A>" escape.
+  while (cut < end && (static_cast<unsigned char>(msg[cut]) & 0xC0) == 0x80) ++cut;
+  auto open = msg.rfind('<', cut);
+  if (open != std::string::npos && open >= start && msg.find('>', open) >= cut) cut = open;
+  return msg.substr(0, start) + "..." + msg.substr(cut);
+}
+
+// ---------------------------------------------------------------------------
+// Events and frames of the streaming reader.
+
+constexpr std::size_t kMaxDepth = 64;
+
+enum class JType : std::uint8_t { Object, Array, Null, Bool, Int, BigInt, Float, String };
+
+struct Event {
+  Event(JType t, std::size_t token) : type(t), tok(token) {}
+  JType type;
+  std::size_t tok;  // token number
+  std::int64_t i = 0;
+  bool b = false;
+  std::string s;  // a string, or the spelling of a number that is not an int64
+};
+
+enum class Ctx : std::uint8_t { Root, Init, Sessions, Session, Txn, Ops, Op, PrResult, PrPair, Skip };
+
+struct Frame {
+  Frame(Ctx c, bool obj, std::size_t tok) : ctx(c), object(obj), start(tok) {}
+  Ctx ctx;
+  bool object;
+  std::size_t start;      // token of '{' or '['
+  std::size_t count = 0;  // arrays: elements seen so far
+  std::string key;        // objects: the current key
+  unsigned fields = 0;    // Root and Txn: known fields seen (bits)
+};
+
+std::string describe(const Event& e) {
+  switch (e.type) {
+    case JType::Object: return "an object";
+    case JType::Array: return "an array";
+    case JType::Null: return "null";
+    case JType::Bool: return e.b ? "true" : "false";
+    case JType::Int: return fmt::format("the integer {}", e.i);
+    case JType::BigInt: return fmt::format("the integer {}, which is out of range", e.s);
+    case JType::Float: return fmt::format("the number {}", e.s);
+    case JType::String: {
+      if (e.s.size() <= 60) return "the string " + quote_string(e.s);
+      return "the string " + quote_string(e.s.substr(0, 57)) + "...";
+    }
+  }
+  return "a value";
+}
+
+std::optional<Value> to_value(const Event& e) {
+  switch (e.type) {
+    case JType::Null: return Value{std::monostate{}};
+    case JType::Int: return Value{e.i};
+    case JType::String: return Value{e.s};
+    default: return std::nullopt;
+  }
+}
+
+bool valid_predicate(std::string_view p) {
+  if (p.substr(0, 7) == "prefix:") return true;
+  return p.size() >= 3 && p.front() == '[' && p.back() == ']' &&
+         p.find(',') != std::string_view::npos;
+}
+
+constexpr std::string_view kRwShape = R"(["r", key, value])";
+constexpr std::string_view kPrShape = R"(["pr", predicate, [[key, value], ...]])";
+
+struct PendingOp {
+  OpKind kind = OpKind::Read;
+  KeyId key = 0;
+  ValueId value = 0;
+  PredicateRead pr;
+};
+
+struct TxnState {
+  std::optional<std::string> id;
+  std::size_t id_tok = 0;
+  TxnStatus status = TxnStatus::Committed;
+  std::optional<std::int64_t> begin, commit;
+  std::size_t commit_tok = 0;
+  std::vector<PendingOp> ops;
+};
+
+struct InitEntry {
+  std::string key;
+  Value value;
+};
+
+// Field bits of the root object and of a transaction.
+enum : unsigned { kFormat = 1, kVersion = 2, kInit = 4, kSessions = 8 };
+enum : unsigned { kId = 1, kOps = 2, kStatus = 4, kBegin = 8, kCommit = 16 };
+
+class Reader final : public nlohmann::json_sax<json> {
+ public:
+  Reader(std::string_view text, const std::string& source, History& h)
+      : text_(text), source_(source), h_(h) {}
+
+  // --- SAX interface ---------------------------------------------------------
+  bool null() override {
+    Event e{JType::Null, tok_++};
+    value(e);
+    return true;
+  }
+  bool boolean(bool b) override {
+    Event e{JType::Bool, tok_++};
+    e.b = b;
+    value(e);
+    return true;
+  }
+  bool number_integer(number_integer_t v) override {
+    Event e{JType::Int, tok_++};
+    e.i = v;
+    value(e);
+    return true;
+  }
+  bool number_unsigned(number_unsigned_t v) override {
+    Event e{JType::Int, tok_++};
+    if (v > static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max())) {
+      e.type = JType::BigInt;
+      e.s = std::to_string(v);
+    } else {
+      e.i = static_cast<std::int64_t>(v);
+    }
+    value(e);
+    return true;
+  }
+  bool number_float(number_float_t, const string_t& raw) override {
+    // An integer too large for 64 bits also arrives here.
+    bool integral = raw.find_first_of(".eE") == string_t::npos;
+    Event e{integral ? JType::BigInt : JType::Float, tok_++};
+    e.s = raw;
+    value(e);
+    return true;
+  }
+  bool string(string_t& s) override {
+    Event e{JType::String, tok_++};
+    e.s = std::move(s);
+    value(e);
+    return true;
+  }
+  bool binary(binary_t&) override {
+    // Not produced by the JSON parser.
+    fail(tok_, "", "unexpected binary value");
+  }
+  bool start_object(std::size_t) override {
+    Event e{JType::Object, tok_++};
+    value(e);
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    Event e{JType::Array, tok_++};
+    value(e);
+    return true;
+  }
+  bool key(string_t& k) override {
+    std::size_t tok = tok_++;
+    Frame& f = frames_.back();
+    f.key = std::move(k);
+    if (f.ctx == Ctx::Root) {
+      check_duplicate(f, tok, {{"format", kFormat}, {"version", kVersion}, {"init", kInit},
+                               {"sessions", kSessions}});
+    } else if (f.ctx == Ctx::Txn) {
+      check_duplicate(f, tok, {{"id", kId}, {"ops", kOps}, {"status", kStatus},
+                               {"begin", kBegin}, {"commit", kCommit}});
+    } else if (f.ctx == Ctx::Init) {
+      if (!init_keys_.insert(f.key).second) {
+        fail(tok, "init", fmt::format("duplicate key {}", quote_string(f.key)));
+      }
+    }
+    return true;
+  }
+  bool end_object() override {
+    end(tok_++);
+    return true;
+  }
+  bool end_array() override {
+    end(tok_++);
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& ex) override {
+    // `position` counts the characters read, the offending one included.
+    std::string msg = ex.what();
+    auto at = msg.find("parse error");
+    if (at != std::string::npos) {
+      auto colon = msg.find(": ", at);
+      if (colon != std::string::npos) msg = msg.substr(colon + 2);
+    }
+    msg = shorten_last_read(std::move(msg));
+    LineCol lc = line_col(text_, position == 0 ? 0 : position - 1);
+    throw InputError(fmt::format("{}:{}:{}: {}", source_, lc.line, lc.col, msg));
+  }
+
+  // After a successful parse: the initial values, in the order of their keys'
+  // text so that reading is independent of the order of `init`'s fields.
+  void finish() {
+    std::sort(init_.begin(), init_.end(),
+              [](const InitEntry& a, const InitEntry& b) { return a.key < b.key; });
+    for (const InitEntry& e : init_) {
+      KeyId k = h_.intern_key(e.key, false);
+      h_.set_init(k, h_.intern_value(e.value));
+    }
+  }
+
+ private:
+  // --- errors ----------------------------------------------------------------
+  std::string position(std::size_t tok) const {
+    LineCol lc = line_col(text_, token_offset(text_, tok));
+    return fmt::format("{}:{}", lc.line, lc.col);
+  }
+
+  [[noreturn]] void fail(std::size_t tok, const std::string& path, const std::string& msg) const {
+    if (path.empty()) throw InputError(fmt::format("{}:{}: {}", source_, position(tok), msg));
+    throw InputError(fmt::format("{}:{}: {}: {}", source_, position(tok), path, msg));
+  }
+
+  // The JSON path of the element in the current slot of frames_[depth - 1].
+  std::string path(std::size_t depth) const {
+    std::string p;
+    for (std::size_t i = 0; i < depth && i < frames_.size(); ++i) {
+      const Frame& f = frames_[i];
+      if (f.object) {
+        if (!p.empty()) p += '.';
+        p += f.key;
+      } else {
+        p += fmt::format("[{}]", f.count - 1);
+      }
+    }
+    return p;
+  }
+  std::string here() const { return path(frames_.size()); }     // the current element
+  std::string parent() const { return path(frames_.size() - 1); }  // the innermost frame
+
+  void check_duplicate(Frame& f, std::size_t tok,
+                       std::initializer_list<std::pair<std::string_view, unsigned>> known) {
+    for (const auto& [name, bit] : known) {
+      if (f.key != name) continue;
+      if (f.fields & bit) {
+        fail(tok, path(frames_.size() - 1), fmt::format("duplicate field \"{}\"", name));
+      }
+      f.fields |= bit;
+    }
+  }
+
+  void push(Ctx ctx, const Event& e) {
+    if (frames_.size() >= kMaxDepth) {
+      fail(e.tok, here(), fmt::format("nesting deeper than {} levels", kMaxDepth));
+    }
+    frames_.emplace_back(ctx, e.type == JType::Object, e.tok);
+  }
+
+  bool compound(const Event& e) const {
+    return e.type == JType::Object || e.type == JType::Array;
+  }
+
+  KeyId key_of(const Event& e, const std::string& where) {
+    if (e.type == JType::String) return h_.intern_key(e.s, false);
+    if (e.type == JType::Int) return h_.intern_key(std::to_string(e.i), true);
+    fail(e.tok, where, "key must be a string or an integer, got " + describe(e));
+  }
+
+  ValueId value_of(const Event& e, const std::string& where) {
+    auto v = to_value(e);
+    if (!v) fail(e.tok, where, "value must be an integer, a string or null, got " + describe(e));
+    return h_.intern_value(*v);
+  }
+
+  // --- the grammar -------------------------------------------------------------
+  void value(Event& e) {
+    if (frames_.empty()) {
+      if (e.type != JType::Object) {
+        fail(e.tok, "", "expected an object with a \"sessions\" field at top level, got " +
+                            describe(e));
+      }
+      push(Ctx::Root, e);
+      return;
+    }
+    Frame& f = frames_.back();
+    if (!f.object) ++f.count;
+    switch (f.ctx) {
+      case Ctx::Root: return root_field(e);
+      case Ctx::Init: return init_entry(e);
+      case Ctx::Sessions: return session(e);
+      case Ctx::Session: return transaction(e);
+      case Ctx::Txn: return txn_field(e);
+      case Ctx::Ops: return operation(e);
+      case Ctx::Op: return op_element(e);
+      case Ctx::PrResult: return pr_entry(e);
+      case Ctx::PrPair: return pr_element(e);
+      case Ctx::Skip:
+        if (compound(e)) push(Ctx::Skip, e);
+        return;
+    }
+  }
+
+  void root_field(const Event& e) {
+    const std::string& name = frames_.back().key;
+    if (name == "format") {
+      if (e.type != JType::String) fail(e.tok, here(), "format must be a string, got " + describe(e));
+      if (e.s != "isosynth-history") {
+        fail(e.tok, here(),
+             fmt::format("unknown format {} (expected \"isosynth-history\")", quote_string(e.s)));
+      }
+    } else if (name == "version") {
+      if (e.type != JType::Int) fail(e.tok, here(), "version must be an integer, got " + describe(e));
+      if (e.i != 1) fail(e.tok, here(), fmt::format("unsupported version {} (expected 1)", e.i));
+    } else if (name == "init") {
+      if (e.type != JType::Object) {
+        fail(e.tok, here(), "init must be an object mapping keys to initial values, got " +
+                                describe(e));
+      }
+      push(Ctx::Init, e);
+    } else if (name == "sessions") {
+      if (e.type != JType::Array) {
+        fail(e.tok, here(), "sessions must be an array of sessions, got " + describe(e));
+      }
+      push(Ctx::Sessions, e);
+    } else if (compound(e)) {
+      push(Ctx::Skip, e);
+    }
+  }
+
+  void init_entry(const Event& e) {
+    auto v = to_value(e);
+    if (!v) {
+      fail(e.tok, here(), "initial value must be an integer, a string or null, got " + describe(e));
+    }
+    init_.push_back(InitEntry{frames_.back().key, std::move(*v)});
+  }
+
+  void session(const Event& e) {
+    if (e.type != JType::Array) {
+      fail(e.tok, here(), "a session must be an array of transactions, got " + describe(e));
+    }
+    session_ = h_.add_session();
+    push(Ctx::Session, e);
+  }
+
+  void transaction(const Event& e) {
+    if (e.type != JType::Object) {
+      fail(e.tok, here(), "a transaction must be an object, got " + describe(e));
+    }
+    txn_ = TxnState{};
+    push(Ctx::Txn, e);
+  }
+
+  void txn_field(const Event& e) {
+    const std::string& name = frames_.back().key;
+    if (name == "id") {
+      if (e.type != JType::String) fail(e.tok, here(), "id must be a string, got " + describe(e));
+      if (e.s.empty()) fail(e.tok, here(), "transaction id must not be empty");
+      if (e.s == "T0") {
+        fail(e.tok, here(), "transaction id \"T0\" is reserved for the initial transaction");
+      }
+      if (auto other = h_.find_txn(e.s)) {
+        fail(e.tok, here(), fmt::format("duplicate transaction id {} (first used at {})",
+                                        quote_string(e.s), position(id_tok_[*other])));
+      }
+      txn_.id = e.s;
+      txn_.id_tok = e.tok;
+    } else if (name == "ops") {
+      if (e.type != JType::Array) {
+        fail(e.tok, here(), "ops must be an array of operations, got " + describe(e));
+      }
+      push(Ctx::Ops, e);
+    } else if (name == "status") {
+      if (e.type != JType::String) fail(e.tok, here(), "status must be a string, got " + describe(e));
+      if (e.s == "committed") {
+        txn_.status = TxnStatus::Committed;
+      } else if (e.s == "aborted") {
+        txn_.status = TxnStatus::Aborted;
+      } else if (e.s == "unknown") {
+        txn_.status = TxnStatus::Unknown;
+      } else {
+        fail(e.tok, here(),
+             fmt::format("unknown status {} (expected \"committed\", \"aborted\" or \"unknown\")",
+                         quote_string(e.s)));
+      }
+    } else if (name == "begin" || name == "commit") {
+      if (e.type != JType::Int) {
+        fail(e.tok, here(), fmt::format("{} must be an integer timestamp, got {}", name, describe(e)));
+      }
+      if (name == "begin") {
+        txn_.begin = e.i;
+      } else {
+        txn_.commit = e.i;
+        txn_.commit_tok = e.tok;
+      }
+    } else if (compound(e)) {
+      push(Ctx::Skip, e);
+    }
+  }
+
+  void operation(const Event& e) {
+    if (e.type != JType::Array) {
+      fail(e.tok, here(),
+           fmt::format("an operation must be an array such as {}, got {}", kRwShape, describe(e)));
+    }
+    op_ = PendingOp{};
+    push(Ctx::Op, e);
+  }
+
+  void op_element(const Event& e) {
+    const std::size_t n = frames_.back().count - 1;
+    if (n == 0) {
+      if (e.type != JType::String) {
+        fail(e.tok, parent(),
+             "operation kind must be the string \"r\", \"w\" or \"pr\", got " + describe(e));
+      }
+      if (e.s == "r") {
+        op_.kind = OpKind::Read;
+      } else if (e.s == "w") {
+        op_.kind = OpKind::Write;
+      } else if (e.s == "pr") {
+        op_.kind = OpKind::PredicateRead;
+      } else {
+        fail(e.tok, parent(),
+             fmt::format("unknown operation kind {} (expected \"r\", \"w\" or \"pr\")",
+                         quote_string(e.s)));
+      }
+      return;
+    }
+    if (op_.kind != OpKind::PredicateRead) {
+      if (n == 1) {
+        op_.key = key_of(e, parent());
+      } else if (n == 2) {
+        op_.value = value_of(e, parent());
+      } else {
+        fail(e.tok, parent(), fmt::format("too many elements in operation (expected {})", kRwShape));
+      }
+      return;
+    }
+    if (n == 1) {
+      if (e.type != JType::String || !valid_predicate(e.s)) {
+        fail(e.tok, parent(),
+             "predicate must be a string naming a key range \"[lo,hi]\" or a prefix "
+             "\"prefix:abc\", got " + describe(e));
+      }
+      op_.pr.predicate = e.s;
+    } else if (n == 2) {
+      if (e.type != JType::Array) {
+        fail(e.tok, parent(),
+             "predicate result must be an array of [key, value] pairs, got " + describe(e));
+      }
+      push(Ctx::PrResult, e);
+    } else {
+      fail(e.tok, parent(), fmt::format("too many elements in predicate read (expected {})", kPrShape));
+    }
+  }
+
+  void pr_entry(const Event& e) {
+    if (e.type != JType::Array) {
+      fail(e.tok, here(), "a predicate result entry must be a [key, value] pair, got " + describe(e));
+    }
+    push(Ctx::PrPair, e);
+  }
+
+  void pr_element(const Event& e) {
+    const std::size_t n = frames_.back().count - 1;
+    if (n == 0) {
+      pair_key_ = key_of(e, parent());
+      for (const auto& [k, v] : op_.pr.result) {
+        if (k == pair_key_) {
+          fail(e.tok, parent(),
+               fmt::format("key {} appears twice in the predicate result", h_.key_text(k)));
+        }
+      }
+    } else if (n == 1) {
+      op_.pr.result.emplace_back(pair_key_, value_of(e, parent()));
+    } else {
+      fail(e.tok, parent(), "too many elements in a predicate result entry (expected [key, value])");
+    }
+  }
+
+  void end(std::size_t) {
+    Frame f = std::move(frames_.back());
+    frames_.pop_back();
+    switch (f.ctx) {
+      case Ctx::Root:
+        if (!(f.fields & kSessions)) fail(f.start, "", "missing field \"sessions\"");
+        break;
+      case Ctx::Txn: end_txn(f); break;
+      case Ctx::Op:
+        if (f.count == 0) {
+          fail(f.start, here(),
+               fmt::format("empty operation (expected {}, [\"w\", key, value] or {})", kRwShape,
+                           kPrShape));
+        }
+        if (f.count < 3) {
+          fail(f.start, here(),
+               fmt::format("operation has {} element{}, expected 3: {}", f.count,
+                           f.count == 1 ? "" : "s",
+                           op_.kind == OpKind::PredicateRead ? kPrShape : kRwShape));
+        }
+        txn_.ops.push_back(std::move(op_));
+        break;
+      case Ctx::PrPair:
+        if (f.count < 2) {
+          fail(f.start, here(),
+               fmt::format("a predicate result entry must be a [key, value] pair, got {} element{}",
+                           f.count, f.count == 1 ? "" : "s"));
+        }
+        break;
+      default: break;
+    }
+  }
+
+  void end_txn(const Frame& f) {
+    if (!(f.fields & kId)) fail(f.start, here(), "missing field \"id\"");
+    if (!(f.fields & kOps)) fail(f.start, here(), "missing field \"ops\"");
+    if (txn_.begin && txn_.commit && *txn_.begin > *txn_.commit) {
+      fail(txn_.commit_tok, here() + ".commit",
+           fmt::format("commit timestamp {} is before begin timestamp {}", *txn_.commit,
+                       *txn_.begin));
+    }
+    TxnId t = h_.add_txn(session_, std::move(*txn_.id), txn_.status);
+    id_tok_.push_back(txn_.id_tok);
+    Transaction& txn = h_.txn(t);
+    txn.begin = txn_.begin;
+    txn.commit = txn_.commit;
+    for (PendingOp& op : txn_.ops) {
+      switch (op.kind) {
+        case OpKind::Read: h_.add_read(t, op.key, op.value); break;
+        case OpKind::Write: h_.add_write(t, op.key, op.value); break;
+        case OpKind::PredicateRead: h_.add_predicate_read(t, std::move(op.pr)); break;
+      }
+    }
+  }
+
+  std::string_view text_;
+  const std::string& source_;
+  History& h_;
+  std::size_t tok_ = 0;
+  std::vector<Frame> frames_;
+  std::vector<InitEntry> init_;
+  std::unordered_set<std::string> init_keys_;
+  std::vector<std::size_t> id_tok_{0};  // per TxnId: the token of its id
+  SessionId session_ = 0;
+  TxnState txn_;
+  PendingOp op_;
+  KeyId pair_key_ = 0;
+};
+
+std::string too_large(const std::string& source) {
+  return fmt::format("{}: input is larger than {} bytes (1 GiB)", source, kMaxNativeJsonBytes);
+}
+
+json key_json(const History& h, KeyId k) {
+  const Key& key = h.keys()[k];
+  if (key.integer) {
+    std::int64_t v = 0;
+    const char* end = key.text.data() + key.text.size();
+    auto [p, ec] = std::from_chars(key.text.data(), end, v);
+    if (ec == std::errc{} && p == end) return v;
+  }
+  return key.text;
+}
+
+json value_json(const History& h, ValueId v) {
+  const Value& val = h.values()[v];
+  if (std::holds_alternative<std::monostate>(val)) return nullptr;
+  if (const auto* i = std::get_if<std::int64_t>(&val)) return *i;
+  return std::get<std::string>(val);
+}
+
+}  // namespace
+
+History read_native_json(std::string_view text, const std::string& source_name) {
+  if (text.size() > kMaxNativeJsonBytes) throw InputError(too_large(source_name));
+  History h;
+  Reader reader(text, source_name, h);
+  json::sax_parse(text.data(), text.data() + text.size(), &reader);
+  reader.finish();
+  return h;
+}
+
+History read_native_json_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(fmt::format("{}: cannot open ({})", path, std::strerror(EISDIR)));
+  }
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) throw InputError(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
+  auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxNativeJsonBytes) throw InputError(too_large(path));
+
+  std::string text;
+  if (!ec) text.reserve(static_cast<std::size_t>(size));
+  char buf[1 << 16];
+  while (true) {
+    std::size_t got = std::fread(buf, 1, sizeof buf, f.get());
+    if (got == 0) break;
+    if (text.size() + got > kMaxNativeJsonBytes) throw InputError(too_large(path));
+    text.append(buf, got);
+  }
+  if (std::ferror(f.get())) {
+    throw InputError(fmt::format("{}: cannot read ({})", path, std::strerror(errno)));
+  }
+  return read_native_json(text, path);
+}
+
+nlohmann::json write_native_json(const History& h) {
+  json out = json::object();
+  out["format"] = "isosynth-history";
+  out["version"] = 1;
+  json init = json::object();
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    init[h.keys()[k].text] = value_json(h, h.init_value(k));
+  }
+  out["init"] = std::move(init);
+
+  json sessions = json::array();
+  for (const auto& session : h.sessions()) {
+    json txns = json::array();
+    for (TxnId t : session) {
+      const Transaction& txn = h.txn(t);
+      json ops = json::array();
+      for (const Op& op : txn.ops) {
+        switch (op.kind) {
+          case OpKind::Read:
+            ops.push_back(json::array({"r", key_json(h, op.key), value_json(h, op.value)}));
+            break;
+          case OpKind::Write:
+            ops.push_back(json::array({"w", key_json(h, op.key), value_json(h, op.value)}));
+            break;
+          case OpKind::PredicateRead: {
+            const PredicateRead& pr = h.predicate_reads()[op.predicate];
+            json result = json::array();
+            for (const auto& [k, v] : pr.result) {
+              result.push_back(json::array({key_json(h, k), value_json(h, v)}));
+            }
+            ops.push_back(json::array({"pr", pr.predicate, std::move(result)}));
+            break;
+          }
+        }
+      }
+      json tx = json::object();
+      tx["id"] = txn.name;
+      tx["ops"] = std::move(ops);
+      if (txn.status == TxnStatus::Aborted) tx["status"] = "aborted";
+      if (txn.status == TxnStatus::Unknown) tx["status"] = "unknown";
+      if (txn.begin) tx["begin"] = *txn.begin;
+      if (txn.commit) tx["commit"] = *txn.commit;
+      txns.push_back(std::move(tx));
+    }
+    sessions.push_back(std::move(txns));
+  }
+  out["sessions"] = std::move(sessions);
+  return out;
+}
+
+}  // namespace iso

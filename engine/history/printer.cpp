@@ -1,0 +1,92 @@
+#include "engine/history/printer.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace iso {
+
+std::string format_op(const History& h, const Op& op) {
+  switch (op.kind) {
+    case OpKind::Read:
+      return fmt::format("r({},{})", h.key_text(op.key), h.value_text(op.value));
+    case OpKind::Write:
+      return fmt::format("w({},{})", h.key_text(op.key), h.value_text(op.value));
+    case OpKind::PredicateRead: {
+      const PredicateRead& pr = h.predicate_reads()[op.predicate];
+      std::string out = fmt::format("pr({}: {{", pr.predicate);
+      bool first = true;
+      for (const auto& [k, v] : pr.result) {
+        if (!first) out += ", ";
+        first = false;
+        out += fmt::format("{}={}", h.key_text(k), h.value_text(v));
+      }
+      out += "})";
+      return out;
+    }
+  }
+  return "?";
+}
+
+std::string format_txn(const History& h, TxnId t) {
+  const Transaction& txn = h.txn(t);
+  std::string out = txn.name + ":";
+  for (const Op& op : txn.ops) {
+    out += ' ';
+    out += format_op(h, op);
+  }
+  return out;
+}
+
+namespace {
+
+std::string txn_notes(const Transaction& txn) {
+  std::vector<std::string> notes;
+  if (txn.status == TxnStatus::Aborted) notes.emplace_back("aborted");
+  if (txn.status == TxnStatus::Unknown) notes.emplace_back("status unknown");
+  if (txn.begin) notes.push_back(fmt::format("begin {}", *txn.begin));
+  if (txn.commit) notes.push_back(fmt::format("commit {}", *txn.commit));
+  if (notes.empty()) return {};
+  return fmt::format("  [{}]", fmt::join(notes, ", "));
+}
+
+}  // namespace
+
+std::string format_history(const History& h) {
+  std::string out;
+  std::vector<std::string> init;
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    if (h.has_explicit_init(k)) {
+      init.push_back(fmt::format("{}={}", h.key_text(k), h.value_text(h.init_value(k))));
+    }
+  }
+  if (!init.empty()) out += fmt::format("init: {}\n", fmt::join(init, " "));
+
+  const auto& sessions = h.sessions();
+  std::size_t width = 0;
+  for (std::size_t s = 0; s < sessions.size(); ++s) {
+    width = std::max(width, fmt::format("session {}:", s + 1).size());
+  }
+  width += 2;
+  for (std::size_t s = 0; s < sessions.size(); ++s) {
+    std::string label = fmt::format("session {}:", s + 1);
+    label.resize(width, ' ');
+    if (sessions[s].empty()) {
+      out += label + "(empty)\n";
+      continue;
+    }
+    bool first = true;
+    for (TxnId t : sessions[s]) {
+      out += first ? label : std::string(width, ' ');
+      first = false;
+      out += format_txn(h, t);
+      out += txn_notes(h.txn(t));
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+}  // namespace iso

@@ -1,0 +1,42 @@
+// Random small histories for cross-checking the oracles against the brute
+// force. Deterministic for a given generator state.
+#pragma once
+
+#include <random>
+
+#include "engine/history/history.hpp"
+
+namespace iso::brute {
+
+struct RandomHistoryOptions {
+  int min_txns = 2;  // T0 not counted
+  int max_txns = 5;
+  int max_keys = 3;
+  int max_sessions = 3;
+  int min_ops = 1;  // per transaction
+  int max_ops = 4;
+  // Every write a fresh value; otherwise values come from 0..value_range-1,
+  // so the same value can be written twice and the initial 0 rewritten.
+  bool unique_values = true;
+  int value_range = 3;
+  bool blind_writes = true;   // a write of a key the transaction did not read
+  double read_ratio = 0.5;    // chance that an operation is a read
+  // How external reads choose their values. A transaction reads, with
+  // probability `snapshot`, from a random snapshot: a random set of earlier
+  // transactions (in T1, T2, ... order) including its session predecessors,
+  // each read returning the latest write of the key in the snapshot (or the
+  // initial value). Otherwise each read independently returns what a serial
+  // execution in transaction order would (`read_latest`), a value written by
+  // a random earlier transaction (`read_earlier`), or by any transaction.
+  double snapshot = 0.5;
+  double read_latest = 0.4;
+  double read_earlier = 0.4;
+  // Chance that the history has one external read of a value nobody wrote,
+  // and one internal read that ignores the transaction's own earlier op.
+  double thin_air = 0.05;
+  double int_violation = 0.05;
+};
+
+History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt = {});
+
+}  // namespace iso::brute
