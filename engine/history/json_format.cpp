@@ -23,11 +23,11 @@ using nlohmann::json;
 
 // ---------------------------------------------------------------------------
 // Positions. nlohmann's SAX parser reports no positions for values, so each
-// SAX event is numbered, and the position of event N is found on demand by
-// scanning the text for its N-th token. Every event but none other
-// corresponds to one token other than ',' and ':' ('{', '}', '[', ']', a
-// key, a string, a number or a literal), and the events arrive in text
-// order, so the scan only has to be right on text the parser accepted.
+// SAX event is numbered, and the position of event N is found on demand (only
+// for an error) by scanning the text for its N-th token. Each event stands for
+// exactly one token other than ',' and ':' ('{', '}', '[', ']', a key, a
+// string, a number or a literal), and events arrive in text order, so the
+// scan only has to be right on the prefix the parser has already accepted.
 
 std::size_t token_offset(std::string_view s, std::size_t n) {
   std::size_t i = 0, count = 0;

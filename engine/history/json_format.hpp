@@ -23,7 +23,14 @@ class InputError : public std::runtime_error {
 inline constexpr std::size_t kMaxNativeJsonBytes = std::size_t{1} << 30;  // 1 GiB
 
 // Parses a native JSON history. `source_name` is used in error messages.
-// Throws InputError naming the line and column of the offending element.
+// Throws InputError naming the line and column (1-based, columns in bytes) of
+// the offending element, and its JSON path when there is one:
+//   h.json:7:14: sessions[0][1].ops[2]: unknown operation kind "x" (expected ...)
+//   h.json:3:5: syntax error while parsing value - invalid literal; ...
+// Errors inside an operation name the operation's path and the position of
+// the offending element; a missing field names the position of its object.
+// Keys are interned in order of first use in the operations; keys that only
+// `init` mentions come after, in byte order of their text.
 History read_native_json(std::string_view text, const std::string& source_name);
 History read_native_json_file(const std::string& path);
 
