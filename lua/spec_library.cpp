@@ -469,10 +469,13 @@ int declare_framework(lua_State* L) {
   return 0;
 }
 
-int framework_decl(lua_State* L) {
+// `framework "name" {...}` and `level "NAME" {...}` are two calls: the first
+// takes the name and returns a function of the table, with the name as upvalue.
+template <int (*Declare)(lua_State*)>
+int named_declaration(lua_State* L) {
   luaL_checkstring(L, 1);
   lua_pushvalue(L, 1);
-  lua_pushcclosure(L, guarded<declare_framework>, 1);
+  lua_pushcclosure(L, guarded<Declare>, 1);
   return 1;
 }
 
@@ -514,13 +517,6 @@ int declare_level(lua_State* L) {
   s.levels.push_back(std::move(lv));
   s.level_index[name] = raw;
   return 0;
-}
-
-int level_decl(lua_State* L) {
-  luaL_checkstring(L, 1);
-  lua_pushvalue(L, 1);
-  lua_pushcclosure(L, guarded<declare_level>, 1);
-  return 1;
 }
 
 int library_decl(lua_State* L) {
@@ -607,8 +603,8 @@ void register_api(lua_State* L) {
       {"ite", guarded<f_ite>},         {"project", guarded<f_project>},
       {"all", guarded<f_fold<true>>},  {"any", guarded<f_fold<false>>},
       {"empty", guarded<f_empty>},     {"order", guarded<f_witness<true>>},
-      {"rel", guarded<f_witness<false>>}, {"framework", guarded<framework_decl>},
-      {"level", guarded<level_decl>},  {"library", guarded<library_decl>},
+      {"rel", guarded<f_witness<false>>}, {"framework", named_declaration<declare_framework>},
+      {"level", named_declaration<declare_level>},  {"library", guarded<library_decl>},
       {nullptr, nullptr}};
   lua_pushglobaltable(L);
   luaL_setfuncs(L, globals, 0);

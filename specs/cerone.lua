@@ -20,21 +20,17 @@ local function TRANSVIS(h, e) return (e.vis .. e.vis):within(e.vis) end
 -- PREFIX: ar ; vis ⊆ vis
 local function PREFIX(h, e) return (e.ar .. e.vis):within(e.vis) end
 
--- NOCONFLICT: ∀x, t ≠ s ∈ Wr(x): (t, s) ∈ vis ∨ (s, t) ∈ vis
-local function NOCONFLICT(h, e)
-  return forall(Obj, function(x)
-    local Wr = h.writer .. x
-    return forall(Wr, Wr, function(t, s)
-      return implies(ne(t, s), e.vis(t, s) | e.vis(s, t))
-    end)
-  end)
-end
-
 -- TOTALVIS over a set S: ∀t ≠ s ∈ S: (t, s) ∈ vis ∨ (s, t) ∈ vis
 local function TOTALVIS(e, S)
   return forall(S, S, function(t, s)
     return implies(ne(t, s), e.vis(t, s) | e.vis(s, t))
   end)
+end
+
+-- NOCONFLICT: ∀x, t ≠ s ∈ Wr(x): (t, s) ∈ vis ∨ (s, t) ∈ vis,
+-- i.e. TOTALVIS over the writers of each key
+local function NOCONFLICT(h, e)
+  return forall(Obj, function(x) return TOTALVIS(e, h.writer .. x) end)
 end
 
 framework "cerone" {
