@@ -2,7 +2,7 @@
 -- OOPSLA 2019: an execution is a history plus a commit order co. Transcribed
 -- as in Isolde §2.1 (Barros et al. 2026) and VeriStrong Appendix G.
 --
--- Every level below is an instance of one axiom shape (LEVELS.md):
+-- Every level below is an instance of one axiom shape (docs/levels.md):
 --   Ax(D, C) = ∀x ∈ K, t1, t2 ∈ Wr(x), t3 ∈ D(x):
 --                t1 ≠ t2 ∧ wr(t1, x, t3) ∧ C(t2, t3) ⇒ (t2, t1) ∈ co
 

@@ -1,7 +1,7 @@
 -- Cerone, Bernardi & Gotsman, "A Framework for Transactional Consistency
 -- Models with Atomic Visibility", CONCUR 2015: an execution is a history plus
 -- visibility vis and arbitration ar. Transcribed as in Isolde §2.2 and
--- LEVELS.md. Every level includes EXT and SESSION, so they live in wf.
+-- docs/levels.md. Every level includes EXT and SESSION, so they live in wf.
 
 -- EXT: ∀t ∈ T⁺, x, n: R(t, x, n) ⇒ W(max_ar(vis⁻¹(t) ∩ Wr(x)), x, n)
 local function EXT(h, e)
@@ -90,7 +90,9 @@ level "SER" {
 level "UpdateSer" {
   framework = "cerone",
   doc = "Serializability of the update transactions (Fekete et al. 2004; Isolde §3.2.1): "
-     .. "TOTALVIS restricted to {T0} ∪ U",
+     .. "TOTALVIS restricted to {T0} ∪ U. Isolde defines UpdateSer only for Biswas–Enea; in this "
+     .. "transcription EXT and SESSION still bind read-only transactions, so it is stronger than "
+     .. "biswas.UpdateSer",
   axiom = function(h, e) return TOTALVIS(e, h.T0 + h.U) end,
 }
 

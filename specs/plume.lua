@@ -1,5 +1,5 @@
 -- Plume's transactional anomalous patterns (Liu et al. 2024), as Isolde
--- transcribes them over a Biswas–Enea execution (Isolde §3.1.1; LEVELS.md).
+-- transcribes them over a Biswas–Enea execution (Isolde §3.1.1; docs/levels.md).
 -- A level is "some commit order exhibits none of its patterns".
 --
 -- Only the patterns expressible on abstract histories are here (k, l, m, n and

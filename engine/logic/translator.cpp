@@ -67,7 +67,19 @@ BoolMatrix Translator::sort_matrix(SortId s) const {
   return m;
 }
 
+std::size_t Translator::KeyHash::operator()(const std::vector<std::uint64_t>& k) const {
+  std::size_t h = k.size();
+  for (std::uint64_t x : k) h = (h ^ x) * 0x9E3779B97F4A7C15ull + (h >> 31);
+  return h;
+}
+
 BoolMatrix Translator::expr(const ExprPtr& e) {
+  if (!cacheable(e->free)) {
+    key(e.get(), e->free);  // still reports a variable used out of scope
+    BoolMatrix m = expr_uncached(*e);
+    charge(m.cells.size() + 1);
+    return m;
+  }
   auto k = key(e.get(), e->free);
   if (auto it = expr_cache_.find(k); it != expr_cache_.end()) {
     ++stats_.cache_hits;
@@ -162,6 +174,10 @@ void Translator::comprehend(const Expr& e, std::size_t decl, std::vector<Atom>& 
 }
 
 BLit Translator::formula(const FormulaPtr& f) {
+  if (!cacheable(f->free)) {
+    charge(1);
+    return formula_uncached(*f);
+  }
   auto k = key(f.get(), f->free);
   if (auto it = formula_cache_.find(k); it != formula_cache_.end()) {
     ++stats_.cache_hits;

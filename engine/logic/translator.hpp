@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <stdexcept>
 #include <unordered_map>
 #include <vector>
@@ -84,8 +83,14 @@ class Translator {
   std::unordered_map<std::uint32_t, Atom> env_;  // variable id -> atom
   // Keyed by node address and the atoms bound to its free variables; the
   // node is kept alive with its entry so that its address cannot be reused.
-  std::map<std::vector<std::uint64_t>, std::pair<ExprPtr, BoolMatrix>> expr_cache_;
-  std::map<std::vector<std::uint64_t>, std::pair<FormulaPtr, BLit>> formula_cache_;
+  // A node whose free variables are all the variables bound right now can
+  // never be met again with the same atoms, so it is not cached at all.
+  struct KeyHash {
+    std::size_t operator()(const std::vector<std::uint64_t>& k) const;
+  };
+  bool cacheable(const std::vector<std::uint32_t>& free) const { return free.size() < env_.size() || free.empty(); }
+  std::unordered_map<std::vector<std::uint64_t>, std::pair<ExprPtr, BoolMatrix>, KeyHash> expr_cache_;
+  std::unordered_map<std::vector<std::uint64_t>, std::pair<FormulaPtr, BLit>, KeyHash> formula_cache_;
 };
 
 }  // namespace iso::logic

@@ -1,4 +1,4 @@
-// Brute-force reference semantics of the isolation levels in LEVELS.md.
+// Brute-force reference semantics of the isolation levels in docs/levels.md.
 //
 // An independent second opinion for the relational oracle: no formulas, no
 // solver, only loops that enumerate witnesses (commit orders, arbitration and

@@ -1,5 +1,5 @@
 // The brute-force reference semantics on hand-made histories whose verdicts
-// follow directly from the definitions in LEVELS.md, and its internal
+// follow directly from the definitions in docs/levels.md, and its internal
 // consistency on random histories: the pruned search agrees with plain
 // enumeration, the Biswas–Enea and Cerone et al. definitions of the same
 // level agree, and the known implications between levels hold.
