@@ -462,10 +462,12 @@ struct CeroneLiteral {
     return true;
   }
 
-  bool transvis_ok() const {
+  // r ; vis ⊆ vis: TRANSVIS with r = vis, PREFIX with r = ar.
+  template <class R>
+  bool composed_with_vis_within_vis(R r) const {
     for (int a = 0; a < m.n; ++a) {
       for (int b = 0; b < m.n; ++b) {
-        if (!vis(a, b)) continue;
+        if (!r(a, b)) continue;
         for (int c = 0; c < m.n; ++c) {
           if (vis(b, c) && !vis(a, c)) return false;
         }
@@ -473,17 +475,11 @@ struct CeroneLiteral {
     }
     return true;
   }
-
+  bool transvis_ok() const {
+    return composed_with_vis_within_vis([this](int a, int b) { return vis(a, b); });
+  }
   bool prefix_ok() const {
-    for (int a = 0; a < m.n; ++a) {
-      for (int b = 0; b < m.n; ++b) {
-        if (!ar(a, b)) continue;
-        for (int c = 0; c < m.n; ++c) {
-          if (vis(b, c) && !vis(a, c)) return false;
-        }
-      }
-    }
-    return true;
+    return composed_with_vis_within_vis([this](int a, int b) { return ar(a, b); });
   }
 
   bool noconflict_ok() const {
