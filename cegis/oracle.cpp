@@ -32,7 +32,7 @@ std::string witness_names(const lua::Framework& fw) {
 }  // namespace
 
 CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
-                          const CheckOptions& opt) {
+                          const CheckOptions& opt, const FixedRelations& fixed) {
   CheckResult result;
   if (h.has_predicate_reads)
     throw OracleError("predicate reads are not supported by the generic oracle");
@@ -53,9 +53,16 @@ CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
   const Universe& u = inst.universe;
   std::vector<BoolMatrix> witness_matrices;
   for (const auto& w : level.framework->witness) {
-    witness_matrices.push_back(
-        variable_matrix(circuit, u.size(), static_cast<std::uint32_t>(w.rel->type.size()), {},
-                        model::all_tuples(u, w.rel->type)));
+    const auto arity = static_cast<std::uint32_t>(w.rel->type.size());
+    auto pinned = std::find_if(fixed.begin(), fixed.end(), [&](const auto& f) { return f.first == w.name; });
+    if (pinned != fixed.end()) {
+      std::vector<std::vector<Atom>> tuples;
+      for (const auto& [a, b] : pinned->second) tuples.push_back({inst.atom_of_txn[a], inst.atom_of_txn[b]});
+      witness_matrices.push_back(constant_matrix(u.size(), arity, tuples));
+    } else {
+      witness_matrices.push_back(
+          variable_matrix(circuit, u.size(), arity, {}, model::all_tuples(u, w.rel->type)));
+    }
     inst.bindings.bind(w.rel, witness_matrices.back());
   }
   Translator tr(u, circuit, inst.bindings);

@@ -64,8 +64,12 @@ class OracleError : public std::runtime_error {
 
 CheckResult check(const History& h, const lua::Level& level, const CheckOptions& opt = {});
 
+// Witness relations pinned to given pairs of transactions (by name), e.g. a
+// commit order fixed to the index order: the search is then for the rest.
+using FixedRelations = std::vector<std::pair<std::string, std::vector<std::pair<TxnId, TxnId>>>>;
+
 // One fixed set of member transactions.
 CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
-                          const CheckOptions& opt = {});
+                          const CheckOptions& opt = {}, const FixedRelations& fixed = {});
 
 }  // namespace iso::cegis

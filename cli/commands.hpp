@@ -23,6 +23,29 @@ struct CheckArgs {
 };
 int run_check(const CheckArgs& a);
 
+struct SynthArgs {
+  std::vector<std::string> allow, deny, specs;
+  std::string scope = "4,3,3";
+  bool minimize = false;
+  bool json = false;
+  bool stats = false;
+  bool no_blind_writes = false;
+  std::string dot;
+  double timeout = 0;
+};
+int run_synth(const SynthArgs& a);
+
+struct CompareArgs {
+  std::string a, b;
+  std::vector<std::string> specs;
+  std::string scope = "4,3,3";
+  bool json = false;
+  bool minimize = false;
+  bool no_blind_writes = false;
+  double timeout = 0;
+};
+int run_compare(const CompareArgs& a);
+
 struct LevelsArgs {
   std::vector<std::string> specs;
   bool json = false;

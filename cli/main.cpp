@@ -18,11 +18,54 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "isosynth 0.1.0");
   app.footer(
       "Examples:\n"
+      "  isosynth synth --allow SI --deny SER --scope 4,3,3\n"
+      "  isosynth compare RA plume.TapRA --scope 4,3,3\n"
       "  isosynth check examples/histories/write-skew.json --level SER\n"
-      "  isosynth check h.json --level SI --level cerone.PSI --json\n"
       "  isosynth levels\n"
       "  isosynth show examples/histories/long-fork.json\n"
-      "Exit codes: 0 allowed, 1 denied, 2 usage or input error, 3 timeout.");
+      "Exit codes: 0 found / allowed, 1 none / denied, 2 usage or input error, 3 timeout.");
+
+  SynthArgs synth;
+  auto* sy = app.add_subcommand("synth", "Synthesize a history allowed by some levels and denied by others");
+  sy->add_option("--allow", synth.allow, "Level the history must be allowed by (repeatable)");
+  sy->add_option("--deny", synth.deny, "Level the history must be denied by (repeatable)");
+  sy->add_option("--scope", synth.scope,
+                 "T,O,V: at most T transactions, O objects, V values (the initial value counted)")
+      ->capture_default_str();
+  sy->add_option("--spec", synth.specs, "Load levels from a Lua spec file (repeatable)");
+  sy->add_flag("--minimize", synth.minimize,
+               "Shrink the scope, then drop operations, while the problem stays satisfiable");
+  sy->add_flag("--json", synth.json, "Print the history as native JSON with the witnesses");
+  sy->add_option("--dot", synth.dot, "Write a Graphviz picture of the history to this file");
+  sy->add_option("--timeout", synth.timeout, "Give up after this many seconds (exit code 3)")
+      ->check(CLI::NonNegativeNumber);
+  sy->add_flag("--stats", synth.stats, "Print candidates, lemmas, clauses and times on stderr");
+  sy->add_flag("--no-blind-writes", synth.no_blind_writes,
+               "Every written key must be read first (Isolde's history space)");
+  sy->footer(
+      "Examples:\n"
+      "  isosynth synth --allow SI --deny SER --scope 4,3,3\n"
+      "  isosynth synth --allow SI --allow UpdateSer --deny SER --scope 3,2,2   # Fekete's anomaly\n"
+      "  isosynth synth --allow plume.TapRA --deny RA --minimize\n"
+      "  isosynth synth --allow cerone.NLU --deny cerone.UA --scope 3,2,4 --json > h.json\n"
+      "Exit code: 0 found, 1 none within the scope, 2 usage or input error, 3 timeout.");
+
+  CompareArgs compare;
+  auto* co = app.add_subcommand("compare", "Compare two levels within a scope: equivalent, stronger, weaker or incomparable");
+  co->add_option("a", compare.a, "First level")->required();
+  co->add_option("b", compare.b, "Second level")->required();
+  co->add_option("--scope", compare.scope, "T,O,V as for synth")->capture_default_str();
+  co->add_option("--spec", compare.specs, "Load levels from a Lua spec file (repeatable)");
+  co->add_flag("--minimize", compare.minimize, "Minimize the separating histories");
+  co->add_flag("--json", compare.json, "Print {verdict, a_not_b, b_not_a} as JSON");
+  co->add_option("--timeout", compare.timeout, "Give up after this many seconds per direction (exit code 3)")
+      ->check(CLI::NonNegativeNumber);
+  co->add_flag("--no-blind-writes", compare.no_blind_writes, "Every written key must be read first");
+  co->footer(
+      "Examples:\n"
+      "  isosynth compare RA plume.TapRA --scope 4,3,3     # stronger: TapRA misses a pattern\n"
+      "  isosynth compare SI cerone.SI                     # equivalent within 4,3,3\n"
+      "'stronger' means A allows strictly fewer histories than B within the scope.");
 
   CheckArgs check;
   auto* c = app.add_subcommand("check", "Decide whether a history is allowed by isolation levels");
@@ -67,6 +110,8 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*sy) return run_synth(synth);
+    if (*co) return run_compare(compare);
     if (*c) return run_check(check);
     if (*l) return run_levels(levels);
     if (*s) return run_show(show);

@@ -37,3 +37,17 @@ cli_test(spec-loop 2 "loop.lua:[34]: instruction budget exceeded" "" ${BIN} leve
 cli_test(spec-memory 2 "memory.lua" "" ${BIN} levels --spec ${IN}/memory.lua)
 cli_test(spec-missing 2 "nope.lua: cannot open" "" ${BIN} levels --spec ${IN}/nope.lua)
 cli_test(usage-error 2 "" "" ${BIN} check)
+
+# Synthesis and comparison.
+cli_test(synth-found 0 "" "biswas.SER: denied" ${BIN} synth --allow SI --deny SER --scope 4,3,3)
+cli_test(synth-none 1 "" "none: no history" ${BIN} synth --allow SER --deny SI --scope 3,2,2)
+cli_test(synth-json 0 "" "\"witnesses\"" ${BIN} synth --allow SI --allow UpdateSer --deny SER --scope 3,2,2 --json)
+cli_test(synth-minimize 0 "" "T1: .*w\\(x,1\\)" ${BIN} synth --allow plume.TapRA --deny RA --minimize)
+cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)
+cli_test(compare-equivalent 0 "" "^equivalent" ${BIN} compare SI cerone.SI --scope 3,2,2)
+cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)
+cli_test(synth-bad-scope-zero 2 "scope '0,1,1'.*at least 1" "" ${BIN} synth --allow SI --deny SER --scope 0,1,1)
+cli_test(synth-bad-scope-letters 2 "malformed scope 'a,b,c'" "" ${BIN} synth --allow SI --deny SER --scope a,b,c)
+cli_test(synth-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} synth --allow SI --deny NOPE)
+cli_test(synth-spec-error 2 "syntax-error.lua:3: " "" ${BIN} synth --spec ${IN}/syntax-error.lua --allow SI --deny bad.X)
+cli_test(synth-nothing 2 "nothing to synthesize" "" ${BIN} synth --scope 2,2,2)

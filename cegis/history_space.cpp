@@ -1,0 +1,257 @@
+#include "cegis/history_space.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "engine/model/schema.hpp"
+
+namespace iso::cegis {
+
+using namespace logic;
+
+std::string Scope::text() const { return fmt::format("{},{},{}", txns, objects, values); }
+
+Scope parse_scope(const std::string& text) {
+  std::vector<std::uint32_t> parts;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = text.find(',', start);
+    std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument(fmt::format(
+          "malformed scope '{}': expected three positive integers T,O,V (transactions, objects, "
+          "values with the initial value counted), e.g. 4,3,3", text));
+    if (part.size() > 4) throw std::invalid_argument(fmt::format("scope '{}': {} is too large", text, part));
+    parts.push_back(static_cast<std::uint32_t>(std::stoul(part)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (parts.size() != 3)
+    throw std::invalid_argument(fmt::format(
+        "malformed scope '{}': expected three numbers T,O,V, got {}", text, parts.size()));
+  const char* names[] = {"transactions", "objects", "values"};
+  for (int i = 0; i < 3; ++i)
+    if (parts[i] == 0)
+      throw std::invalid_argument(fmt::format("scope '{}': the number of {} must be at least 1", text, names[i]));
+  if (parts[0] > 30 || parts[1] > 30 || parts[2] > 30)
+    throw std::invalid_argument(fmt::format("scope '{}': each dimension is at most 30", text));
+  return Scope{parts[0], parts[1], parts[2]};
+}
+
+std::string key_name(std::uint32_t k) {
+  static const char* names[] = {"x", "y", "z"};
+  return k < 3 ? names[k] : fmt::format("k{}", k);
+}
+
+namespace {
+
+Universe make_universe(const Scope& s) {
+  std::vector<std::string> txns, objs, vals;
+  for (std::uint32_t t = 0; t <= s.txns; ++t) txns.push_back(fmt::format("T{}", t));
+  for (std::uint32_t x = 0; x < s.objects; ++x) objs.push_back(key_name(x));
+  for (std::uint32_t v = 0; v < s.values; ++v) vals.push_back(std::to_string(v));
+  return Universe({txns, objs, vals});
+}
+
+// At most one of the literals (pairwise; the groups here are small).
+void at_most_one(Circuit& c, const std::vector<BLit>& lits, std::vector<BLit>& out) {
+  for (std::size_t i = 0; i < lits.size(); ++i)
+    for (std::size_t j = i + 1; j < lits.size(); ++j) out.push_back(!c.and_(lits[i], lits[j]));
+}
+
+}  // namespace
+
+Index HistorySpace::idx3(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
+  const Universe& u = universe_;
+  return tuple_index(u.size(), {u.atom(model::kTxn, t), u.atom(model::kObj, x), u.atom(model::kVal, v)});
+}
+
+BLit HistorySpace::read_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
+  return reads_.at(idx3(t, x, v));
+}
+BLit HistorySpace::write_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
+  return writes_.at(idx3(t, x, v));
+}
+BLit HistorySpace::so_var(std::uint32_t i, std::uint32_t j) const {
+  return so_.at(Index{i} * universe_.size() + j);
+}
+
+BoolMatrix HistorySpace::index_order() const {
+  std::vector<std::vector<Atom>> pairs;
+  for (std::uint32_t i = 0; i <= scope_.txns; ++i)
+    for (std::uint32_t j = i + 1; j <= scope_.txns; ++j) pairs.push_back({i, j});
+  return constant_matrix(universe_.size(), 2, pairs);
+}
+
+HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit& c)
+    : scope_(scope), universe_(make_universe(scope)) {
+  const std::uint32_t n = scope.txns, K = scope.objects, V = scope.values;
+  const Universe& u = universe_;
+  const std::uint32_t N = u.size();
+  const model::HistorySchema& s = model::history_schema();
+  auto T = [&](std::uint32_t t) { return u.atom(model::kTxn, t); };
+  auto X = [&](std::uint32_t x) { return u.atom(model::kObj, x); };
+  auto Vl = [&](std::uint32_t v) { return u.atom(model::kVal, v); };
+
+  // Variables. T0 writes value 0 everywhere and reads nothing.
+  std::vector<std::pair<Index, BLit>> rcells, wcells, socells;
+  for (std::uint32_t t = 1; t <= n; ++t)
+    for (std::uint32_t x = 0; x < K; ++x)
+      for (std::uint32_t v = 0; v < V; ++v) {
+        rcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
+        if (v > 0) wcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
+      }
+  for (std::uint32_t x = 0; x < K; ++x) wcells.emplace_back(tuple_index(N, {T(0), X(x), Vl(0)}), kTrue);
+  for (std::uint32_t j = 1; j <= n; ++j) socells.emplace_back(Index{T(0)} * N + T(j), kTrue);
+  for (std::uint32_t i = 1; i <= n; ++i)
+    for (std::uint32_t j = i + 1; j <= n; ++j) socells.emplace_back(Index{T(i)} * N + T(j), c.input());
+  reads_ = make_matrix(c, 3, std::move(rcells));
+  writes_ = make_matrix(c, 3, std::move(wcells));
+  so_ = make_matrix(c, 2, std::move(socells));
+
+  auto R = [&](std::uint32_t t, std::uint32_t x, std::uint32_t v) { return read_var(t, x, v); };
+  auto W = [&](std::uint32_t t, std::uint32_t x, std::uint32_t v) { return write_var(t, x, v); };
+  auto SO = [&](std::uint32_t i, std::uint32_t j) { return so_var(i, j); };
+
+  std::vector<BLit> k;  // constraints
+  for (std::uint32_t t = 1; t <= n; ++t)
+    for (std::uint32_t x = 0; x < K; ++x) {
+      std::vector<BLit> rs, ws;
+      for (std::uint32_t v = 0; v < V; ++v) {
+        rs.push_back(R(t, x, v));
+        if (v > 0) ws.push_back(W(t, x, v));
+      }
+      at_most_one(c, rs, k);
+      at_most_one(c, ws, k);
+      if (!opt.blind_writes) k.push_back(c.implies(c.or_(ws), c.or_(rs)));
+    }
+  // Unique written values: each (x, v), v > 0, has at most one writer.
+  for (std::uint32_t x = 0; x < K; ++x)
+    for (std::uint32_t v = 1; v < V; ++v) {
+      std::vector<BLit> ws;
+      for (std::uint32_t t = 1; t <= n; ++t) ws.push_back(W(t, x, v));
+      at_most_one(c, ws, k);
+    }
+  // Every read returns the write of a lower-indexed transaction (T0 for v = 0).
+  for (std::uint32_t t = 1; t <= n; ++t)
+    for (std::uint32_t x = 0; x < K; ++x)
+      for (std::uint32_t v = 1; v < V; ++v) {
+        std::vector<BLit> earlier;
+        for (std::uint32_t w = 1; w < t; ++w) earlier.push_back(W(w, x, v));
+        k.push_back(c.implies(R(t, x, v), c.or_(earlier)));
+      }
+  // Session order: transitive, and a disjoint union of chains (two
+  // predecessors, or two successors, of one transaction are ordered).
+  for (std::uint32_t i = 1; i <= n; ++i)
+    for (std::uint32_t j = i + 1; j <= n; ++j)
+      for (std::uint32_t l = j + 1; l <= n; ++l) {
+        k.push_back(c.implies(c.and_(SO(i, j), SO(j, l)), SO(i, l)));
+        k.push_back(c.implies(c.and_(SO(i, l), SO(j, l)), SO(i, j)));
+        k.push_back(c.implies(c.and_(SO(i, j), SO(i, l)), SO(j, l)));
+      }
+  // Values of each key written in order of their writers' indices, and the
+  // written values form a prefix 1, 2, ...
+  for (std::uint32_t x = 0; x < K; ++x)
+    for (std::uint32_t v = 1; v < V; ++v) {
+      for (std::uint32_t t = 1; t <= n; ++t)
+        for (std::uint32_t w = 1; w <= t; ++w)
+          for (std::uint32_t v2 = v + 1; v2 < V; ++v2)
+            k.push_back(!c.and_(W(t, x, v), W(w, x, v2)));  // v < v2 needs writer(v) < writer(v2)
+      if (v + 1 < V) {
+        std::vector<BLit> next, cur;
+        for (std::uint32_t t = 1; t <= n; ++t) {
+          next.push_back(W(t, x, v + 1));
+          cur.push_back(W(t, x, v));
+        }
+        k.push_back(c.implies(c.or_(next), c.or_(cur)));
+      }
+    }
+  // used(t, x), empty(t).
+  std::vector<std::vector<BLit>> used(n + 1, std::vector<BLit>(K, kFalse));
+  std::vector<BLit> empty(n + 1, kFalse);
+  for (std::uint32_t t = 1; t <= n; ++t) {
+    std::vector<BLit> any;
+    for (std::uint32_t x = 0; x < K; ++x) {
+      std::vector<BLit> ops;
+      for (std::uint32_t v = 0; v < V; ++v) {
+        ops.push_back(R(t, x, v));
+        if (v > 0) ops.push_back(W(t, x, v));
+      }
+      used[t][x] = c.or_(ops);
+      any.push_back(used[t][x]);
+    }
+    empty[t] = !c.or_(any);
+  }
+  // Keys in order of first use.
+  for (std::uint32_t x = 0; x + 1 < K; ++x)
+    for (std::uint32_t t = 1; t <= n; ++t) {
+      std::vector<BLit> before;
+      for (std::uint32_t w = 1; w <= t; ++w) before.push_back(used[w][x]);
+      k.push_back(c.implies(used[t][x + 1], c.or_(before)));
+    }
+  // Empty transactions last, in no session with others.
+  for (std::uint32_t t = 1; t < n; ++t) k.push_back(c.implies(empty[t], empty[t + 1]));
+  for (std::uint32_t i = 1; i <= n; ++i)
+    for (std::uint32_t j = i + 1; j <= n; ++j) {
+      k.push_back(c.implies(empty[i], !SO(i, j)));
+      k.push_back(c.implies(empty[j], !SO(i, j)));
+    }
+  constraints_ = c.and_(k);
+
+  // Read-from: wrx(t1, x, t3) iff t1 < t3 and t3 reads the value t1 wrote.
+  std::vector<std::pair<Index, BLit>> wrx;
+  for (std::uint32_t t3 = 1; t3 <= n; ++t3)
+    for (std::uint32_t x = 0; x < K; ++x) {
+      wrx.emplace_back(tuple_index(N, {T(0), X(x), T(t3)}), R(t3, x, 0));
+      for (std::uint32_t t1 = 1; t1 < t3; ++t1) {
+        std::vector<BLit> same;
+        for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(W(t1, x, v), R(t3, x, v)));
+        wrx.emplace_back(tuple_index(N, {T(t1), X(x), T(t3)}), c.or_(same));
+      }
+    }
+  bindings_.bind(s.reads, reads_);
+  bindings_.bind(s.writes, writes_);
+  bindings_.bind(s.so, so_);
+  bindings_.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
+  bindings_.bind(s.t0, constant_matrix(N, 1, {{T(0)}}));
+}
+
+History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) const {
+  const std::uint32_t n = scope_.txns, K = scope_.objects, V = scope_.values;
+  auto val = [&](BLit l) { return c.eval(l, inputs); };
+  History h;
+  for (std::uint32_t x = 0; x < K; ++x) h.intern_key(key_name(x));
+  for (std::uint32_t v = 0; v < V; ++v) h.intern_value(Value{std::int64_t{v}});
+  // Each transaction's session predecessor is the latest so-predecessor.
+  std::vector<SessionId> session(n + 1, kNoSession);
+  std::vector<std::vector<std::uint32_t>> members;
+  for (std::uint32_t t = 1; t <= n; ++t) {
+    std::uint32_t pred = 0;
+    for (std::uint32_t i = 1; i < t; ++i)
+      if (val(so_var(i, t))) pred = i;
+    if (pred == 0) {
+      session[t] = static_cast<SessionId>(members.size());
+      members.push_back({});
+    } else {
+      session[t] = session[pred];
+    }
+    members[session[t]].push_back(t);
+  }
+  // Transactions are added in index order so that TxnId = index; sessions are
+  // created in order of their first transaction, which keeps that true.
+  std::vector<SessionId> sid(members.size());
+  for (std::size_t s = 0; s < members.size(); ++s) sid[s] = h.add_session();
+  for (std::uint32_t t = 1; t <= n; ++t) {
+    TxnId id = h.add_txn(sid[session[t]], fmt::format("T{}", t));
+    for (std::uint32_t x = 0; x < K; ++x)
+      for (std::uint32_t v = 0; v < V; ++v)
+        if (val(read_var(t, x, v))) h.add_read(id, x, v);
+    for (std::uint32_t x = 0; x < K; ++x)
+      for (std::uint32_t v = 1; v < V; ++v)
+        if (val(write_var(t, x, v))) h.add_write(id, x, v);
+  }
+  return h;
+}
+
+}  // namespace iso::cegis

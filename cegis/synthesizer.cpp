@@ -1,0 +1,407 @@
+#include "cegis/synthesizer.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "engine/history/abstract.hpp"
+#include "engine/logic/cnf.hpp"
+#include "engine/logic/translator.hpp"
+#include "engine/model/concrete.hpp"
+#include "engine/model/schema.hpp"
+#include "engine/sat/solver.hpp"
+
+namespace iso::cegis {
+
+using namespace logic;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// One execution in the candidate formula: a framework's witness relations
+// bound to matrices over the space's universe.
+struct Execution {
+  const lua::Framework* framework;
+  std::vector<BoolMatrix> witness;  // in framework->witness order
+  Bindings bindings;
+};
+
+void check_witness_sorts(const lua::Framework& fw) {
+  for (const auto& w : fw.witness)
+    for (SortId s : w.rel->type)
+      if (s != model::kTxn)
+        throw lua::SpecError(fmt::format(
+            "{}: framework '{}': synthesis supports witness relations over Txn only ('{}' is {})",
+            fw.location, fw.name, w.name, type_name(w.rel->type)));
+}
+
+Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Circuit& c,
+                         bool fix_order) {
+  check_witness_sorts(fw);
+  Execution e{&fw, {}, space.bindings()};
+  const Universe& u = space.universe();
+  bool fixed_one = false;
+  for (const auto& w : fw.witness) {
+    BoolMatrix m;
+    if (fix_order && w.order && !fixed_one) {
+      m = space.index_order();
+      fixed_one = true;
+    } else {
+      m = variable_matrix(c, u.size(), static_cast<std::uint32_t>(w.rel->type.size()), {},
+                          model::all_tuples(u, w.rel->type));
+    }
+    e.bindings.bind(w.rel, m);
+    e.witness.push_back(std::move(m));
+  }
+  return e;
+}
+
+// The witness of an execution in the current model.
+Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<bool>& inputs,
+                       std::uint32_t n_atoms, std::uint32_t n_txns) {
+  Witness w;
+  for (std::size_t i = 0; i < e.framework->witness.size(); ++i) {
+    const auto& decl = e.framework->witness[i];
+    WitnessRelation rel{decl.name, decl.order, {}, {}};
+    for (const auto& [idx, lit] : e.witness[i].cells)
+      if (c.eval(lit, inputs))
+        rel.pairs.emplace_back(static_cast<TxnId>(idx / n_atoms), static_cast<TxnId>(idx % n_atoms));
+    if (decl.order) {
+      std::vector<std::pair<std::size_t, TxnId>> rank;
+      for (TxnId t = 0; t <= n_txns; ++t) {
+        std::size_t preds = 0;
+        for (const auto& p : rel.pairs) preds += (p.second == t);
+        rank.emplace_back(preds, t);
+      }
+      std::sort(rank.begin(), rank.end());
+      for (const auto& r : rank) rel.sequence.push_back(r.second);
+    }
+    w.relations.push_back(std::move(rel));
+  }
+  return w;
+}
+
+std::vector<std::pair<TxnId, TxnId>> index_order_pairs(const History& h) {
+  std::vector<std::pair<TxnId, TxnId>> pairs;
+  for (TxnId a = 0; a < h.num_txns(); ++a)
+    for (TxnId b = a + 1; b < h.num_txns(); ++b) pairs.emplace_back(a, b);
+  return pairs;
+}
+
+class Loop {
+ public:
+  Loop(const Problem& p, const SynthOptions& opt)
+      : p_(p), opt_(opt), start_(Clock::now()), space_(p.scope, p.space, circuit_), cnf_(circuit_, solver_) {}
+
+  SynthResult run();
+
+ private:
+  double remaining() const {
+    return opt_.timeout_seconds > 0 ? opt_.timeout_seconds - seconds_since(start_) : 1e9;
+  }
+  void assert_formula(const FormulaPtr& f, const Bindings& b, bool negate);
+  std::optional<Witness> counterexample(const History& h, const AbstractHistory& ah,
+                                        const lua::Level& level, bool& timed_out);
+  void report_progress();
+
+  const Problem& p_;
+  const SynthOptions& opt_;
+  Clock::time_point start_;
+  Clock::time_point last_progress_ = Clock::now();
+  Circuit circuit_;
+  sat::Solver solver_;
+  HistorySpace space_;
+  CnfEncoder cnf_;
+  std::vector<Execution> allow_execs_;
+  std::vector<Execution> deny_execs_;
+  SynthStats stats_;
+};
+
+void Loop::assert_formula(const FormulaPtr& f, const Bindings& b, bool negate) {
+  auto t = Clock::now();
+  Translator tr(space_.universe(), circuit_, b);
+  BLit l = tr.formula(f);
+  cnf_.assert_true(negate ? !l : l);
+  stats_.translate_seconds += seconds_since(t);
+}
+
+void Loop::report_progress() {
+  if (!opt_.on_progress) return;
+  if (seconds_since(start_) < 1.0 || seconds_since(last_progress_) < 1.0) return;
+  last_progress_ = Clock::now();
+  opt_.on_progress(Progress{stats_.candidates, stats_.lemmas, seconds_since(start_)});
+}
+
+std::optional<Witness> Loop::counterexample(const History& h, const AbstractHistory& ah,
+                                            const lua::Level& level, bool& timed_out) {
+  auto t = Clock::now();
+  CheckOptions copt;
+  copt.timeout_seconds = std::max(0.01, remaining());
+  std::optional<Witness> w;
+  // A witness in the index order generalizes best: the candidate's own
+  // executions live there, so the lemma cuts where the search is.
+  bool has_order = std::any_of(level.framework->witness.begin(), level.framework->witness.end(),
+                               [](const auto& r) { return r.order; });
+  if (opt_.reuse_index_order && has_order) {
+    FixedRelations fixed;
+    for (const auto& r : level.framework->witness)
+      if (r.order) {
+        fixed.emplace_back(r.name, index_order_pairs(h));
+        break;
+      }
+    CheckResult r = check_members(ah, level, copt, fixed);
+    if (r.verdict == Verdict::Allowed) w = std::move(r.witness);
+  }
+  if (!w) {
+    CheckResult r = check_members(ah, level, copt);
+    if (r.verdict == Verdict::Allowed) w = std::move(r.witness);
+    if (r.verdict == Verdict::Unknown) timed_out = true;
+  }
+  stats_.oracle_seconds += seconds_since(t);
+  return w;
+}
+
+SynthResult Loop::run() {
+  SynthResult result;
+  const std::uint32_t n_atoms = space_.universe().size();
+  {
+    auto t = Clock::now();
+    cnf_.assert_true(space_.constraints());
+    stats_.translate_seconds += seconds_since(t);
+  }
+  // One execution per allow level; the first order witness is fixed.
+  bool fixed = !opt_.fixed_order;
+  for (const lua::Level* a : p_.allow) {
+    bool fix_here = !fixed && std::any_of(a->framework->witness.begin(), a->framework->witness.end(),
+                                          [](const auto& r) { return r.order; });
+    allow_execs_.push_back(make_execution(*a->framework, space_, circuit_, fix_here));
+    fixed = fixed || fix_here;
+    assert_formula(a->constraint(), allow_execs_.back().bindings, false);
+  }
+  // Candidates must violate each deny level under some execution: the allow
+  // executions of its framework (smart search), or one execution of its own.
+  std::map<const lua::Framework*, std::size_t> deny_exec_of;
+  for (const lua::Level* d : p_.deny) {
+    std::vector<const Bindings*> targets;
+    if (opt_.smart_search)
+      for (std::size_t i = 0; i < p_.allow.size(); ++i)
+        if (p_.allow[i]->framework == d->framework) targets.push_back(&allow_execs_[i].bindings);
+    if (targets.empty()) {
+      auto it = deny_exec_of.find(d->framework);
+      if (it == deny_exec_of.end()) {
+        bool fix_here = !fixed && std::any_of(d->framework->witness.begin(), d->framework->witness.end(),
+                                              [](const auto& r) { return r.order; });
+        fixed = fixed || fix_here;
+        deny_execs_.push_back(make_execution(*d->framework, space_, circuit_, fix_here));
+        it = deny_exec_of.emplace(d->framework, deny_execs_.size() - 1).first;
+      }
+      targets.push_back(&deny_execs_[it->second].bindings);
+    }
+    for (const Bindings* b : targets) assert_formula(d->constraint(), *b, true);
+  }
+  solver_.set_default_polarity(false);
+
+  while (true) {
+    report_progress();
+    if (remaining() <= 0) {
+      result.outcome = Outcome::Timeout;
+      break;
+    }
+    solver_.set_max_seconds(remaining());
+    auto t = Clock::now();
+    sat::Result r = solver_.solve();
+    stats_.solve_seconds += seconds_since(t);
+    if (r == sat::Result::Unknown) {
+      result.outcome = Outcome::Timeout;
+      break;
+    }
+    if (r == sat::Result::Unsat) {
+      result.outcome = Outcome::None;
+      break;
+    }
+    ++stats_.candidates;
+    const std::vector<bool> inputs = cnf_.input_values();
+    History h = space_.decode(circuit_, inputs);
+    AbstractHistory ah = abstract_history(h);
+    bool refuted = false, timed_out = false;
+    for (const lua::Level* d : p_.deny) {
+      std::optional<Witness> w = counterexample(h, ah, *d, timed_out);
+      if (!w) continue;
+      refuted = true;
+      // Lemma: not (WF and N)(h, w) with w constant.
+      Bindings b = space_.bindings();
+      for (std::size_t i = 0; i < d->framework->witness.size(); ++i) {
+        const auto& rel = w->relations[i];
+        std::vector<std::vector<Atom>> tuples;
+        for (const auto& [a, c] : rel.pairs) tuples.push_back({space_.txn_atom(a), space_.txn_atom(c)});
+        b.bind(d->framework->witness[i].rel, constant_matrix(n_atoms, 2, tuples));
+      }
+      assert_formula(d->constraint(), b, true);
+      ++stats_.lemmas;
+    }
+    if (timed_out) {
+      result.outcome = Outcome::Timeout;
+      break;
+    }
+    if (!refuted) {
+      result.outcome = Outcome::Found;
+      std::vector<Witness> ws;
+      for (const auto& e : allow_execs_) ws.push_back(decode_witness(e, circuit_, inputs, n_atoms, p_.scope.txns));
+      result.history = without_empty_transactions(h, &ws);
+      result.allow_witnesses = std::move(ws);
+      break;
+    }
+  }
+  stats_.gates = circuit_.num_gates();
+  stats_.sat_vars = solver_.stats().vars;
+  stats_.sat_clauses = solver_.stats().clauses;
+  stats_.total_seconds = seconds_since(start_);
+  result.stats = stats_;
+  return result;
+}
+
+}  // namespace
+
+History without_empty_transactions(const History& h, std::vector<Witness>* witnesses) {
+  History out;
+  for (KeyId k = 0; k < h.keys().size(); ++k) out.intern_key(h.keys()[k].text, h.keys()[k].integer);
+  for (ValueId v = 0; v < h.values().size(); ++v) out.intern_value(h.values()[v]);
+  for (KeyId k = 0; k < h.keys().size(); ++k)
+    if (h.has_explicit_init(k)) out.set_init(k, h.init_value(k));
+  std::vector<TxnId> renamed(h.num_txns(), UINT32_MAX);
+  renamed[kInitTxn] = kInitTxn;
+  for (const auto& session : h.sessions()) {
+    SessionId s = UINT32_MAX;
+    for (TxnId t : session) {
+      const Transaction& tx = h.txn(t);
+      if (tx.ops.empty()) continue;
+      if (s == UINT32_MAX) s = out.add_session();
+      TxnId id = out.add_txn(s, tx.name, tx.status);
+      renamed[t] = id;
+      for (const Op& op : tx.ops) {
+        if (op.kind == OpKind::Read) out.add_read(id, op.key, op.value);
+        if (op.kind == OpKind::Write) out.add_write(id, op.key, op.value);
+        if (op.kind == OpKind::PredicateRead) out.add_predicate_read(id, h.predicate_reads()[op.predicate]);
+      }
+      out.txn(id).begin = tx.begin;
+      out.txn(id).commit = tx.commit;
+    }
+  }
+  if (witnesses) {
+    for (Witness& w : *witnesses) {
+      for (WitnessRelation& r : w.relations) {
+        std::vector<TxnId> seq;
+        for (TxnId t : r.sequence)
+          if (renamed[t] != UINT32_MAX) seq.push_back(renamed[t]);
+        r.sequence = std::move(seq);
+        std::vector<std::pair<TxnId, TxnId>> pairs;
+        for (const auto& [a, b] : r.pairs)
+          if (renamed[a] != UINT32_MAX && renamed[b] != UINT32_MAX) pairs.emplace_back(renamed[a], renamed[b]);
+        r.pairs = std::move(pairs);
+      }
+    }
+  }
+  return out;
+}
+
+SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
+  Loop loop(p, opt);
+  return loop.run();
+}
+
+bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses,
+                 const CheckOptions& opt) {
+  std::vector<Witness> ws;
+  for (const lua::Level* a : p.allow) {
+    CheckResult r = check(h, *a, opt);
+    if (r.verdict != Verdict::Allowed) return false;
+    ws.push_back(*r.witness);
+  }
+  for (const lua::Level* d : p.deny)
+    if (check(h, *d, opt).verdict != Verdict::Denied) return false;
+  if (allow_witnesses) *allow_witnesses = std::move(ws);
+  return true;
+}
+
+// Does `h` belong to the space the options describe? (Dropping operations
+// keeps values unique, but may turn a read-modify-write into a blind write.)
+static bool in_space(const History& h, const SpaceOptions& space) {
+  if (space.blind_writes) return true;
+  AbstractHistory ah = abstract_history(h);
+  for (TxnId t : ah.txns) {
+    if (t == kInitTxn) continue;
+    for (const auto& w : ah.abs[t].writes)
+      if (std::none_of(ah.abs[t].reads.begin(), ah.abs[t].reads.end(),
+                       [&](const ExternalRead& r) { return r.key == w.key; }))
+        return false;
+  }
+  return true;
+}
+
+// The history with operation `op` of transaction `t` removed.
+static History drop_operation(const History& h, TxnId t, std::size_t op) {
+  History out = h;
+  auto& ops = out.txn(t).ops;
+  ops.erase(ops.begin() + static_cast<std::ptrdiff_t>(op));
+  return out;
+}
+
+SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt) {
+  if (found.outcome != Outcome::Found) return found;
+  auto start = Clock::now();
+  SynthStats total = found.stats;
+  // 1. Shrink each scope dimension while a solution exists.
+  Problem q = p;
+  for (int dim = 0; dim < 3; ++dim) {
+    while (true) {
+      std::uint32_t& d = dim == 0 ? q.scope.txns : dim == 1 ? q.scope.objects : q.scope.values;
+      if (d <= 1) break;
+      --d;
+      SynthOptions o = opt;
+      if (opt.timeout_seconds > 0) o.timeout_seconds = std::max(0.01, opt.timeout_seconds - seconds_since(start));
+      SynthResult r = synthesize(q, o);
+      total.candidates += r.stats.candidates;
+      total.lemmas += r.stats.lemmas;
+      total.solve_seconds += r.stats.solve_seconds;
+      total.oracle_seconds += r.stats.oracle_seconds;
+      total.translate_seconds += r.stats.translate_seconds;
+      if (r.outcome != Outcome::Found) {
+        ++d;
+        break;
+      }
+      found = std::move(r);
+    }
+  }
+  // 2. Drop operations one at a time while the history stays a solution.
+  History h = *found.history;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
+      for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
+        History smaller = drop_operation(h, t, i);
+        std::vector<Witness> ws;
+        if (in_space(smaller, p.space) && is_solution(smaller, p, &ws)) {
+          h = without_empty_transactions(smaller, &ws);
+          found.allow_witnesses = std::move(ws);
+          changed = true;
+        }
+      }
+  }
+  // The oracle's witnesses for the final history (a shrunk scope may have
+  // renumbered it).
+  std::vector<Witness> ws;
+  if (is_solution(h, p, &ws)) found.allow_witnesses = std::move(ws);
+  found.history = std::move(h);
+  total.total_seconds = seconds_since(start) + found.stats.total_seconds;
+  found.stats = total;
+  return found;
+}
+
+}  // namespace iso::cegis

@@ -1,0 +1,85 @@
+// History synthesis by CEGIS (Isolde Algorithm 1, generalized; DESIGN.md §6.2):
+// find a history in the scope allowed by every `allow` level and denied by
+// every `deny` level, or prove that none exists.
+//
+// One incremental SAT instance holds the history space, one witness per
+// allow level (the first one's order fixed to the transaction index order),
+// and, for smart candidate search, the requirement that those witnesses also
+// violate every deny level of their framework. Each candidate goes to the
+// checking oracle, deny level by deny level; a witness under which the
+// candidate satisfies a deny level becomes the lemma WF(h, w) => not N(h, w),
+// with w constant, over the same circuit and solver.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cegis/history_space.hpp"
+#include "cegis/oracle.hpp"
+#include "engine/history/history.hpp"
+#include "lua/spec_library.hpp"
+
+namespace iso::cegis {
+
+struct Problem {
+  std::vector<const lua::Level*> allow;
+  std::vector<const lua::Level*> deny;
+  Scope scope;
+  SpaceOptions space;
+};
+
+struct SynthStats {
+  std::uint64_t candidates = 0;
+  std::uint64_t lemmas = 0;
+  std::uint64_t gates = 0;
+  std::uint64_t sat_vars = 0;
+  std::uint64_t sat_clauses = 0;
+  double translate_seconds = 0;   // formulas to circuit to CNF
+  double solve_seconds = 0;       // candidate search
+  double oracle_seconds = 0;      // checking candidates against deny levels
+  double total_seconds = 0;
+};
+
+struct Progress {
+  std::uint64_t candidates, lemmas;
+  double elapsed_seconds;
+};
+
+struct SynthOptions {
+  double timeout_seconds = 0;        // 0: none
+  bool smart_search = true;          // allow witnesses must also violate the deny levels
+  bool fixed_order = true;           // the first execution's order is the index order
+  bool reuse_index_order = true;     // try the index order as a counterexample first
+  std::function<void(const Progress&)> on_progress;  // called about once a second
+};
+
+enum class Outcome { Found, None, Timeout };
+
+struct SynthResult {
+  Outcome outcome = Outcome::None;
+  std::optional<History> history;       // Found: empty transactions removed
+  std::vector<Witness> allow_witnesses; // Found: one per allow level, same order
+  SynthStats stats;
+};
+
+// Throws OracleError or lua::SpecError / logic errors for unusable levels
+// (e.g. a witness over sorts other than Txn).
+SynthResult synthesize(const Problem& p, const SynthOptions& opt = {});
+
+// Is `h` a solution of the problem? (Every allow level allows it, every deny
+// level denies it; decided by the oracle.) Fills the allow witnesses.
+bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses = nullptr,
+                 const CheckOptions& opt = {});
+
+// Shrinks a solution: each scope dimension while the problem stays
+// satisfiable, then single operations while the history stays a solution.
+// Returns a locally minimal solution.
+SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt = {});
+
+// A copy of `h` without transactions that have no operations; `witnesses`
+// are renamed along (pairs and orders involving removed transactions drop).
+History without_empty_transactions(const History& h, std::vector<Witness>* witnesses);
+
+}  // namespace iso::cegis

@@ -1,0 +1,186 @@
+// isosynth synth and isosynth compare: find a history allowed by some levels
+// and denied by others, or show that none exists within the scope.
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cegis/synthesizer.hpp"
+#include "cli/commands.hpp"
+#include "cli/dot.hpp"
+#include "cli/render.hpp"
+#include "engine/history/json_format.hpp"
+#include "engine/history/printer.hpp"
+
+namespace iso::cli {
+
+namespace {
+
+std::string names(const std::vector<const lua::Level*>& ls) {
+  std::string s;
+  for (std::size_t i = 0; i < ls.size(); ++i) s += (i ? ", " : "") + ls[i]->name;
+  return s;
+}
+
+std::vector<const lua::Level*> resolve(const lua::SpecLibrary& lib, const std::vector<std::string>& ns) {
+  std::vector<const lua::Level*> out;
+  for (const auto& n : ns) out.push_back(&lib.level(n));
+  return out;
+}
+
+cegis::SynthOptions synth_options(double timeout) {
+  cegis::SynthOptions o;
+  o.timeout_seconds = timeout;
+  const bool tty = isatty(fileno(stderr));
+  o.on_progress = [tty](const cegis::Progress& p) {
+    fmt::print(stderr, "{}synth: {} candidates, {} lemmas, {:.1f} s{}", tty ? "\r" : "", p.candidates,
+               p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
+    std::fflush(stderr);
+  };
+  return o;
+}
+
+void end_progress_line(const cegis::SynthResult& r) {
+  if (isatty(fileno(stderr)) && r.stats.total_seconds >= 1.0) fmt::print(stderr, "\n");
+}
+
+void print_stats(const std::string& what, const cegis::SynthStats& s) {
+  fmt::print(stderr,
+             "{}: {} candidates, {} lemmas, {} gates, {} SAT variables, {} clauses; translate {:.3f} s, "
+             "candidate search {:.3f} s, oracle {:.3f} s, total {:.3f} s\n",
+             what, s.candidates, s.lemmas, s.gates, s.sat_vars, s.sat_clauses, s.translate_seconds,
+             s.solve_seconds, s.oracle_seconds, s.total_seconds);
+}
+
+nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& r) {
+  nlohmann::json j = write_native_json(*r.history);
+  nlohmann::json ws = nlohmann::json::object();
+  for (std::size_t i = 0; i < p.allow.size(); ++i) ws[p.allow[i]->name] = witness_json(*r.history, r.allow_witnesses[i]);
+  j["witnesses"] = ws;
+  j["scope"] = p.scope.text();
+  nlohmann::json allow = nlohmann::json::array(), deny = nlohmann::json::array();
+  for (const auto* l : p.allow) allow.push_back(l->name);
+  for (const auto* l : p.deny) deny.push_back(l->name);
+  j["allow"] = allow;
+  j["deny"] = deny;
+  return j;
+}
+
+std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r) {
+  std::string s = format_history(*r.history) + "\n";
+  for (std::size_t i = 0; i < p.allow.size(); ++i) {
+    cegis::CheckResult cr;
+    cr.verdict = cegis::Verdict::Allowed;
+    cr.witness = r.allow_witnesses[i];
+    s += check_result_text(*r.history, *p.allow[i], cr);
+  }
+  for (const auto* d : p.deny) {
+    std::string ws;
+    for (std::size_t i = 0; i < d->framework->witness.size(); ++i)
+      ws += (i ? " and " : "") + d->framework->witness[i].name;
+    s += fmt::format("{}: denied\n  checked against every {}: none satisfies {} and the {} axioms\n",
+                     d->name, ws, d->name, d->framework->name);
+  }
+  return s;
+}
+
+cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::string>& allow,
+                            const std::vector<std::string>& deny, const std::string& scope,
+                            bool no_blind_writes) {
+  cegis::Problem p;
+  p.scope = cegis::parse_scope(scope);  // first: a bad scope is reported before levels
+  p.allow = resolve(lib, allow);
+  p.deny = resolve(lib, deny);
+  p.space.blind_writes = !no_blind_writes;
+  return p;
+}
+
+}  // namespace
+
+int run_synth(const SynthArgs& a) {
+  lua::SpecLibrary lib;
+  for (const auto& spec : a.specs) lib.load_file(spec);
+  cegis::Problem p = make_problem(lib, a.allow, a.deny, a.scope, a.no_blind_writes);
+  if (p.allow.empty() && p.deny.empty())
+    throw std::invalid_argument("nothing to synthesize: give at least one --allow or --deny level");
+  cegis::SynthOptions opt = synth_options(a.timeout);
+  cegis::SynthResult r = cegis::synthesize(p, opt);
+  if (a.minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
+  end_progress_line(r);
+  if (a.stats) print_stats("synth", r.stats);
+
+  const std::string what = fmt::format("allowed by {{{}}} and denied by {{{}}}", names(p.allow), names(p.deny));
+  if (r.outcome == cegis::Outcome::Timeout) {
+    if (a.json) {
+      fmt::print("{}\n", nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}.dump(2));
+    } else {
+      fmt::print("timeout: no history {} found in {:.1f} s (scope {})\n", what, r.stats.total_seconds, p.scope.text());
+    }
+    return kExitTimeout;
+  }
+  if (r.outcome == cegis::Outcome::None) {
+    if (a.json) {
+      fmt::print("{}\n", nlohmann::json{{"outcome", "none"}, {"scope", p.scope.text()}}.dump(2));
+    } else {
+      fmt::print("none: no history {} exists within scope {} (transactions, objects, values)\n", what,
+                 p.scope.text());
+    }
+    return kExitNo;
+  }
+  if (!a.dot.empty()) {
+    std::vector<LabelledWitness> ws;
+    for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
+    std::ofstream out(a.dot);
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the DOT file", a.dot));
+    out << history_dot(*r.history, ws);
+  }
+  if (a.json) {
+    fmt::print("{}\n", solution_json(p, r).dump(2));
+  } else {
+    fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(), solution_text(p, r));
+  }
+  return kExitOk;
+}
+
+int run_compare(const CompareArgs& a) {
+  lua::SpecLibrary lib;
+  for (const auto& spec : a.specs) lib.load_file(spec);
+  cegis::Problem ab = make_problem(lib, {a.a}, {a.b}, a.scope, a.no_blind_writes);
+  cegis::Problem ba = make_problem(lib, {a.b}, {a.a}, a.scope, a.no_blind_writes);
+  const std::string A = ab.allow[0]->name, B = ba.allow[0]->name;
+  cegis::SynthOptions opt = synth_options(a.timeout);
+  cegis::SynthResult r1 = cegis::synthesize(ab, opt);
+  if (a.minimize) r1 = cegis::minimize(ab, std::move(r1), opt);
+  cegis::SynthResult r2 = cegis::synthesize(ba, opt);
+  if (a.minimize) r2 = cegis::minimize(ba, std::move(r2), opt);
+  end_progress_line(r2);
+  const bool timeout = r1.outcome == cegis::Outcome::Timeout || r2.outcome == cegis::Outcome::Timeout;
+  const bool a_not_b = r1.outcome == cegis::Outcome::Found, b_not_a = r2.outcome == cegis::Outcome::Found;
+  std::string verdict = timeout                ? "unknown"
+                        : a_not_b && b_not_a   ? "incomparable"
+                        : a_not_b              ? "weaker"
+                        : b_not_a              ? "stronger"
+                                               : "equivalent";
+  if (a.json) {
+    nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
+    j["a_not_b"] = a_not_b ? solution_json(ab, r1) : nlohmann::json(nullptr);
+    j["b_not_a"] = b_not_a ? solution_json(ba, r2) : nlohmann::json(nullptr);
+    fmt::print("{}\n", j.dump(2));
+    return timeout ? kExitTimeout : kExitOk;
+  }
+  const std::map<std::string, std::string> meaning = {
+      {"equivalent", fmt::format("{} and {} allow the same histories", A, B)},
+      {"stronger", fmt::format("{} allows strictly fewer histories than {}", A, B)},
+      {"weaker", fmt::format("{} allows strictly more histories than {}", A, B)},
+      {"incomparable", fmt::format("each of {} and {} allows a history the other denies", A, B)},
+      {"unknown", "a search ran out of time"}};
+  fmt::print("{}: {} within scope {}\n", verdict, meaning.at(verdict), ab.scope.text());
+  if (a_not_b) fmt::print("\nallowed by {}, denied by {}:\n{}", A, B, solution_text(ab, r1));
+  if (b_not_a) fmt::print("\nallowed by {}, denied by {}:\n{}", B, A, solution_text(ba, r2));
+  return timeout ? kExitTimeout : kExitOk;
+}
+
+}  // namespace iso::cli
