@@ -109,6 +109,7 @@ class Loop {
   std::optional<Witness> counterexample(const History& h, const AbstractHistory& ah,
                                         const lua::Level& level, bool& timed_out);
   void report_progress();
+  std::vector<Bindings> deny_templates(const lua::Level& deny);
 
   const Problem& p_;
   const SynthOptions& opt_;
@@ -119,7 +120,6 @@ class Loop {
   HistorySpace space_;
   CnfEncoder cnf_;
   std::vector<Execution> allow_execs_;
-  std::vector<Execution> deny_execs_;
   SynthStats stats_;
 };
 
@@ -129,6 +129,57 @@ void Loop::assert_formula(const FormulaPtr& f, const Bindings& b, bool negate) {
   BLit l = tr.formula(f);
   cnf_.assert_true(negate ? !l : l);
   stats_.translate_seconds += seconds_since(t);
+}
+
+std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
+  const lua::Framework& fw = *deny.framework;
+  check_witness_sorts(fw);
+  std::vector<Bindings> out;
+  if (opt_.smart_search)
+    for (const Execution& e : allow_execs_)
+      if (e.framework == &fw) out.push_back(e.bindings);
+  // Orders: the index order and every order of an allow execution.
+  const std::uint32_t n = space_.universe().size();
+  std::vector<BoolMatrix> orders{space_.index_order()};
+  if (opt_.smart_search)
+    for (const Execution& e : allow_execs_)
+      for (std::size_t i = 0; i < e.framework->witness.size(); ++i)
+        if (e.framework->witness[i].order &&
+            std::none_of(orders.begin(), orders.end(),
+                         [&](const BoolMatrix& m) { return m.cells == e.witness[i].cells; }))
+          orders.push_back(e.witness[i]);
+  const bool has_rel = std::any_of(fw.witness.begin(), fw.witness.end(), [](const auto& w) { return !w.order; });
+  const model::HistorySchema& s = model::history_schema();
+  Translator tr(space_.universe(), circuit_, space_.bindings());
+  BoolMatrix so_wr = tr.expr(union_(rel(s.so), s.wr));
+  BoolMatrix hb = tr.expr(s.hb);
+  BoolMatrix iden_txn;
+  for (std::uint32_t t = 0; t <= p_.scope.txns; ++t) iden_txn.cells.emplace_back(Index{t} * n + t, kTrue);
+  iden_txn.arity = 2;
+  for (const BoolMatrix& order : orders) {
+    // Relations (visibility) to try with this order: all of it, its prefix
+    // closure of so ∪ wr, happens-before, and so ∪ wr itself.
+    std::vector<BoolMatrix> rels{order};
+    if (has_rel && opt_.smart_search) {
+      rels.push_back(m_join(circuit_, n, m_union(circuit_, order, iden_txn), so_wr));
+      rels.push_back(hb);
+      rels.push_back(so_wr);
+    }
+    for (const BoolMatrix& r : rels) {
+      Bindings b = space_.bindings();
+      for (const auto& w : fw.witness) {
+        if (w.order) {
+          b.bind(w.rel, order);
+        } else if (w.rel->type.size() == 2) {
+          b.bind(w.rel, r);
+        } else {
+          b.bind(w.rel, BoolMatrix{static_cast<std::uint32_t>(w.rel->type.size()), {}});
+        }
+      }
+      out.push_back(std::move(b));
+    }
+  }
+  return out;
 }
 
 void Loop::report_progress() {
@@ -184,27 +235,13 @@ SynthResult Loop::run() {
     fixed = fixed || fix_here;
     assert_formula(a->constraint(), allow_execs_.back().bindings, false);
   }
-  // Candidates must violate each deny level under some execution: the allow
-  // executions of its framework (smart search), or one execution of its own.
-  std::map<const lua::Framework*, std::size_t> deny_exec_of;
-  for (const lua::Level* d : p_.deny) {
-    std::vector<const Bindings*> targets;
-    if (opt_.smart_search)
-      for (std::size_t i = 0; i < p_.allow.size(); ++i)
-        if (p_.allow[i]->framework == d->framework) targets.push_back(&allow_execs_[i].bindings);
-    if (targets.empty()) {
-      auto it = deny_exec_of.find(d->framework);
-      if (it == deny_exec_of.end()) {
-        bool fix_here = !fixed && std::any_of(d->framework->witness.begin(), d->framework->witness.end(),
-                                              [](const auto& r) { return r.order; });
-        fixed = fixed || fix_here;
-        deny_execs_.push_back(make_execution(*d->framework, space_, circuit_, fix_here));
-        it = deny_exec_of.emplace(d->framework, deny_execs_.size() - 1).first;
-      }
-      targets.push_back(&deny_execs_[it->second].bindings);
-    }
-    for (const Bindings* b : targets) assert_formula(d->constraint(), *b, true);
-  }
+  // A denied history violates a deny level under *every* witness, so any
+  // witness built from the history and the allow executions gives a sound
+  // constraint on candidates: not (WF and N)(h, W). These instances prune the
+  // candidate space before the first oracle call; the allow witnesses of the
+  // deny level's own framework are Isolde's smart search.
+  for (const lua::Level* d : p_.deny)
+    for (const Bindings& b : deny_templates(*d)) assert_formula(d->constraint(), b, true);
   solver_.set_default_polarity(false);
 
   while (true) {
