@@ -242,7 +242,7 @@ SynthResult Loop::run() {
   // deny level's own framework are Isolde's smart search.
   for (const lua::Level* d : p_.deny)
     for (const Bindings& b : deny_templates(*d)) assert_formula(d->constraint(), b, true);
-  solver_.set_default_polarity(false);
+  // (phase saving left on: a fixed default polarity slows UNSAT proofs)
 
   while (true) {
     report_progress();
@@ -298,6 +298,7 @@ SynthResult Loop::run() {
   stats_.gates = circuit_.num_gates();
   stats_.sat_vars = solver_.stats().vars;
   stats_.sat_clauses = solver_.stats().clauses;
+  stats_.conflicts = solver_.stats().conflicts;
   stats_.total_seconds = seconds_since(start_);
   result.stats = stats_;
   return result;

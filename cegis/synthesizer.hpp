@@ -36,6 +36,7 @@ struct SynthStats {
   std::uint64_t gates = 0;
   std::uint64_t sat_vars = 0;
   std::uint64_t sat_clauses = 0;
+  std::uint64_t conflicts = 0;    // of the candidate solver
   double translate_seconds = 0;   // formulas to circuit to CNF
   double solve_seconds = 0;       // candidate search
   double oracle_seconds = 0;      // checking candidates against deny levels

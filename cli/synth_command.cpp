@@ -49,9 +49,9 @@ void end_progress_line(const cegis::SynthResult& r) {
 
 void print_stats(const std::string& what, const cegis::SynthStats& s) {
   fmt::print(stderr,
-             "{}: {} candidates, {} lemmas, {} gates, {} SAT variables, {} clauses; translate {:.3f} s, "
-             "candidate search {:.3f} s, oracle {:.3f} s, total {:.3f} s\n",
-             what, s.candidates, s.lemmas, s.gates, s.sat_vars, s.sat_clauses, s.translate_seconds,
+             "{}: {} candidates, {} lemmas, {} gates, {} SAT variables, {} clauses, {} conflicts; "
+             "translate {:.3f} s, candidate search {:.3f} s, oracle {:.3f} s, total {:.3f} s\n",
+             what, s.candidates, s.lemmas, s.gates, s.sat_vars, s.sat_clauses, s.conflicts, s.translate_seconds,
              s.solve_seconds, s.oracle_seconds, s.total_seconds);
 }
 

@@ -32,11 +32,30 @@ BLit Circuit::and_(std::span<const BLit> kids) {
     if (k[i].node() == k[i - 1].node()) return kFalse;
   if (k.empty()) return kTrue;
   if (k.size() == 1) return k[0];
+  if (k.size() == 2) return pair_gate(k[0], k[1]);
   auto it = and_index_.find(k);
   if (it != and_index_.end()) return BLit{it->second << 1};
   auto id = static_cast<std::uint32_t>(gates_.size());
   gates_.push_back(Gate{Kind::And, 0, k});
   and_index_.emplace(std::move(k), id);
+  return BLit{id << 1};
+}
+
+BLit Circuit::and_(BLit a, BLit b) {
+  if (a == kFalse || b == kFalse) return kFalse;
+  if (a == kTrue) return b;
+  if (b == kTrue || a == b) return a;
+  if (a.node() == b.node()) return kFalse;  // x and !x
+  return b < a ? pair_gate(b, a) : pair_gate(a, b);
+}
+
+BLit Circuit::pair_gate(BLit a, BLit b) {
+  const std::uint64_t key = (std::uint64_t{a.x} << 32) | b.x;
+  auto it = pair_index_.find(key);
+  if (it != pair_index_.end()) return BLit{it->second << 1};
+  auto id = static_cast<std::uint32_t>(gates_.size());
+  gates_.push_back(Gate{Kind::And, 0, {a, b}});
+  pair_index_.emplace(key, id);
   return BLit{id << 1};
 }
 

@@ -41,8 +41,8 @@ class Circuit {
   BLit input();                      // a fresh free variable
   BLit and_(std::span<const BLit> kids);
   BLit or_(std::span<const BLit> kids);
-  BLit and_(BLit a, BLit b) { BLit k[2] = {a, b}; return and_(k); }
-  BLit or_(BLit a, BLit b) { BLit k[2] = {a, b}; return or_(k); }
+  BLit and_(BLit a, BLit b);
+  BLit or_(BLit a, BLit b) { return !and_(!a, !b); }
   BLit implies(BLit a, BLit b) { return or_(!a, b); }
   BLit iff(BLit a, BLit b);
   BLit ite(BLit c, BLit t, BLit e);
@@ -66,6 +66,9 @@ class Circuit {
   };
   std::vector<Gate> gates_;
   std::unordered_map<std::vector<BLit>, std::uint32_t, KeyHash, KeyEq> and_index_;
+  // Two-input gates, the common case, hash-consed without allocating.
+  std::unordered_map<std::uint64_t, std::uint32_t> pair_index_;
+  BLit pair_gate(BLit a, BLit b);  // a < b, distinct nodes, no constants
   std::uint32_t num_inputs_ = 0;
   std::vector<BLit> scratch_;
 };

@@ -45,18 +45,36 @@ void Translator::charge(std::uint64_t units) {
         limit_, u_.size()));
 }
 
-std::vector<std::uint64_t> Translator::key(const void* node,
-                                           const std::vector<std::uint32_t>& free) const {
-  std::vector<std::uint64_t> k;
-  k.reserve(free.size() + 1);
-  k.push_back(reinterpret_cast<std::uintptr_t>(node));
+Translator::Key Translator::key(const void* node, const std::vector<std::uint32_t>& free) const {
+  Key k;
+  k.node = node;
   for (std::uint32_t v : free) {
-    auto it = env_.find(v);
-    if (it == env_.end())
+    Atom a = lookup(v);
+    if (a == kUnbound)
       throw TranslationError("a quantified variable is used outside the function that declared it");
-    k.push_back(it->second);
+    if (k.size < k.atoms.size()) k.atoms[k.size] = a;
+    ++k.size;
   }
   return k;
+}
+
+std::size_t Translator::KeyHash::operator()(const Key& k) const {
+  std::size_t h = reinterpret_cast<std::uintptr_t>(k.node) * 0x9E3779B97F4A7C15ull;
+  for (std::uint32_t i = 0; i < k.size && i < k.atoms.size(); ++i) h = (h ^ k.atoms[i]) * 0x100000001B3ull;
+  return h ^ (h >> 29);
+}
+
+void Translator::bind(std::uint32_t var, Atom a) {
+  if (var >= env_.size()) env_.resize(var + 1, kUnbound);
+  if (env_[var] == kUnbound) ++bound_;
+  env_[var] = a;
+}
+
+void Translator::unbind(std::uint32_t var) {
+  if (var < env_.size() && env_[var] != kUnbound) {
+    env_[var] = kUnbound;
+    --bound_;
+  }
 }
 
 BoolMatrix Translator::sort_matrix(SortId s) const {
@@ -67,17 +85,10 @@ BoolMatrix Translator::sort_matrix(SortId s) const {
   return m;
 }
 
-std::size_t Translator::KeyHash::operator()(const std::vector<std::uint64_t>& k) const {
-  std::size_t h = k.size();
-  for (std::uint64_t x : k) h = (h ^ x) * 0x9E3779B97F4A7C15ull + (h >> 31);
-  return h;
-}
-
-BoolMatrix Translator::expr(const ExprPtr& e) {
+std::shared_ptr<const BoolMatrix> Translator::matrix(const ExprPtr& e) {
   if (!cacheable(e->free)) {
-    key(e.get(), e->free);  // still reports a variable used out of scope
-    BoolMatrix m = expr_uncached(*e);
-    charge(m.cells.size() + 1);
+    auto m = std::make_shared<const BoolMatrix>(expr_uncached(*e));
+    charge(m->cells.size() + 1);
     return m;
   }
   auto k = key(e.get(), e->free);
@@ -85,8 +96,8 @@ BoolMatrix Translator::expr(const ExprPtr& e) {
     ++stats_.cache_hits;
     return it->second.second;
   }
-  BoolMatrix m = expr_uncached(*e);
-  charge(m.cells.size() + 1);
+  auto m = std::make_shared<const BoolMatrix>(expr_uncached(*e));
+  charge(m->cells.size() + 1);
   expr_cache_.emplace(std::move(k), std::make_pair(e, m));
   return m;
 }
@@ -101,11 +112,11 @@ BoolMatrix Translator::expr_uncached(const Expr& e) {
       return *m;
     }
     case Op::Variable: {
-      auto it = env_.find(e.var->id);
-      if (it == env_.end())
+      Atom a = lookup(e.var->id);
+      if (a == kUnbound)
         throw TranslationError(fmt::format(
             "variable {} is used outside the function that declared it", e.var->name));
-      return BoolMatrix{1, {{it->second, kTrue}}};
+      return BoolMatrix{1, {{a, kTrue}}};
     }
     case Op::Sort: return sort_matrix(e.sort);
     case Op::Univ: return sort_matrix(kAnySort);
@@ -115,35 +126,38 @@ BoolMatrix Translator::expr_uncached(const Expr& e) {
       return m;
     }
     case Op::None: return BoolMatrix{static_cast<std::uint32_t>(e.arity()), {}};
-    case Op::Union: return m_union(c_, expr(e.kids[0]), expr(e.kids[1]));
-    case Op::Inter: return m_inter(c_, expr(e.kids[0]), expr(e.kids[1]));
-    case Op::Diff: return m_diff(c_, expr(e.kids[0]), expr(e.kids[1]));
+    case Op::Union: return m_union(c_, *matrix(e.kids[0]), *matrix(e.kids[1]));
+    case Op::Inter: return m_inter(c_, *matrix(e.kids[0]), *matrix(e.kids[1]));
+    case Op::Diff: return m_diff(c_, *matrix(e.kids[0]), *matrix(e.kids[1]));
     case Op::Join: {
-      BoolMatrix a = expr(e.kids[0]), b = expr(e.kids[1]);
+      auto pa = matrix(e.kids[0]), pb = matrix(e.kids[1]);
+      const BoolMatrix &a = *pa, &b = *pb;
       charge(a.cells.size() * 2 + b.cells.size());
       return m_join(c_, n, a, b);
     }
     case Op::Product: {
-      BoolMatrix a = expr(e.kids[0]), b = expr(e.kids[1]);
+      auto pa = matrix(e.kids[0]), pb = matrix(e.kids[1]);
+      const BoolMatrix &a = *pa, &b = *pb;
       charge(a.cells.size() * b.cells.size());
       return m_product(c_, n, a, b);
     }
-    case Op::Transpose: return m_transpose(n, expr(e.kids[0]));
+    case Op::Transpose: return m_transpose(n, *matrix(e.kids[0]));
     case Op::Closure: {
-      BoolMatrix a = expr(e.kids[0]);
+      auto pa = matrix(e.kids[0]);
+      const BoolMatrix& a = *pa;
       charge(Index{n} * n * n);
       return m_closure(c_, n, a);
     }
     case Op::RClosure: {
-      BoolMatrix cl = m_closure(c_, n, expr(e.kids[0]));
+      BoolMatrix cl = m_closure(c_, n, *matrix(e.kids[0]));
       charge(Index{n} * n * n);
       BoolMatrix id{2, {}};
       for (Atom a = 0; a < n; ++a)
         if (u_.in_sort(a, e.type[0])) id.cells.emplace_back(Index{a} * n + a, kTrue);
       return m_union(c_, cl, id);
     }
-    case Op::Project: return m_project(c_, n, expr(e.kids[0]), e.cols);
-    case Op::Ite: return m_ite(c_, formula(e.cond), expr(e.kids[0]), expr(e.kids[1]));
+    case Op::Project: return m_project(c_, n, *matrix(e.kids[0]), e.cols);
+    case Op::Ite: return m_ite(c_, formula(e.cond), *matrix(e.kids[0]), *matrix(e.kids[1]));
     case Op::Comprehension: {
       std::vector<std::pair<Index, BLit>> out;
       std::vector<Atom> tuple;
@@ -162,15 +176,16 @@ void Translator::comprehend(const Expr& e, std::size_t decl, std::vector<Atom>& 
     return;
   }
   const Decl& d = e.decls[decl];
-  BoolMatrix dom = expr(d.domain);
+  auto dom_ptr = matrix(d.domain);
+  const BoolMatrix& dom = *dom_ptr;
   for (const auto& [atom, member] : dom.cells) {
     charge(1);
-    env_[d.var->id] = static_cast<Atom>(atom);
+    bind(d.var->id, static_cast<Atom>(atom));
     tuple.push_back(static_cast<Atom>(atom));
     comprehend(e, decl + 1, tuple, c_.and_(guard, member), out);
     tuple.pop_back();
   }
-  env_.erase(d.var->id);
+  unbind(d.var->id);
 }
 
 BLit Translator::formula(const FormulaPtr& f) {
@@ -195,19 +210,32 @@ BLit Translator::quantify(const Formula& f, std::size_t decl, std::vector<BLit>&
   // decided (a false conjunct of a forall, a true disjunct of an exists).
   if (decl == f.decls.size()) return formula(f.kids[0]);
   const Decl& d = f.decls[decl];
-  BoolMatrix dom = expr(d.domain);
+  auto dom_ptr = matrix(d.domain);
+  const BoolMatrix& dom = *dom_ptr;
   std::vector<BLit> local;
   for (const auto& [atom, member] : dom.cells) {
     charge(1);
-    env_[d.var->id] = static_cast<Atom>(atom);
+    bind(d.var->id, static_cast<Atom>(atom));
     BLit body = quantify(f, decl + 1, parts, universal);
     BLit v = universal ? c_.implies(member, body) : c_.and_(member, body);
     if (universal && v == kFalse) { local = {kFalse}; break; }
     if (!universal && v == kTrue) { local = {kTrue}; break; }
     local.push_back(v);
   }
-  env_.erase(d.var->id);
+  unbind(d.var->id);
   return universal ? c_.and_(local) : c_.or_(local);
+}
+
+bool Translator::tuple_of_variables(const Expr& e, Index& idx) const {
+  if (e.op == Expr::Op::Variable) {
+    Atom a = lookup(e.var->id);
+    if (a == kUnbound) return false;
+    idx = idx * u_.size() + a;
+    return true;
+  }
+  if (e.op == Expr::Op::Product)
+    return tuple_of_variables(*e.kids[0], idx) && tuple_of_variables(*e.kids[1], idx);
+  return false;
 }
 
 BLit Translator::formula_uncached(const Formula& f) {
@@ -215,16 +243,24 @@ BLit Translator::formula_uncached(const Formula& f) {
   const std::uint32_t n = u_.size();
   switch (f.op) {
     case Op::Const: return f.value ? kTrue : kFalse;
-    case Op::Subset: return m_subset(c_, expr(f.exprs[0]), expr(f.exprs[1]));
+    case Op::Subset: {
+      // Fast path for membership of a tuple of bound variables, r(a, b, ...):
+      // one lookup instead of building singleton matrices and their product.
+      Index idx = 0;
+      if (tuple_of_variables(*f.exprs[0], idx)) return matrix(f.exprs[1])->at(idx);
+      return m_subset(c_, *matrix(f.exprs[0]), *matrix(f.exprs[1]));
+    }
     case Op::Equal: {
-      BoolMatrix a = expr(f.exprs[0]), b = expr(f.exprs[1]);
+      auto pa = matrix(f.exprs[0]), pb = matrix(f.exprs[1]);
+      const BoolMatrix &a = *pa, &b = *pb;
       return c_.and_(m_subset(c_, a, b), m_subset(c_, b, a));
     }
-    case Op::Some: return m_some(c_, expr(f.exprs[0]));
-    case Op::No: return !m_some(c_, expr(f.exprs[0]));
-    case Op::Lone: return m_lone(c_, expr(f.exprs[0]));
+    case Op::Some: return m_some(c_, *matrix(f.exprs[0]));
+    case Op::No: return !m_some(c_, *matrix(f.exprs[0]));
+    case Op::Lone: return m_lone(c_, *matrix(f.exprs[0]));
     case Op::One: {
-      BoolMatrix a = expr(f.exprs[0]);
+      auto pa = matrix(f.exprs[0]);
+      const BoolMatrix& a = *pa;
       return c_.and_(m_some(c_, a), m_lone(c_, a));
     }
     case Op::Not: return !formula(f.kids[0]);
@@ -258,7 +294,7 @@ BLit Translator::formula_uncached(const Formula& f) {
       return quantify(f, 0, parts, f.op == Op::Forall);
     }
     case Op::Acyclic: {
-      BoolMatrix cl = m_closure(c_, n, expr(f.exprs[0]));
+      BoolMatrix cl = m_closure(c_, n, *matrix(f.exprs[0]));
       charge(Index{n} * n * n);
       std::vector<BLit> parts;
       for (Atom a = 0; a < n; ++a) parts.push_back(!cl.at(Index{a} * n + a));
@@ -267,7 +303,8 @@ BLit Translator::formula_uncached(const Formula& f) {
     case Op::TotalOrder: {
       // r is a strict total order on the domain D: r in D->D, irreflexive,
       // asymmetric, transitive, and total on distinct elements of D.
-      BoolMatrix r = expr(f.exprs[0]), d = expr(f.exprs[1]);
+      auto pr = matrix(f.exprs[0]), pd = matrix(f.exprs[1]);
+      const BoolMatrix &r = *pr, &d = *pd;
       charge(Index{n} * n * n);
       std::vector<BLit> parts;
       BoolMatrix dd = m_product(c_, n, d, d);

@@ -9,6 +9,7 @@
 // translated once however many quantifiers surround it.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <unordered_map>
@@ -61,36 +62,60 @@ class Translator {
              std::uint64_t work_limit = 50'000'000);
 
   BLit formula(const FormulaPtr& f);
-  BoolMatrix expr(const ExprPtr& e);
+  BoolMatrix expr(const ExprPtr& e) { return *matrix(e); }
 
   const TranslationStats& stats() const { return stats_; }
 
  private:
+  // Matrices are shared, not copied: a cached relation is looked up by
+  // every membership test inside a quantifier.
+  std::shared_ptr<const BoolMatrix> matrix(const ExprPtr& e);
   BoolMatrix expr_uncached(const Expr& e);
   BLit formula_uncached(const Formula& f);
   BLit quantify(const Formula& f, std::size_t decl, std::vector<BLit>& parts, bool universal);
   void comprehend(const Expr& e, std::size_t decl, std::vector<Atom>& tuple, BLit guard,
                   std::vector<std::pair<Index, BLit>>& out);
   BoolMatrix sort_matrix(SortId s) const;
+  // When e is a product of bound variables, its one tuple's index.
+  bool tuple_of_variables(const Expr& e, Index& idx) const;
   void charge(std::uint64_t units);
-  std::vector<std::uint64_t> key(const void* node, const std::vector<std::uint32_t>& free) const;
+  // Keyed by node address and the atoms bound to its free variables; the
+  // node is kept alive with its entry so that its address cannot be reused.
+  // A node whose free variables are all the variables bound right now can
+  // never be met again with the same atoms, so it is not cached at all; nor
+  // is one with more free variables than a key holds.
+  struct Key {
+    const void* node = nullptr;
+    std::uint32_t size = 0;
+    std::array<Atom, 8> atoms{};
+    friend bool operator==(const Key& a, const Key& b) {
+      return a.node == b.node && a.size == b.size &&
+             std::equal(a.atoms.begin(), a.atoms.begin() + a.size, b.atoms.begin());
+    }
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
+  bool cacheable(const std::vector<std::uint32_t>& free) const {
+    return free.size() <= 8 && (free.empty() || free.size() < bound_);
+  }
+  Key key(const void* node, const std::vector<std::uint32_t>& free) const;
+
+  // Variable id -> bound atom (kUnbound when not bound).
+  static constexpr Atom kUnbound = UINT32_MAX;
+  Atom lookup(std::uint32_t var) const { return var < env_.size() ? env_[var] : kUnbound; }
+  void bind(std::uint32_t var, Atom a);
+  void unbind(std::uint32_t var);
 
   const Universe& u_;
   Circuit& c_;
   const Bindings& b_;
   std::uint64_t limit_;
   TranslationStats stats_;
-  std::unordered_map<std::uint32_t, Atom> env_;  // variable id -> atom
-  // Keyed by node address and the atoms bound to its free variables; the
-  // node is kept alive with its entry so that its address cannot be reused.
-  // A node whose free variables are all the variables bound right now can
-  // never be met again with the same atoms, so it is not cached at all.
-  struct KeyHash {
-    std::size_t operator()(const std::vector<std::uint64_t>& k) const;
-  };
-  bool cacheable(const std::vector<std::uint32_t>& free) const { return free.size() < env_.size() || free.empty(); }
-  std::unordered_map<std::vector<std::uint64_t>, std::pair<ExprPtr, BoolMatrix>, KeyHash> expr_cache_;
-  std::unordered_map<std::vector<std::uint64_t>, std::pair<FormulaPtr, BLit>, KeyHash> formula_cache_;
+  std::vector<Atom> env_;
+  std::uint32_t bound_ = 0;
+  std::unordered_map<Key, std::pair<ExprPtr, std::shared_ptr<const BoolMatrix>>, KeyHash> expr_cache_;
+  std::unordered_map<Key, std::pair<FormulaPtr, BLit>, KeyHash> formula_cache_;
 };
 
 }  // namespace iso::logic

@@ -13,6 +13,7 @@ CMSat::Lit to_cms(Lit l) { return CMSat::Lit(l.var(), l.negated()); }
 Solver::Solver() : s_(std::make_unique<CMSat::SATSolver>(nullptr, &interrupt_)) {
   s_->set_verbosity(0);
   s_->set_num_threads(1);
+
 }
 
 Solver::~Solver() = default;
@@ -28,19 +29,17 @@ std::uint32_t Solver::new_vars(std::uint32_t n) {
 }
 
 void Solver::add_clause(std::span<const Lit> lits) {
-  std::vector<CMSat::Lit> c;
-  c.reserve(lits.size());
-  for (Lit l : lits) c.push_back(to_cms(l));
-  s_->add_clause(c);
+  scratch_.clear();
+  for (Lit l : lits) scratch_.push_back(to_cms(l));
+  s_->add_clause(scratch_);
   ++stats_.clauses;
 }
 
 Result Solver::solve(std::span<const Lit> assumptions) {
-  std::vector<CMSat::Lit> a;
-  a.reserve(assumptions.size());
-  for (Lit l : assumptions) a.push_back(to_cms(l));
+  scratch_.clear();
+  for (Lit l : assumptions) scratch_.push_back(to_cms(l));
   auto start = std::chrono::steady_clock::now();
-  CMSat::lbool r = s_->solve(&a);
+  CMSat::lbool r = s_->solve(&scratch_);
   stats_.solve_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ++stats_.solves;

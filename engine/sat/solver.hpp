@@ -10,6 +10,8 @@
 #include <span>
 #include <vector>
 
+#include <cryptominisat5/solvertypesmini.h>
+
 namespace CMSat {
 class SATSolver;
 }
@@ -72,6 +74,7 @@ class Solver {
   std::uint32_t num_vars_ = 0;
   SolverStats stats_;
   std::vector<bool> model_;
+  std::vector<CMSat::Lit> scratch_;  // reused by add_clause and solve
 };
 
 }  // namespace iso::sat
