@@ -118,6 +118,14 @@ TEST_CASE("Plume: TapRA does not imply RA; minimized it is Isolde's 2-transactio
   CHECK(h.sessions().size() == 1);
   CHECK(solve({"RA"}, {"plume.TapRA"}, "4,3,3") == Outcome::None);
   CHECK(solve({"RA"}, {"plume.RA"}, "4,3,3") == Outcome::None);
+  // In Isolde's space (no blind writes) the minimized history is exactly the
+  // paper's: T1: r(x,0) w(x,1) -so-> T2: r(x,0).
+  Problem q = problem({"plume.TapRA"}, {"RA"}, "4,3,3", /*blind_writes=*/false);
+  SynthResult mq = minimize(q, synthesize(q));
+  verify_solution(q, mq);
+  std::string text = format_history(*mq.history);
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  CHECK(text == "session 1:  T1: r(x,0) w(x,1)\n            T2: r(x,0)");
 }
 
 TEST_CASE("the repaired Plume RA is still weaker than RA, even without blind writes") {
