@@ -1,4 +1,5 @@
 #include "cegis/oracle.hpp"
+#include "cegis/timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -14,13 +15,8 @@
 namespace iso::cegis {
 
 using namespace logic;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 std::string witness_names(const lua::Framework& fw) {
   std::string s;
@@ -30,6 +26,21 @@ std::string witness_names(const lua::Framework& fw) {
 }
 
 }  // namespace
+
+std::vector<TxnId> order_sequence(const std::vector<std::pair<TxnId, TxnId>>& pairs,
+                                  const std::vector<TxnId>& txns) {
+  // A strict total order: sort by the number of predecessors.
+  std::vector<std::pair<std::size_t, TxnId>> rank;
+  for (TxnId t : txns) {
+    std::size_t preds = 0;
+    for (const auto& p : pairs) preds += (p.second == t);
+    rank.emplace_back(preds, t);
+  }
+  std::sort(rank.begin(), rank.end());
+  std::vector<TxnId> seq;
+  for (const auto& r : rank) seq.push_back(r.second);
+  return seq;
+}
 
 CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
                           const CheckOptions& opt, const FixedRelations& fixed) {
@@ -67,7 +78,7 @@ CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
   }
   Translator tr(u, circuit, inst.bindings);
   BLit goal = circuit.and_(inst.wellformed, tr.formula(level.constraint()));
-  result.stats.translate_seconds = since(t0);
+  result.stats.translate_seconds = seconds_since(t0);
   result.stats.gates = circuit.num_gates();
 
   if (goal == kFalse || goal == kTrue) {
@@ -90,7 +101,7 @@ CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
     for (const auto& cell : m.cells) cnf.literal(cell.second);
   auto t1 = Clock::now();
   sat::Result r = solver.solve();
-  result.stats.solve_seconds = since(t1);
+  result.stats.solve_seconds = seconds_since(t1);
   result.stats.sat_vars = solver.stats().vars;
   result.stats.sat_clauses = solver.stats().clauses;
   result.stats.solver_calls = 1;
@@ -123,17 +134,7 @@ CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
                                  inst.txn_of_atom[b - u.first(model::kTxn)]);
       }
     }
-    if (decl.order) {
-      // A strict total order: sort by the number of predecessors.
-      std::vector<std::pair<std::size_t, TxnId>> rank;
-      for (TxnId t : h.txns) {
-        std::size_t preds = 0;
-        for (const auto& p : rel.pairs) preds += (p.second == t);
-        rank.emplace_back(preds, t);
-      }
-      std::sort(rank.begin(), rank.end());
-      for (const auto& [preds, t] : rank) rel.sequence.push_back(t);
-    }
+    if (decl.order) rel.sequence = order_sequence(rel.pairs, h.txns);
     w.relations.push_back(std::move(rel));
   }
   // Read-from choices for reads with several candidates.

@@ -26,6 +26,10 @@ struct WitnessRelation {
   std::vector<std::pair<TxnId, TxnId>> pairs;     // the relation's pairs
 };
 
+// The sequence of a strict total order given by its pairs, over `txns`.
+std::vector<TxnId> order_sequence(const std::vector<std::pair<TxnId, TxnId>>& pairs,
+                                  const std::vector<TxnId>& txns);
+
 struct Witness {
   std::vector<WitnessRelation> relations;         // in the framework's order
   // Read-from, for reads with several candidate writers: (writer, key, reader).

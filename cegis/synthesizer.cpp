@@ -1,4 +1,5 @@
 #include "cegis/synthesizer.hpp"
+#include "cegis/timing.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -16,13 +17,8 @@
 namespace iso::cegis {
 
 using namespace logic;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // One execution in the candidate formula: a framework's witness relations
 // bound to matrices over the space's universe.
@@ -73,14 +69,9 @@ Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<b
       if (c.eval(lit, inputs))
         rel.pairs.emplace_back(static_cast<TxnId>(idx / n_atoms), static_cast<TxnId>(idx % n_atoms));
     if (decl.order) {
-      std::vector<std::pair<std::size_t, TxnId>> rank;
-      for (TxnId t = 0; t <= n_txns; ++t) {
-        std::size_t preds = 0;
-        for (const auto& p : rel.pairs) preds += (p.second == t);
-        rank.emplace_back(preds, t);
-      }
-      std::sort(rank.begin(), rank.end());
-      for (const auto& r : rank) rel.sequence.push_back(r.second);
+      std::vector<TxnId> all(n_txns + 1);
+      for (TxnId t = 0; t <= n_txns; ++t) all[t] = t;
+      rel.sequence = order_sequence(rel.pairs, all);
     }
     w.relations.push_back(std::move(rel));
   }

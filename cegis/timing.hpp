@@ -1,0 +1,14 @@
+// Wall-clock timing for the statistics the oracle and the synthesizer report.
+#pragma once
+
+#include <chrono>
+
+namespace iso::cegis {
+
+using Clock = std::chrono::steady_clock;
+
+inline double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+}  // namespace iso::cegis
