@@ -81,17 +81,15 @@ CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
   result.stats.translate_seconds = seconds_since(t0);
   result.stats.gates = circuit.num_gates();
 
-  if (goal == kFalse || goal == kTrue) {
-    // Decided by constant folding alone (no witness variable mattered, or the
-    // formula is unsatisfiable outright). A true goal still needs a model for
-    // the witness: fall through to the solver, which answers at once.
-    if (goal == kFalse) {
-      result.verdict = Verdict::Denied;
-      result.reason = fmt::format("no {} satisfies {} and the {} axioms",
-                                  witness_names(*level.framework), level.name, level.framework->name);
-      return result;
-    }
-  }
+  auto no_witness = [&] {
+    result.verdict = Verdict::Denied;
+    result.reason = fmt::format("no {} satisfies {} and the {} axioms",
+                                witness_names(*level.framework), level.name, level.framework->name);
+    return result;
+  };
+  // Constant folding alone may refute the level. (A true goal still needs a
+  // model for the witness: the solver answers it at once.)
+  if (goal == kFalse) return no_witness();
   sat::Solver solver;
   if (opt.timeout_seconds > 0) solver.set_max_seconds(opt.timeout_seconds);
   CnfEncoder cnf(circuit, solver);
@@ -111,12 +109,7 @@ CheckResult check_members(const AbstractHistory& h, const lua::Level& level,
     result.reason = "the solver ran out of time";
     return result;
   }
-  if (r == sat::Result::Unsat) {
-    result.verdict = Verdict::Denied;
-    result.reason = fmt::format("no {} satisfies {} and the {} axioms",
-                                witness_names(*level.framework), level.name, level.framework->name);
-    return result;
-  }
+  if (r == sat::Result::Unsat) return no_witness();
 
   result.verdict = Verdict::Allowed;
   Witness w;

@@ -2,7 +2,6 @@
 #include "cegis/timing.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 
 #include <fmt/format.h>
@@ -28,13 +27,14 @@ struct Execution {
   Bindings bindings;
 };
 
+// Witnesses are exchanged with the oracle as pairs of transactions, so
+// synthesis takes binary relations on Txn (co, vis, ar, ...).
 void check_witness_sorts(const lua::Framework& fw) {
   for (const auto& w : fw.witness)
-    for (SortId s : w.rel->type)
-      if (s != model::kTxn)
-        throw lua::SpecError(fmt::format(
-            "{}: framework '{}': synthesis supports witness relations over Txn only ('{}' is {})",
-            fw.location, fw.name, w.name, type_name(w.rel->type)));
+    if (w.rel->type != Type{model::kTxn, model::kTxn})
+      throw lua::SpecError(fmt::format(
+          "{}: framework '{}': synthesis supports witness relations on Txn->Txn only ('{}' is {})",
+          fw.location, fw.name, w.name, type_name(w.rel->type)));
 }
 
 Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Circuit& c,
@@ -158,15 +158,7 @@ std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
     }
     for (const BoolMatrix& r : rels) {
       Bindings b = space_.bindings();
-      for (const auto& w : fw.witness) {
-        if (w.order) {
-          b.bind(w.rel, order);
-        } else if (w.rel->type.size() == 2) {
-          b.bind(w.rel, r);
-        } else {
-          b.bind(w.rel, BoolMatrix{static_cast<std::uint32_t>(w.rel->type.size()), {}});
-        }
-      }
+      for (const auto& w : fw.witness) b.bind(w.rel, w.order ? order : r);
       out.push_back(std::move(b));
     }
   }
@@ -188,15 +180,10 @@ std::optional<Witness> Loop::counterexample(const History& h, const AbstractHist
   std::optional<Witness> w;
   // A witness in the index order generalizes best: the candidate's own
   // executions live there, so the lemma cuts where the search is.
-  bool has_order = std::any_of(level.framework->witness.begin(), level.framework->witness.end(),
-                               [](const auto& r) { return r.order; });
-  if (opt_.reuse_index_order && has_order) {
-    FixedRelations fixed;
-    for (const auto& r : level.framework->witness)
-      if (r.order) {
-        fixed.emplace_back(r.name, index_order_pairs(h));
-        break;
-      }
+  const auto& ws = level.framework->witness;
+  auto order = std::find_if(ws.begin(), ws.end(), [](const auto& r) { return r.order; });
+  if (opt_.reuse_index_order && order != ws.end()) {
+    FixedRelations fixed{{order->name, index_order_pairs(h)}};
     CheckResult r = check_members(ah, level, copt, fixed);
     if (r.verdict == Verdict::Allowed) w = std::move(r.witness);
   }
@@ -233,7 +220,6 @@ SynthResult Loop::run() {
   // deny level's own framework are Isolde's smart search.
   for (const lua::Level* d : p_.deny)
     for (const Bindings& b : deny_templates(*d)) assert_formula(d->constraint(), b, true);
-  // (phase saving left on: a fixed default polarity slows UNSAT proofs)
 
   while (true) {
     report_progress();
@@ -423,10 +409,6 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
         }
       }
   }
-  // The oracle's witnesses for the final history (a shrunk scope may have
-  // renumbered it).
-  std::vector<Witness> ws;
-  if (is_solution(h, p, &ws)) found.allow_witnesses = std::move(ws);
   found.history = std::move(h);
   total.total_seconds = seconds_since(start) + found.stats.total_seconds;
   found.stats = total;

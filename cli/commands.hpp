@@ -23,26 +23,27 @@ struct CheckArgs {
 };
 int run_check(const CheckArgs& a);
 
-struct SynthArgs {
-  std::vector<std::string> allow, deny, specs;
+// What synth and compare share: the scope, the space, and the output.
+struct SearchArgs {
+  std::vector<std::string> specs;
   std::string scope = "4,3,3";
   bool minimize = false;
   bool json = false;
-  bool stats = false;
   bool no_blind_writes = false;
-  std::string dot;
   double timeout = 0;
+};
+
+struct SynthArgs {
+  std::vector<std::string> allow, deny;
+  SearchArgs search;
+  bool stats = false;
+  std::string dot;
 };
 int run_synth(const SynthArgs& a);
 
 struct CompareArgs {
   std::string a, b;
-  std::vector<std::string> specs;
-  std::string scope = "4,3,3";
-  bool json = false;
-  bool minimize = false;
-  bool no_blind_writes = false;
-  double timeout = 0;
+  SearchArgs search;
 };
 int run_compare(const CompareArgs& a);
 

@@ -10,6 +10,24 @@
 
 using namespace iso::cli;
 
+namespace {
+
+void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
+  cmd->add_option("--scope", a.scope,
+                  "T,O,V: at most T transactions, O objects, V values (the initial value counted)")
+      ->capture_default_str();
+  cmd->add_option("--spec", a.specs, "Load levels from a Lua spec file (repeatable)");
+  cmd->add_flag("--minimize", a.minimize,
+                "Shrink the scope, then drop operations, while the problem stays satisfiable");
+  cmd->add_flag("--json", a.json, json_help);
+  cmd->add_option("--timeout", a.timeout, "Give up after this many seconds per search (exit code 3)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--no-blind-writes", a.no_blind_writes,
+                "Every written key must be read first (Isolde's history space)");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{
       "isosynth: reason about database isolation levels.\n"
@@ -29,19 +47,9 @@ int main(int argc, char** argv) {
   auto* sy = app.add_subcommand("synth", "Synthesize a history allowed by some levels and denied by others");
   sy->add_option("--allow", synth.allow, "Level the history must be allowed by (repeatable)");
   sy->add_option("--deny", synth.deny, "Level the history must be denied by (repeatable)");
-  sy->add_option("--scope", synth.scope,
-                 "T,O,V: at most T transactions, O objects, V values (the initial value counted)")
-      ->capture_default_str();
-  sy->add_option("--spec", synth.specs, "Load levels from a Lua spec file (repeatable)");
-  sy->add_flag("--minimize", synth.minimize,
-               "Shrink the scope, then drop operations, while the problem stays satisfiable");
-  sy->add_flag("--json", synth.json, "Print the history as native JSON with the witnesses");
+  add_search_options(sy, synth.search, "Print the history as native JSON with the witnesses");
   sy->add_option("--dot", synth.dot, "Write a Graphviz picture of the history to this file");
-  sy->add_option("--timeout", synth.timeout, "Give up after this many seconds (exit code 3)")
-      ->check(CLI::NonNegativeNumber);
   sy->add_flag("--stats", synth.stats, "Print candidates, lemmas, clauses and times on stderr");
-  sy->add_flag("--no-blind-writes", synth.no_blind_writes,
-               "Every written key must be read first (Isolde's history space)");
   sy->footer(
       "Examples:\n"
       "  isosynth synth --allow SI --deny SER --scope 4,3,3\n"
@@ -54,13 +62,7 @@ int main(int argc, char** argv) {
   auto* co = app.add_subcommand("compare", "Compare two levels within a scope: equivalent, stronger, weaker or incomparable");
   co->add_option("a", compare.a, "First level")->required();
   co->add_option("b", compare.b, "Second level")->required();
-  co->add_option("--scope", compare.scope, "T,O,V as for synth")->capture_default_str();
-  co->add_option("--spec", compare.specs, "Load levels from a Lua spec file (repeatable)");
-  co->add_flag("--minimize", compare.minimize, "Minimize the separating histories");
-  co->add_flag("--json", compare.json, "Print {verdict, a_not_b, b_not_a} as JSON");
-  co->add_option("--timeout", compare.timeout, "Give up after this many seconds per direction (exit code 3)")
-      ->check(CLI::NonNegativeNumber);
-  co->add_flag("--no-blind-writes", compare.no_blind_writes, "Every written key must be read first");
+  add_search_options(co, compare.search, "Print {verdict, a_not_b, b_not_a} as JSON");
   co->footer(
       "Examples:\n"
       "  isosynth compare RA plume.TapRA --scope 4,3,3     # stronger: TapRA misses a pattern\n"

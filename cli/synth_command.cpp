@@ -87,14 +87,15 @@ std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r) 
   return s;
 }
 
+// Resolves the scope and the levels (a bad scope is reported before an
+// unknown level).
 cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::string>& allow,
-                            const std::vector<std::string>& deny, const std::string& scope,
-                            bool no_blind_writes) {
+                            const std::vector<std::string>& deny, const SearchArgs& a) {
   cegis::Problem p;
-  p.scope = cegis::parse_scope(scope);  // first: a bad scope is reported before levels
+  p.scope = cegis::parse_scope(a.scope);
   p.allow = resolve(lib, allow);
   p.deny = resolve(lib, deny);
-  p.space.blind_writes = !no_blind_writes;
+  p.space.blind_writes = !a.no_blind_writes;
   return p;
 }
 
@@ -102,19 +103,19 @@ cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::
 
 int run_synth(const SynthArgs& a) {
   lua::SpecLibrary lib;
-  for (const auto& spec : a.specs) lib.load_file(spec);
-  cegis::Problem p = make_problem(lib, a.allow, a.deny, a.scope, a.no_blind_writes);
+  for (const auto& spec : a.search.specs) lib.load_file(spec);
+  cegis::Problem p = make_problem(lib, a.allow, a.deny, a.search);
   if (p.allow.empty() && p.deny.empty())
     throw std::invalid_argument("nothing to synthesize: give at least one --allow or --deny level");
-  cegis::SynthOptions opt = synth_options(a.timeout);
+  cegis::SynthOptions opt = synth_options(a.search.timeout);
   cegis::SynthResult r = cegis::synthesize(p, opt);
-  if (a.minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
+  if (a.search.minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
   end_progress_line(r);
   if (a.stats) print_stats("synth", r.stats);
 
   const std::string what = fmt::format("allowed by {{{}}} and denied by {{{}}}", names(p.allow), names(p.deny));
   if (r.outcome == cegis::Outcome::Timeout) {
-    if (a.json) {
+    if (a.search.json) {
       fmt::print("{}\n", nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}.dump(2));
     } else {
       fmt::print("timeout: no history {} found in {:.1f} s (scope {})\n", what, r.stats.total_seconds, p.scope.text());
@@ -122,7 +123,7 @@ int run_synth(const SynthArgs& a) {
     return kExitTimeout;
   }
   if (r.outcome == cegis::Outcome::None) {
-    if (a.json) {
+    if (a.search.json) {
       fmt::print("{}\n", nlohmann::json{{"outcome", "none"}, {"scope", p.scope.text()}}.dump(2));
     } else {
       fmt::print("none: no history {} exists within scope {} (transactions, objects, values)\n", what,
@@ -137,7 +138,7 @@ int run_synth(const SynthArgs& a) {
     if (!out) throw std::runtime_error(fmt::format("{}: cannot write the DOT file", a.dot));
     out << history_dot(*r.history, ws);
   }
-  if (a.json) {
+  if (a.search.json) {
     fmt::print("{}\n", solution_json(p, r).dump(2));
   } else {
     fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(), solution_text(p, r));
@@ -147,15 +148,15 @@ int run_synth(const SynthArgs& a) {
 
 int run_compare(const CompareArgs& a) {
   lua::SpecLibrary lib;
-  for (const auto& spec : a.specs) lib.load_file(spec);
-  cegis::Problem ab = make_problem(lib, {a.a}, {a.b}, a.scope, a.no_blind_writes);
-  cegis::Problem ba = make_problem(lib, {a.b}, {a.a}, a.scope, a.no_blind_writes);
+  for (const auto& spec : a.search.specs) lib.load_file(spec);
+  cegis::Problem ab = make_problem(lib, {a.a}, {a.b}, a.search);
+  cegis::Problem ba = make_problem(lib, {a.b}, {a.a}, a.search);
   const std::string A = ab.allow[0]->name, B = ba.allow[0]->name;
-  cegis::SynthOptions opt = synth_options(a.timeout);
+  cegis::SynthOptions opt = synth_options(a.search.timeout);
   cegis::SynthResult r1 = cegis::synthesize(ab, opt);
-  if (a.minimize) r1 = cegis::minimize(ab, std::move(r1), opt);
+  if (a.search.minimize) r1 = cegis::minimize(ab, std::move(r1), opt);
   cegis::SynthResult r2 = cegis::synthesize(ba, opt);
-  if (a.minimize) r2 = cegis::minimize(ba, std::move(r2), opt);
+  if (a.search.minimize) r2 = cegis::minimize(ba, std::move(r2), opt);
   end_progress_line(r2);
   const bool timeout = r1.outcome == cegis::Outcome::Timeout || r2.outcome == cegis::Outcome::Timeout;
   const bool a_not_b = r1.outcome == cegis::Outcome::Found, b_not_a = r2.outcome == cegis::Outcome::Found;
@@ -164,7 +165,7 @@ int run_compare(const CompareArgs& a) {
                         : a_not_b              ? "weaker"
                         : b_not_a              ? "stronger"
                                                : "equivalent";
-  if (a.json) {
+  if (a.search.json) {
     nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
     j["a_not_b"] = a_not_b ? solution_json(ab, r1) : nlohmann::json(nullptr);
     j["b_not_a"] = b_not_a ? solution_json(ba, r2) : nlohmann::json(nullptr);

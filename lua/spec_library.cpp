@@ -755,22 +755,9 @@ const Level& SpecLibrary::level(std::string_view name) const {
                               hint.empty() ? "" : " (did you mean " + hint + "?)"));
 }
 
-const Framework& SpecLibrary::framework(std::string_view name) const {
-  auto it = state_->framework_index.find(name);
-  if (it == state_->framework_index.end())
-    throw SpecError(fmt::format("unknown framework '{}'", name));
-  return *it->second;
-}
-
 std::vector<const Level*> SpecLibrary::levels() const {
   std::vector<const Level*> out;
   for (const auto& l : state_->levels) out.push_back(l.get());
-  return out;
-}
-
-std::vector<const Framework*> SpecLibrary::frameworks() const {
-  std::vector<const Framework*> out;
-  for (const auto& f : state_->frameworks) out.push_back(f.get());
   return out;
 }
 

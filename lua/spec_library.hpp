@@ -77,9 +77,7 @@ class SpecLibrary {
   // Matching is exact, then case-insensitive. Throws SpecError naming the
   // closest known levels.
   const Level& level(std::string_view name) const;
-  const Framework& framework(std::string_view name) const;
   std::vector<const Level*> levels() const;          // in declaration order
-  std::vector<const Framework*> frameworks() const;  // in declaration order
 
   // Used by the Lua bindings while a chunk runs.
   struct State;

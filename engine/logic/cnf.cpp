@@ -74,10 +74,6 @@ sat::Lit CnfEncoder::literal(BLit l) {
   return encode(l, false);
 }
 
-bool CnfEncoder::has_input(std::uint32_t input) const {
-  return input < input_var_.size() && input_var_[input] >= 0;
-}
-
 std::vector<bool> CnfEncoder::input_values() const {
   std::vector<bool> v(c_.num_inputs(), false);
   for (std::uint32_t i = 0; i < input_var_.size(); ++i)

@@ -23,8 +23,6 @@ class CnfEncoder {
   void assert_true(BLit l);
   // A solver literal equivalent to `l` in both directions (for assumptions).
   sat::Lit literal(BLit l);
-  // The solver variable of a circuit input, once the input has been encoded.
-  bool has_input(std::uint32_t input) const;
   // Values of every circuit input in the solver's current model (inputs never
   // encoded are false): feed to Circuit::eval.
   std::vector<bool> input_values() const;

@@ -51,3 +51,5 @@ cli_test(synth-bad-scope-letters 2 "malformed scope 'a,b,c'" "" ${BIN} synth --a
 cli_test(synth-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} synth --allow SI --deny NOPE)
 cli_test(synth-spec-error 2 "syntax-error.lua:3: " "" ${BIN} synth --spec ${IN}/syntax-error.lua --allow SI --deny bad.X)
 cli_test(synth-nothing 2 "nothing to synthesize" "" ${BIN} synth --scope 2,2,2)
+cli_test(compare-user-spec 0 "" "my.UpdateSer" ${BIN} compare RA my.UpdateSer --scope 3,2,2
+         --spec ${CMAKE_SOURCE_DIR}/examples/specs/update-ser.lua)
