@@ -54,12 +54,6 @@ Universe make_universe(const Scope& s) {
   return Universe({txns, objs, vals});
 }
 
-// At most one of the literals (pairwise; the groups here are small).
-void at_most_one(Circuit& c, const std::vector<BLit>& lits, std::vector<BLit>& out) {
-  for (std::size_t i = 0; i < lits.size(); ++i)
-    for (std::size_t j = i + 1; j < lits.size(); ++j) out.push_back(!c.and_(lits[i], lits[j]));
-}
-
 }  // namespace
 
 Index HistorySpace::idx3(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
@@ -122,8 +116,8 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         rs.push_back(R(t, x, v));
         if (v > 0) ws.push_back(W(t, x, v));
       }
-      at_most_one(c, rs, k);
-      at_most_one(c, ws, k);
+      k.push_back(c.at_most_one(rs));
+      k.push_back(c.at_most_one(ws));
       if (!opt.blind_writes) k.push_back(c.implies(c.or_(ws), c.or_(rs)));
     }
   // Unique written values: each (x, v), v > 0, has at most one writer.
@@ -131,7 +125,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
     for (std::uint32_t v = 1; v < V; ++v) {
       std::vector<BLit> ws;
       for (std::uint32_t t = 1; t <= n; ++t) ws.push_back(W(t, x, v));
-      at_most_one(c, ws, k);
+      k.push_back(c.at_most_one(ws));
     }
   // Every read returns the write of a lower-indexed transaction (T0 for v = 0).
   for (std::uint32_t t = 1; t <= n; ++t)

@@ -79,6 +79,13 @@ BLit Circuit::ite(BLit c, BLit t, BLit e) {
   return or_(and_(c, t), and_(!c, e));
 }
 
+BLit Circuit::at_most_one(std::span<const BLit> lits) {
+  std::vector<BLit> pairs;
+  for (std::size_t i = 0; i < lits.size(); ++i)
+    for (std::size_t j = i + 1; j < lits.size(); ++j) pairs.push_back(!and_(lits[i], lits[j]));
+  return and_(pairs);
+}
+
 bool Circuit::eval(BLit l, const std::vector<bool>& inputs) const {
   // Iterative post-order evaluation with a memo, so deep circuits do not
   // overflow the stack.

@@ -46,6 +46,8 @@ class Circuit {
   BLit implies(BLit a, BLit b) { return or_(!a, b); }
   BLit iff(BLit a, BLit b);
   BLit ite(BLit c, BLit t, BLit e);
+  // At most one of the literals, pairwise (the groups encoded here are small).
+  BLit at_most_one(std::span<const BLit> lits);
 
   const Gate& gate(std::uint32_t node) const { return gates_[node]; }
   std::size_t num_gates() const { return gates_.size(); }

@@ -69,8 +69,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
       std::vector<BLit> lits;
       for (TxnId w : cands) lits.push_back(wrx.at(tuple_index(n, {T(w), K(rs[i].key), T(t)})));
       wf.push_back(c.or_(lits));
-      for (std::size_t a = 0; a < lits.size(); ++a)
-        for (std::size_t b = a + 1; b < lits.size(); ++b) wf.push_back(!c.and_(lits[a], lits[b]));
+      wf.push_back(c.at_most_one(lits));
     }
   }
   inst.bindings.bind(s.wrx, std::move(wrx));
