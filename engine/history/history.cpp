@@ -115,6 +115,11 @@ void History::set_init(KeyId k, ValueId v) {
   init_[k] = v;
 }
 
+void History::add_version_chain(KeyId k, std::vector<ValueId> chain) {
+  assert(k < keys_.size());
+  if (chain.size() >= 2) chains_.emplace_back(k, std::move(chain));
+}
+
 ValueId History::init_value(KeyId k) const {
   return init_[k].value_or(zero_);
 }

@@ -80,6 +80,10 @@ class History {
   void add_write(TxnId t, KeyId k, ValueId v);
   void add_predicate_read(TxnId t, PredicateRead pr);
   void set_init(KeyId k, ValueId v);  // default initial value is the integer 0
+  // A known fragment of the version order of key k: the values in the order
+  // they were installed (a list-append read [1 2 3] reveals 1 < 2 < 3). The
+  // initial value is implicitly first and is not listed.
+  void add_version_chain(KeyId k, std::vector<ValueId> chain);
   Transaction& txn(TxnId t) { return txns_[t]; }
 
   // --- access ---------------------------------------------------------------
@@ -90,6 +94,9 @@ class History {
   const std::vector<Key>& keys() const { return keys_; }
   const std::vector<Value>& values() const { return values_; }
   const std::vector<PredicateRead>& predicate_reads() const { return preds_; }
+  const std::vector<std::pair<KeyId, std::vector<ValueId>>>& version_chains() const {
+    return chains_;
+  }
   ValueId init_value(KeyId k) const;   // the interned 0 unless set_init was called
   bool has_explicit_init(KeyId k) const;
   std::optional<TxnId> find_txn(std::string_view name) const;
@@ -105,6 +112,7 @@ class History {
   std::vector<Key> keys_;
   std::vector<Value> values_;
   std::vector<PredicateRead> preds_;
+  std::vector<std::pair<KeyId, std::vector<ValueId>>> chains_;
   std::vector<std::optional<ValueId>> init_;  // per key
   std::unordered_map<std::string, KeyId> key_index_;
   std::unordered_map<std::string, ValueId> value_index_;  // keyed by a tagged spelling

@@ -1,0 +1,7 @@
+// Placeholder: replaced by the real reader.
+#include "engine/history/formats/formats.hpp"
+namespace iso {
+ReadResult read_cobra(const std::vector<ClientLog>&, const std::string& source, const ReadOptions&) {
+  throw InputError(source + ": the cobra reader is not built yet");
+}
+}  // namespace iso

@@ -1,0 +1,7 @@
+// Placeholder: replaced by the real reader.
+#include "engine/history/formats/formats.hpp"
+namespace iso {
+ReadResult read_dbcop(std::string_view, const std::string& source, const ReadOptions&) {
+  throw InputError(source + ": the dbcop reader is not built yet");
+}
+}  // namespace iso
