@@ -1,0 +1,150 @@
+#include "engine/graph/digraph.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace iso::graph {
+
+namespace {
+constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
+
+// Strongly connected components (Tarjan, iterative so that long paths cannot
+// overflow the stack). comp[n] is the component index of node n.
+std::vector<std::uint32_t> components(const Digraph& g, std::uint32_t& count) {
+  const std::uint32_t n = g.size();
+  std::vector<std::uint32_t> index(n, kUnset), low(n, 0), comp(n, kUnset);
+  std::vector<Node> stack;
+  std::vector<bool> on_stack(n, false);
+  struct Frame {
+    Node node;
+    std::uint32_t next;
+  };
+  std::vector<Frame> calls;
+  std::uint32_t counter = 0;
+  count = 0;
+  for (Node root = 0; root < n; ++root) {
+    if (index[root] != kUnset) continue;
+    calls.push_back(Frame{root, 0});
+    index[root] = low[root] = counter++;
+    stack.push_back(root);
+    on_stack[root] = true;
+    while (!calls.empty()) {
+      Frame& f = calls.back();
+      const auto& out = g.out(f.node);
+      if (f.next < out.size()) {
+        Node w = out[f.next++].to;
+        if (index[w] == kUnset) {
+          index[w] = low[w] = counter++;
+          stack.push_back(w);
+          on_stack[w] = true;
+          calls.push_back(Frame{w, 0});
+        } else if (on_stack[w]) {
+          low[f.node] = std::min(low[f.node], index[w]);
+        }
+        continue;
+      }
+      Node v = f.node;
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().node] = std::min(low[calls.back().node], low[v]);
+      if (low[v] == index[v]) {
+        Node w;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[w] = false;
+          comp[w] = count;
+        } while (w != v);
+        ++count;
+      }
+    }
+  }
+  return comp;
+}
+
+// Breadth-first search from `from` for `to`, through nodes with
+// comp[node] == c (or any node when comp is empty). Returns the edge ids.
+std::optional<std::vector<EdgeId>> bfs(const Digraph& g, Node from, Node to,
+                                       const std::vector<std::uint32_t>& comp,
+                                       std::uint32_t c) {
+  const std::uint32_t n = g.size();
+  std::vector<std::uint32_t> parent_edge(n, kUnset);
+  std::vector<Node> parent(n, kUnset);
+  std::vector<Node> queue{from};
+  std::vector<bool> seen(n, false);
+  seen[from] = true;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    Node u = queue[head];
+    for (const Arc& a : g.out(u)) {
+      if (!comp.empty() && comp[a.to] != c) continue;
+      if (a.to == to) {
+        std::vector<EdgeId> path{a.id};
+        for (Node x = u; x != from; x = parent[x]) path.push_back(parent_edge[x]);
+        std::reverse(path.begin(), path.end());
+        return path;
+      }
+      if (seen[a.to]) continue;
+      seen[a.to] = true;
+      parent[a.to] = u;
+      parent_edge[a.to] = a.id;
+      queue.push_back(a.to);
+    }
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<std::vector<Node>> topological_order(const Digraph& g) {
+  const std::uint32_t n = g.size();
+  std::vector<std::uint32_t> indeg(n, 0);
+  for (Node u = 0; u < n; ++u)
+    for (const Arc& a : g.out(u)) ++indeg[a.to];
+  std::vector<Node> order;
+  order.reserve(n);
+  for (Node u = 0; u < n; ++u)
+    if (indeg[u] == 0) order.push_back(u);
+  for (std::size_t head = 0; head < order.size(); ++head) {
+    for (const Arc& a : g.out(order[head]))
+      if (--indeg[a.to] == 0) order.push_back(a.to);
+  }
+  if (order.size() != n) return std::nullopt;
+  return order;
+}
+
+std::optional<std::vector<EdgeId>> shortest_path(const Digraph& g, Node from, Node to) {
+  return bfs(g, from, to, {}, 0);
+}
+
+std::vector<Cycle> short_cycles(const Digraph& g, std::size_t probes_per_component) {
+  std::uint32_t count = 0;
+  std::vector<std::uint32_t> comp = components(g, count);
+  std::vector<std::vector<Node>> members(count);
+  for (Node u = 0; u < g.size(); ++u) members[comp[u]].push_back(u);
+  std::vector<Cycle> cycles;
+  for (std::uint32_t c = 0; c < count; ++c) {
+    const auto& m = members[c];
+    if (m.size() == 1) {
+      // A self-loop is a cycle of one edge.
+      for (const Arc& a : g.out(m[0]))
+        if (a.to == m[0]) {
+          cycles.push_back(Cycle{a.id});
+          break;
+        }
+      continue;
+    }
+    // Probe evenly spread members: the shortest cycle through a node is a
+    // shortest path from one of its successors back to it plus that edge.
+    std::size_t step = std::max<std::size_t>(1, m.size() / probes_per_component);
+    Cycle best;
+    for (std::size_t i = 0; i < m.size(); i += step) {
+      auto path = bfs(g, m[i], m[i], comp, c);
+      if (path && (best.empty() || path->size() < best.size())) best = std::move(*path);
+      if (best.size() == 2) break;  // nothing shorter without self-loops
+    }
+    if (!best.empty()) cycles.push_back(std::move(best));
+  }
+  std::sort(cycles.begin(), cycles.end(),
+            [](const Cycle& a, const Cycle& b) { return a.size() < b.size(); });
+  return cycles;
+}
+
+}  // namespace iso::graph

@@ -1,0 +1,52 @@
+// A directed graph over dense node ids whose edges carry an id, so that a
+// path found in the graph can be mapped back to what each edge stands for
+// (a typed dependency, a solver literal). Parallel edges are allowed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace iso::graph {
+
+using Node = std::uint32_t;
+using EdgeId = std::uint32_t;
+
+struct Arc {
+  Node to;
+  EdgeId id;
+};
+
+class Digraph {
+ public:
+  explicit Digraph(std::uint32_t nodes = 0) : out_(nodes) {}
+  std::uint32_t size() const { return static_cast<std::uint32_t>(out_.size()); }
+  std::size_t num_edges() const { return edges_; }
+  void add_edge(Node from, Node to, EdgeId id) {
+    out_[from].push_back(Arc{to, id});
+    ++edges_;
+  }
+  const std::vector<Arc>& out(Node n) const { return out_[n]; }
+
+ private:
+  std::vector<std::vector<Arc>> out_;
+  std::size_t edges_ = 0;
+};
+
+// A cycle as the ids of its edges, in order; the first edge starts where the
+// last one ends.
+using Cycle = std::vector<EdgeId>;
+
+// A topological order of `g` (Kahn's algorithm), or nullopt if `g` has a cycle.
+std::optional<std::vector<Node>> topological_order(const Digraph& g);
+
+// The shortest path from `from` to `to` (edge ids), or nullopt. Breadth-first.
+std::optional<std::vector<EdgeId>> shortest_path(const Digraph& g, Node from, Node to);
+
+// Short cycles of a cyclic graph, shortest first: for each non-trivial
+// strongly connected component, the shortest cycle through up to
+// `probes_per_component` of its nodes (breadth-first search inside the
+// component). Empty when `g` is acyclic.
+std::vector<Cycle> short_cycles(const Digraph& g, std::size_t probes_per_component = 64);
+
+}  // namespace iso::graph

@@ -1,0 +1,105 @@
+#include "engine/polygraph/checker.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "engine/history/abstract.hpp"
+#include "engine/polygraph/explain.hpp"
+#include "engine/polygraph/polygraph.hpp"
+#include "engine/polygraph/solve.hpp"
+
+namespace iso::poly {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// The name of an unjustified read from the oracle's message.
+std::string read_anomaly_name(const std::string& message) {
+  if (message.find("(G1a)") != std::string::npos) return "G1a";
+  if (message.find("(G1b)") != std::string::npos) return "G1b";
+  if (message.find("unknown") != std::string::npos) return "read of an unknown-status write";
+  return "thin-air read";
+}
+}  // namespace
+
+CheckResult check_history(const History& h, const CheckOptions& options) {
+  CheckResult result;
+  auto start = Clock::now();
+  std::vector<bool> member(h.num_txns(), false);
+  for (TxnId t = 0; t < h.num_txns(); ++t)
+    member[t] = t == kInitTxn || h.txn(t).status != TxnStatus::Aborted;
+  AbstractOptions aopt;
+  aopt.transitive_so = false;
+  AbstractHistory a = abstract_history(h, std::move(member), aopt);
+  if (a.has_predicate_reads)
+    result.notes.push_back("predicate reads are not checked by the graph checker; the verdict "
+                           "covers the key reads only");
+
+  // Reads nothing justifies and INT violations: violations for committed
+  // transactions; for unknown-status ones, proof that they did not commit.
+  std::vector<TxnId> forced_aborts;
+  for (const IntViolation& v : a.int_violations) {
+    if (h.txn(v.txn).status == TxnStatus::Unknown) {
+      forced_aborts.push_back(v.txn);
+      continue;
+    }
+    result.verdict = Verdict::Violated;
+    result.anomaly = Anomaly{"INT", v.message, {}, {v.txn}};
+    result.stats.seconds.construct = seconds_since(start);
+    return result;
+  }
+  for (const UnjustifiedRead& r : a.unjustified_reads) {
+    if (h.txn(r.txn).status == TxnStatus::Unknown) {
+      forced_aborts.push_back(r.txn);
+      continue;
+    }
+    result.verdict = Verdict::Violated;
+    result.anomaly = Anomaly{read_anomaly_name(r.message), r.message, {}, {r.txn}};
+    result.stats.seconds.construct = seconds_since(start);
+    return result;
+  }
+
+  Polygraph pg(h, a, options.level);
+  result.stats.txns = a.txns.size();
+  result.stats.ww_pairs = pg.pairs().size();
+  result.stats.wr_choices = pg.choices().size();
+  result.stats.seconds.construct = seconds_since(start);
+  if (options.progress && result.stats.seconds.construct > 1.0)
+    options.progress(fmt::format("constructed: {} transactions, {} ww pairs, {} read choices",
+                                 a.txns.size(), pg.pairs().size(), pg.choices().size()));
+
+  auto t_prune = Clock::now();
+  auto violation = pg.prune(options.prune, result.stats.prune_passes);
+  result.stats.seconds.prune = seconds_since(t_prune);
+  result.stats.known_edges = pg.known().size();
+  result.stats.reach_bytes = pg.reach().bytes();
+  if (violation) {
+    result.verdict = Verdict::Violated;
+    result.anomaly = cycle_anomaly(h, violation->cycle);
+    return result;
+  }
+  if (options.progress && seconds_since(start) > 1.0)
+    options.progress(fmt::format("pruned in {} passes: {} known edges", result.stats.prune_passes,
+                                 pg.known().size()));
+
+  SolveOutcome out = solve_polygraph(pg, forced_aborts, options, result.stats, start);
+  result.verdict = out.verdict;
+  if (out.verdict == Verdict::Allowed) result.commit_order = std::move(out.commit_order);
+  if (out.verdict == Verdict::Violated) {
+    if (out.cycle.empty()) {
+      result.anomaly = Anomaly{"cycle",
+                               "every choice of version order and read-from closes a cycle",
+                               {}, {}};
+    } else {
+      result.anomaly = cycle_anomaly(h, out.cycle);
+    }
+  }
+  return result;
+}
+
+}  // namespace iso::poly

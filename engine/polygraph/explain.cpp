@@ -1,0 +1,47 @@
+#include "engine/polygraph/explain.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace iso::poly {
+
+std::string format_cycle(const History& h, const std::vector<DepEdge>& cycle) {
+  if (cycle.empty()) return "";
+  std::string out = h.txn(cycle.front().from).name;
+  for (const DepEdge& e : cycle) {
+    if (e.type == Dep::SO)
+      out += fmt::format(" -so-> {}", h.txn(e.to).name);
+    else
+      out += fmt::format(" -{}({})-> {}", dep_name(e.type), h.key_text(e.key), h.txn(e.to).name);
+  }
+  return out;
+}
+
+Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle) {
+  auto first_rw = std::find_if(cycle.begin(), cycle.end(),
+                               [](const DepEdge& e) { return e.type == Dep::RW; });
+  if (first_rw != cycle.end()) std::rotate(cycle.begin(), first_rw, cycle.end());
+  std::size_t rw = 0, wr = 0;
+  for (const DepEdge& e : cycle) {
+    rw += e.type == Dep::RW;
+    wr += e.type == Dep::WR;
+  }
+  Anomaly a;
+  if (rw == 0) {
+    a.name = wr == 0 ? "G0" : "G1c";
+  } else if (rw == 1) {
+    a.name = "G-single";
+    if (cycle.size() == 2 && cycle[1].type == Dep::WW && cycle[1].key == cycle[0].key)
+      a.name = "lost update";
+  } else {
+    a.name = "G2-item";
+    if (cycle.size() == 2 && rw == 2) a.name = "write skew";
+  }
+  for (const DepEdge& e : cycle) a.txns.push_back(e.from);
+  a.description = format_cycle(h, cycle);
+  a.cycle = std::move(cycle);
+  return a;
+}
+
+}  // namespace iso::poly

@@ -1,0 +1,296 @@
+#include "engine/polygraph/polygraph.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+namespace iso::poly {
+
+namespace {
+const std::vector<TxnId> kNone;
+}
+
+Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel level)
+    : h_(h), a_(a), theory_(level, static_cast<std::uint32_t>(h.num_txns())),
+      unknown_(h.num_txns(), false), writers_(h.keys().size()),
+      pair_idx_(h.keys().size()) {
+  const std::size_t n = h.num_txns();
+  for (TxnId t = 1; t < n; ++t)
+    unknown_[t] = a.member[t] && h.txn(t).status == TxnStatus::Unknown;
+
+  // Session order: consecutive committed members are known; an unknown one
+  // is linked to its committed neighbours and to the unknown ones up to the
+  // next committed member, conditionally.
+  for (const auto& session : h.sessions()) {
+    TxnId prev_committed = kNoTxn;
+    std::vector<TxnId> pending_unknown;  // since prev_committed
+    for (TxnId t : session) {
+      if (!a.member[t]) continue;
+      if (unknown_[t]) {
+        if (prev_committed != kNoTxn) conditional_.push_back({prev_committed, t, Dep::SO, 0});
+        for (TxnId u : pending_unknown) conditional_.push_back({u, t, Dep::SO, 0});
+        pending_unknown.push_back(t);
+        continue;
+      }
+      if (prev_committed != kNoTxn) add_known({prev_committed, t, Dep::SO, 0});
+      for (TxnId u : pending_unknown) conditional_.push_back({u, t, Dep::SO, 0});
+      pending_unknown.clear();
+      prev_committed = t;
+    }
+  }
+
+  // Writers per key (T0 apart: it is first in every version order).
+  for (TxnId t : a.txns) {
+    if (t == kInitTxn) continue;
+    for (const FinalWrite& w : a.abs[t].writes) writers_[w.key].push_back(t);
+  }
+
+  // Write-write: T0 before every writer; a pair constraint for every two
+  // other writers.
+  for (KeyId k = 0; k < writers_.size(); ++k) {
+    const auto& ws = writers_[k];
+    for (TxnId w : ws) {
+      if (unknown_[w]) {
+        conditional_.push_back({kInitTxn, w, Dep::WW, k});
+      } else {
+        ww_succ_[key_txn(k, kInitTxn)].push_back(w);
+        add_known({kInitTxn, w, Dep::WW, k});
+      }
+    }
+    for (std::size_t i = 0; i < ws.size(); ++i)
+      for (std::size_t j = i + 1; j < ws.size(); ++j) {
+        TxnId x = std::min(ws[i], ws[j]), y = std::max(ws[i], ws[j]);
+        pair_idx_[k].emplace((static_cast<std::uint64_t>(x) << 32) | y,
+                             static_cast<std::uint32_t>(pairs_.size()));
+        pairs_.push_back(WwPair{x, y, k, 0});
+      }
+  }
+
+  // Write-read: one candidate -> known; several -> a choice.
+  for (TxnId t : a.txns) {
+    const auto& reads = a.abs[t].reads;
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+      const auto& cands = a.candidates[t][i];
+      if (cands.empty()) continue;  // an unjustified read: reported before
+      bool certain = cands.size() == 1 && !unknown_[t] && !unknown_[cands[0]];
+      if (certain) {
+        fix_wr(cands[0], t, reads[i].key);
+      } else {
+        choices_.push_back(WrChoice{t, reads[i].key, cands, false});
+      }
+    }
+  }
+
+  // Known version orders (list-append reads): consecutive values whose
+  // writers are unique committed members become known write-write edges;
+  // pruning orders the rest of each chain through reachability.
+  std::unordered_map<std::uint64_t, TxnId> writer_of;  // (key, value) -> writer
+  std::unordered_map<std::uint64_t, bool> ambiguous;
+  for (TxnId t : a.txns) {
+    if (t == kInitTxn) continue;
+    for (const FinalWrite& w : a.abs[t].writes) {
+      std::uint64_t kv = key_txn(w.key, w.value);
+      auto [it, fresh] = writer_of.emplace(kv, t);
+      if (!fresh) ambiguous[kv] = true;
+    }
+  }
+  for (const auto& [k, chain] : h.version_chains()) {
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
+      std::uint64_t u = key_txn(k, chain[i]), v = key_txn(k, chain[i + 1]);
+      auto iu = writer_of.find(u), iv = writer_of.find(v);
+      if (iu == writer_of.end() || iv == writer_of.end()) continue;
+      if (ambiguous.count(u) || ambiguous.count(v)) continue;
+      TxnId x = iu->second, y = iv->second;
+      if (x == y || unknown_[x] || unknown_[y]) continue;
+      auto p = pair_index(k, x, y);
+      if (!p || pairs_[*p].state != 0) continue;
+      fix_ww(x, y, k);
+    }
+  }
+}
+
+const std::vector<TxnId>& Polygraph::ww_successors(KeyId k, TxnId w) const {
+  auto it = ww_succ_.find(key_txn(k, w));
+  return it == ww_succ_.end() ? kNone : it->second;
+}
+
+const std::vector<TxnId>& Polygraph::known_readers(KeyId k, TxnId w) const {
+  auto it = readers_.find(key_txn(k, w));
+  return it == readers_.end() ? kNone : it->second;
+}
+
+std::optional<std::size_t> Polygraph::pair_index(KeyId k, TxnId a, TxnId b) const {
+  TxnId x = std::min(a, b), y = std::max(a, b);
+  auto it = pair_idx_[k].find((static_cast<std::uint64_t>(x) << 32) | y);
+  if (it == pair_idx_[k].end()) return std::nullopt;
+  return it->second;
+}
+
+void Polygraph::add_known(const DepEdge& e) {
+  if (e.from == e.to) return;
+  if (unknown_[e.from] || unknown_[e.to]) {
+    conditional_.push_back(e);
+    return;
+  }
+  known_.push_back(e);
+}
+
+void Polygraph::fix_ww(TxnId from, TxnId to, KeyId k) {
+  if (auto p = pair_index(k, from, to)) {
+    WwPair& pair = pairs_[*p];
+    pair.state = pair.a == from ? 1 : -1;
+  }
+  add_known({from, to, Dep::WW, k});
+  ww_succ_[key_txn(k, from)].push_back(to);
+  for (TxnId s : known_readers(k, from))
+    if (s != to) add_known({s, to, Dep::RW, k});
+}
+
+void Polygraph::fix_wr(TxnId writer, TxnId reader, KeyId k) {
+  add_known({writer, reader, Dep::WR, k});
+  readers_[key_txn(k, writer)].push_back(reader);
+  for (TxnId w : ww_successors(k, writer))
+    if (w != reader) add_known({reader, w, Dep::RW, k});
+}
+
+void Polygraph::rebuild_graph() {
+  graph_ = graph::Digraph(theory_.num_nodes());
+  std::array<TheoryArc, 2> arcs;
+  for (std::size_t i = 0; i < known_.size(); ++i) {
+    std::uint32_t n = theory_.arcs(known_[i], arcs);
+    for (std::uint32_t j = 0; j < n; ++j)
+      graph_.add_edge(arcs[j].from, arcs[j].to, static_cast<graph::EdgeId>(i));
+  }
+}
+
+bool Polygraph::closes_cycle(const DepEdge& e) const {
+  if (e.from == e.to) return true;
+  std::array<TheoryArc, 2> arcs;
+  std::uint32_t n = theory_.arcs(e, arcs);
+  for (std::uint32_t j = 0; j < n; ++j)
+    if (reach_.reaches_or_same(arcs[j].to, arcs[j].from)) return true;
+  return false;
+}
+
+std::vector<DepEdge> Polygraph::implied_by_ww(TxnId from, TxnId to, KeyId k) const {
+  std::vector<DepEdge> out{{from, to, Dep::WW, k}};
+  // Case III of Fig. 8: the anti-dependencies the order derives.
+  for (TxnId s : known_readers(k, from))
+    if (s != to) out.push_back({s, to, Dep::RW, k});
+  return out;
+}
+
+std::vector<DepEdge> Polygraph::implied_by_wr(TxnId writer, TxnId reader, KeyId k) const {
+  std::vector<DepEdge> out{{writer, reader, Dep::WR, k}};
+  for (TxnId w : ww_successors(k, writer))
+    if (w != reader) out.push_back({reader, w, Dep::RW, k});
+  return out;
+}
+
+bool Polygraph::infeasible(const std::vector<DepEdge>& implied) const {
+  for (const DepEdge& e : implied)
+    if (closes_cycle(e)) return true;
+  return false;
+}
+
+std::vector<DepEdge> Polygraph::shortest_cycle(const std::vector<DepEdge>& implied) const {
+  std::vector<DepEdge> best;
+  for (const DepEdge& e : implied) {
+    auto c = cycle_through(e);
+    if (!c.empty() && (best.empty() || c.size() < best.size())) best = std::move(c);
+  }
+  return best;
+}
+
+std::vector<DepEdge> Polygraph::to_deps(const std::vector<graph::EdgeId>& ids) const {
+  std::vector<DepEdge> out;
+  out.reserve(ids.size());
+  for (graph::EdgeId id : ids) out.push_back(known_[id]);
+  return out;
+}
+
+std::vector<DepEdge> Polygraph::cycle_through(const DepEdge& e) const {
+  std::array<TheoryArc, 2> arcs;
+  std::uint32_t n = theory_.arcs(e, arcs);
+  std::vector<DepEdge> best;
+  for (std::uint32_t j = 0; j < n; ++j) {
+    std::vector<DepEdge> cycle{e};
+    if (arcs[j].to != arcs[j].from) {
+      auto path = graph::shortest_path(graph_, arcs[j].to, arcs[j].from);
+      if (!path) continue;
+      for (const DepEdge& d : to_deps(*path)) cycle.push_back(d);
+    }
+    if (best.empty() || cycle.size() < best.size()) best = std::move(cycle);
+  }
+  return best;
+}
+
+std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes) {
+  passes = 0;
+  for (;;) {
+    ++passes;
+    rebuild_graph();
+    auto order = graph::topological_order(graph_);
+    if (!order) {
+      auto cycles = graph::short_cycles(graph_);
+      PruneViolation v{"cycle", to_deps(cycles.front()),
+                       "the dependencies every compatible graph has form a cycle"};
+      return v;
+    }
+    order_ = std::move(*order);
+    reach_ = graph::Reachability(graph_, order_);
+    if (!enabled) return std::nullopt;
+
+    bool changed = false;
+    for (WwPair& p : pairs_) {
+      if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
+      auto ab = implied_by_ww(p.a, p.b, p.key);
+      auto ba = implied_by_ww(p.b, p.a, p.key);
+      bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
+      if (bad_ab && bad_ba) {
+        auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
+        return PruneViolation{
+            "no-choice", c2.size() < c1.size() ? c2 : c1,
+            fmt::format("{} and {} both write {}, and either order closes a cycle",
+                        h_.txn(p.a).name, h_.txn(p.b).name, h_.key_text(p.key))};
+      }
+      if (bad_ab) {
+        fix_ww(p.b, p.a, p.key);
+        changed = true;
+      } else if (bad_ba) {
+        fix_ww(p.a, p.b, p.key);
+        changed = true;
+      }
+    }
+    for (WrChoice& c : choices_) {
+      if (c.fixed || unknown_[c.reader]) continue;
+      std::vector<TxnId> alive;
+      for (TxnId w : c.cands)
+        if (unknown_[w] || !infeasible(implied_by_wr(w, c.reader, c.key))) alive.push_back(w);
+      if (alive.empty()) {
+        std::vector<DepEdge> cycle;
+        for (TxnId w : c.cands) {
+          auto cw = shortest_cycle(implied_by_wr(w, c.reader, c.key));
+          if (cycle.empty() || cw.size() < cycle.size()) cycle = std::move(cw);
+        }
+        return PruneViolation{
+            "no-choice", cycle,
+            fmt::format("{} reads {} and each of its {} candidate writers closes a cycle",
+                        h_.txn(c.reader).name, h_.key_text(c.key), c.cands.size())};
+      }
+      if (alive.size() != c.cands.size()) {
+        changed = true;
+        c.cands = std::move(alive);
+      }
+      if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
+        fix_wr(c.cands[0], c.reader, c.key);
+        c.fixed = true;
+        changed = true;
+      }
+    }
+    if (!changed) return std::nullopt;
+  }
+}
+
+}  // namespace iso::poly

@@ -1,0 +1,119 @@
+// The hyper-polygraph of a history (VeriStrong Def. 3.1) and its 1-width
+// pruning (§6.1.1, Fig. 8 and Fig. 18).
+//
+// Nodes are transactions (TxnId; aborted ones stay isolated). The known graph
+// holds the dependencies every compatible graph has: session order, the
+// read-from of reads with one candidate writer, write-write orders that are
+// certain (T0 first, list-append version chains, pruning), and the
+// anti-dependencies they derive. Two kinds of constraints hold the rest:
+//  - WwPair: two writers of a key, one of the two orders;
+//  - WrChoice: a read with several candidate writers, exactly one of them.
+// Transactions of unknown status are nodes whose edges are all conditional on
+// a commit choice; pruning never fixes anything about them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/graph/digraph.hpp"
+#include "engine/graph/reachability.hpp"
+#include "engine/history/abstract.hpp"
+#include "engine/polygraph/dependency.hpp"
+#include "engine/polygraph/theory_graph.hpp"
+
+namespace iso::poly {
+
+struct WwPair {
+  TxnId a = 0, b = 0;  // a < b
+  KeyId key = 0;
+  std::int8_t state = 0;  // 0 open, +1 a→b known, -1 b→a known
+};
+
+struct WrChoice {
+  TxnId reader = 0;
+  KeyId key = 0;
+  std::vector<TxnId> cands;  // alive candidate writers
+  bool fixed = false;        // reduced to one known edge by pruning
+};
+
+// Constructing and pruning stop at the first proof of a violation.
+struct PruneViolation {
+  std::string name;         // "cycle" when the known graph is cyclic, "no-choice"
+  std::vector<DepEdge> cycle;
+  std::string description;
+};
+
+class Polygraph {
+ public:
+  Polygraph(const History& h, const AbstractHistory& a, GraphLevel level);
+
+  // Prunes to a fixpoint. Returns a violation when one is proved; otherwise
+  // leaves `order()` and `reach()` computed on the final known graph.
+  std::optional<PruneViolation> prune(bool enabled, std::size_t& passes);
+
+  // --- state read by the encoder --------------------------------------------
+  const History& history() const { return h_; }
+  const AbstractHistory& abstract() const { return a_; }
+  const TheoryGraph& theory() const { return theory_; }
+  bool unknown(TxnId t) const { return unknown_[t]; }
+  const std::vector<DepEdge>& known() const { return known_; }
+  // Known edges with an unknown-status endpoint are kept apart: they exist
+  // only if that transaction committed.
+  const std::vector<DepEdge>& conditional() const { return conditional_; }
+  std::vector<WwPair>& pairs() { return pairs_; }
+  std::vector<WrChoice>& choices() { return choices_; }
+  const std::vector<TxnId>& writers(KeyId k) const { return writers_[k]; }
+  // The known graph as a theory graph (edge id = index into known()), a
+  // topological order and reachability of it.
+  const graph::Digraph& known_graph() const { return graph_; }
+  const std::vector<graph::Node>& order() const { return order_; }
+  const graph::Reachability& reach() const { return reach_; }
+  // Known write-write successors and known readers of a write, per key.
+  const std::vector<TxnId>& ww_successors(KeyId k, TxnId w) const;
+  const std::vector<TxnId>& known_readers(KeyId k, TxnId w) const;
+  std::optional<std::size_t> pair_index(KeyId k, TxnId a, TxnId b) const;
+
+  // Would adding `e` to the known graph close a cycle (by reach())?
+  bool closes_cycle(const DepEdge& e) const;
+  // A shortest known path closing `e` into a cycle, as dependency edges
+  // starting with `e`; empty if none.
+  std::vector<DepEdge> cycle_through(const DepEdge& e) const;
+  // The edges a choice adds to the known graph: the write-write or write-read
+  // edge and the anti-dependencies it derives with known edges.
+  std::vector<DepEdge> implied_by_ww(TxnId from, TxnId to, KeyId k) const;
+  std::vector<DepEdge> implied_by_wr(TxnId writer, TxnId reader, KeyId k) const;
+  bool infeasible(const std::vector<DepEdge>& implied) const;
+  // The shortest of the cycles the edges close with known paths.
+  std::vector<DepEdge> shortest_cycle(const std::vector<DepEdge>& implied) const;
+  // Dependency edges of a cycle of theory-graph edge ids into known().
+  std::vector<DepEdge> to_deps(const std::vector<graph::EdgeId>& ids) const;
+
+ private:
+  void add_known(const DepEdge& e);
+  void fix_ww(TxnId from, TxnId to, KeyId k);
+  void fix_wr(TxnId writer, TxnId reader, KeyId k);
+  void rebuild_graph();
+
+  const History& h_;
+  const AbstractHistory& a_;
+  TheoryGraph theory_;
+  std::vector<bool> unknown_;
+  std::vector<DepEdge> known_, conditional_;
+  std::vector<WwPair> pairs_;
+  std::vector<WrChoice> choices_;
+  std::vector<std::vector<TxnId>> writers_;  // per key, members without T0
+  std::unordered_map<std::uint64_t, std::vector<TxnId>> ww_succ_, readers_;
+  // Per key: (a << 32 | b) with a < b -> index into pairs_.
+  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> pair_idx_;
+  graph::Digraph graph_;
+  std::vector<graph::Node> order_;
+  graph::Reachability reach_;
+};
+
+inline std::uint64_t key_txn(KeyId k, TxnId t) {
+  return (static_cast<std::uint64_t>(k) << 32) | t;
+}
+
+}  // namespace iso::poly

@@ -1,0 +1,498 @@
+#include "engine/polygraph/solve.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "engine/graph/dynamic_order.hpp"
+#include "engine/sat/solver.hpp"
+
+namespace iso::poly {
+
+namespace {
+
+using sat::Lit;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+// An edge that exists when all of its literals are true.
+struct CondEdge {
+  DepEdge edge;
+  std::array<Lit, 4> lits{};
+  std::uint8_t n = 0;
+  void add(Lit l) {
+    for (std::uint8_t i = 0; i < n; ++i)
+      if (lits[i] == l) return;
+    lits[n++] = l;
+  }
+};
+
+// A 2-width cycle clause, kept to rebuild its cycle for an explanation.
+struct TwoWidth {
+  DepEdge first, second;
+};
+
+class Encoder {
+ public:
+  Encoder(Polygraph& pg, const CheckOptions& options, CheckStats& stats)
+      : pg_(pg), options_(options), stats_(stats),
+        commit_var_(pg.history().num_txns(), kNoVar) {}
+
+  void encode(const std::vector<TxnId>& forced_aborts);
+  SolveOutcome solve(Clock::time_point start);
+
+ private:
+  static constexpr std::uint32_t kNoVar = UINT32_MAX;
+
+  bool committed_in_model(TxnId t) const {
+    return !pg_.unknown(t) || solver_.model_value(commit_var_[t]);
+  }
+  void add_commit_condition(CondEdge& e, TxnId t) const {
+    if (pg_.unknown(t)) e.add(Lit::pos(commit_var_[t]));
+  }
+  // The literal "from precedes to on the pair's key", for an open pair.
+  Lit pair_lit(std::size_t p, TxnId from) const {
+    return pair_first_[p] == from ? Lit::pos(pair_var_[p]) : Lit::neg(pair_var_[p]);
+  }
+  void exactly_one(const std::vector<Lit>& lits, std::optional<Lit> guard);
+  void two_width_clauses();
+  std::optional<Lit> ww_lit(KeyId k, TxnId from, TxnId to) const;
+
+  // One model: returns the cycles met (as clauses added) or none.
+  std::size_t check_model(std::vector<DepEdge>& shortest, std::vector<TxnId>& order);
+  std::vector<DepEdge> rebuild(const TwoWidth& tw) const;
+
+  Polygraph& pg_;
+  const CheckOptions& options_;
+  CheckStats& stats_;
+  sat::Solver solver_;
+  std::vector<std::uint32_t> commit_var_;
+  std::vector<std::uint32_t> pair_var_;    // per pair, kNoVar when known
+  std::vector<TxnId> pair_first_;          // the endpoint `true` puts first
+  std::vector<std::uint32_t> choice_var_;  // per choice: first candidate var, or kNoVar
+  std::vector<TwoWidth> two_width_;
+  std::size_t clauses_ = 0;
+};
+
+void Encoder::exactly_one(const std::vector<Lit>& lits, std::optional<Lit> guard) {
+  std::vector<Lit> at_least(lits);
+  if (guard) at_least.push_back(~*guard);
+  solver_.add_clause(at_least);
+  ++clauses_;
+  if (lits.size() <= 6) {
+    for (std::size_t i = 0; i < lits.size(); ++i)
+      for (std::size_t j = i + 1; j < lits.size(); ++j) {
+        solver_.add_clause({~lits[i], ~lits[j]});
+        ++clauses_;
+      }
+    return;
+  }
+  // Sequential counter (Sinz 2005): s_i = "one of lits[0..i] is true".
+  std::uint32_t s = solver_.new_vars(static_cast<std::uint32_t>(lits.size() - 1));
+  for (std::size_t i = 0; i + 1 < lits.size(); ++i) {
+    solver_.add_clause({~lits[i], Lit::pos(s + i)});
+    if (i > 0) {
+      solver_.add_clause({Lit::neg(s + i - 1), Lit::pos(s + i)});
+      solver_.add_clause({~lits[i], Lit::neg(s + i - 1)});
+      clauses_ += 2;
+    }
+    ++clauses_;
+  }
+  solver_.add_clause({~lits.back(), Lit::neg(s + lits.size() - 2)});
+  ++clauses_;
+}
+
+void Encoder::encode(const std::vector<TxnId>& forced_aborts) {
+  const History& h = pg_.history();
+  for (TxnId t = 1; t < h.num_txns(); ++t)
+    if (pg_.unknown(t)) commit_var_[t] = solver_.new_var();
+  for (TxnId t : forced_aborts) {
+    solver_.add_clause({Lit::neg(commit_var_[t])});
+    ++clauses_;
+  }
+  // Topological positions orient the pair variables.
+  const TheoryGraph& th = pg_.theory();
+  std::vector<std::uint32_t> pos(th.num_nodes(), 0);
+  for (std::uint32_t i = 0; i < pg_.order().size(); ++i) pos[pg_.order()[i]] = i;
+  auto node = [&](TxnId t) { return th.level() == GraphLevel::Ser ? t : 2 * t; };
+
+  auto& pairs = pg_.pairs();
+  pair_var_.assign(pairs.size(), kNoVar);
+  pair_first_.assign(pairs.size(), 0);
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (pairs[p].state != 0) continue;
+    pair_var_[p] = solver_.new_var();
+    bool a_first = pos[node(pairs[p].a)] <= pos[node(pairs[p].b)];
+    pair_first_[p] = a_first ? pairs[p].a : pairs[p].b;
+    ++stats_.ww_open;
+  }
+  auto& choices = pg_.choices();
+  choice_var_.assign(choices.size(), kNoVar);
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    const WrChoice& ch = choices[c];
+    if (ch.fixed) continue;
+    ++stats_.wr_open;
+    std::uint32_t first = solver_.new_vars(static_cast<std::uint32_t>(ch.cands.size()));
+    choice_var_[c] = first;
+    std::vector<Lit> lits;
+    for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+      Lit r = Lit::pos(first + static_cast<std::uint32_t>(i));
+      lits.push_back(r);
+      // A write is read only if its transaction committed, and so is the read.
+      if (pg_.unknown(ch.cands[i])) {
+        solver_.add_clause({~r, Lit::pos(commit_var_[ch.cands[i]])});
+        ++clauses_;
+      }
+      if (pg_.unknown(ch.reader)) {
+        solver_.add_clause({~r, Lit::pos(commit_var_[ch.reader])});
+        ++clauses_;
+      }
+    }
+    std::optional<Lit> guard;
+    if (pg_.unknown(ch.reader)) guard = Lit::pos(commit_var_[ch.reader]);
+    exactly_one(lits, guard);
+  }
+  if (options_.two_width) two_width_clauses();
+  solver_.set_default_polarity(true);
+  stats_.vars = solver_.num_vars();
+  stats_.clauses = clauses_;
+}
+
+std::optional<Lit> Encoder::ww_lit(KeyId k, TxnId from, TxnId to) const {
+  auto p = pg_.pair_index(k, from, to);
+  if (!p || pair_var_[*p] == kNoVar) return std::nullopt;
+  return pair_lit(*p, from);
+}
+
+// VeriStrong Alg. 2 over the choices between committed transactions: two
+// literals whose edges close a cycle with known paths (canonical), and a
+// write-read choice with a write-write choice that derive an anti-dependency
+// closing a cycle (RW). Both are implied by acyclicity, so adding them keeps
+// the formula equisatisfiable; they let unit propagation see these cycles.
+void Encoder::two_width_clauses() {
+  struct Choice {
+    Lit lit;
+    std::vector<DepEdge> implied;
+  };
+  std::vector<Choice> lits;
+  const auto& pairs = pg_.pairs();
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (pair_var_[p] == kNoVar) continue;
+    const WwPair& pr = pairs[p];
+    if (pg_.unknown(pr.a) || pg_.unknown(pr.b)) continue;
+    lits.push_back({pair_lit(p, pr.a), pg_.implied_by_ww(pr.a, pr.b, pr.key)});
+    lits.push_back({pair_lit(p, pr.b), pg_.implied_by_ww(pr.b, pr.a, pr.key)});
+  }
+  const auto& choices = pg_.choices();
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    if (choice_var_[c] == kNoVar || pg_.unknown(choices[c].reader)) continue;
+    const WrChoice& ch = choices[c];
+    for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+      if (pg_.unknown(ch.cands[i])) continue;
+      Lit r = Lit::pos(choice_var_[c] + static_cast<std::uint32_t>(i));
+      lits.push_back({r, pg_.implied_by_wr(ch.cands[i], ch.reader, ch.key)});
+      // RW case: this read with each open order of its writer before another.
+      for (TxnId w : pg_.writers(ch.key)) {
+        if (w == ch.cands[i] || w == ch.reader || pg_.unknown(w)) continue;
+        auto l = ww_lit(ch.key, ch.cands[i], w);
+        if (!l) continue;
+        DepEdge rw{ch.reader, w, Dep::RW, ch.key};
+        if (pg_.closes_cycle(rw)) {
+          solver_.add_clause({~r, ~*l});
+          ++stats_.two_width_clauses;
+          if (two_width_.size() < 4096)
+            two_width_.push_back({rw, DepEdge{ch.cands[i], w, Dep::WW, ch.key}});
+        }
+      }
+    }
+  }
+  // Canonical case, under a work budget: quadratic in the open choices.
+  const TheoryGraph& th = pg_.theory();
+  const auto& reach = pg_.reach();
+  std::size_t work = 0;
+  constexpr std::size_t kBudget = 40'000'000;
+  std::array<TheoryArc, 2> a1, a2;
+  for (std::size_t i = 0; i < lits.size() && work < kBudget; ++i) {
+    for (std::size_t j = i + 1; j < lits.size() && work < kBudget; ++j) {
+      if (lits[i].lit.var() == lits[j].lit.var()) continue;
+      bool cyclic = false;
+      DepEdge e1{}, e2{};
+      for (const DepEdge& x : lits[i].implied) {
+        std::uint32_t n1 = th.arcs(x, a1);
+        for (const DepEdge& y : lits[j].implied) {
+          std::uint32_t n2 = th.arcs(y, a2);
+          ++work;
+          for (std::uint32_t u = 0; u < n1 && !cyclic; ++u)
+            for (std::uint32_t v = 0; v < n2 && !cyclic; ++v)
+              cyclic = reach.reaches_or_same(a1[u].to, a2[v].from) &&
+                       reach.reaches_or_same(a2[v].to, a1[u].from);
+          if (cyclic) { e1 = x; e2 = y; break; }
+        }
+        if (cyclic) break;
+      }
+      if (!cyclic) continue;
+      solver_.add_clause({~lits[i].lit, ~lits[j].lit});
+      ++stats_.two_width_clauses;
+      if (two_width_.size() < 4096) two_width_.push_back({e1, e2});
+    }
+  }
+  clauses_ += stats_.two_width_clauses;
+}
+
+// The cycle a 2-width clause stands for: its two edges joined by known paths.
+std::vector<DepEdge> Encoder::rebuild(const TwoWidth& tw) const {
+  const TheoryGraph& th = pg_.theory();
+  std::array<TheoryArc, 2> a1, a2;
+  std::uint32_t n1 = th.arcs(tw.first, a1), n2 = th.arcs(tw.second, a2);
+  std::vector<DepEdge> best;
+  const auto& reach = pg_.reach();
+  for (std::uint32_t u = 0; u < n1; ++u)
+    for (std::uint32_t v = 0; v < n2; ++v) {
+      if (!reach.reaches_or_same(a1[u].to, a2[v].from) ||
+          !reach.reaches_or_same(a2[v].to, a1[u].from))
+        continue;
+      std::vector<DepEdge> cycle{tw.first};
+      if (a1[u].to != a2[v].from)
+        for (const DepEdge& d : pg_.to_deps(*graph::shortest_path(pg_.known_graph(), a1[u].to, a2[v].from)))
+          cycle.push_back(d);
+      cycle.push_back(tw.second);
+      if (a2[v].to != a1[u].from)
+        for (const DepEdge& d : pg_.to_deps(*graph::shortest_path(pg_.known_graph(), a2[v].to, a1[u].from)))
+          cycle.push_back(d);
+      if (best.empty() || cycle.size() < best.size()) best = std::move(cycle);
+    }
+  return best;
+}
+
+std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<TxnId>& order) {
+  const History& h = pg_.history();
+  const TheoryGraph& th = pg_.theory();
+  const auto& pairs = pg_.pairs();
+  const auto& choices = pg_.choices();
+  std::vector<CondEdge> edges;
+
+  // Conditional edges of unknown-status transactions that committed.
+  for (const DepEdge& e : pg_.conditional()) {
+    if (!committed_in_model(e.from) || !committed_in_model(e.to)) continue;
+    CondEdge c{e};
+    add_commit_condition(c, e.from);
+    add_commit_condition(c, e.to);
+    edges.push_back(c);
+  }
+  // The writer each read reads from in this model, per key.
+  struct Read {
+    TxnId reader, writer;
+    std::optional<Lit> lit;
+  };
+  std::vector<std::vector<Read>> reads_of(h.keys().size());
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    const WrChoice& ch = choices[c];
+    if (choice_var_[c] == kNoVar) continue;
+    if (!committed_in_model(ch.reader)) continue;
+    for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+      Lit r = Lit::pos(choice_var_[c] + static_cast<std::uint32_t>(i));
+      if (!solver_.model_value(r)) continue;
+      CondEdge e{{ch.cands[i], ch.reader, Dep::WR, ch.key}};
+      e.add(r);
+      edges.push_back(e);
+      reads_of[ch.key].push_back({ch.reader, ch.cands[i], r});
+    }
+  }
+  std::size_t found = 0;
+  // Version order per key: the model's tournament over committed writers.
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    std::vector<TxnId> ws;
+    for (TxnId w : pg_.writers(k))
+      if (committed_in_model(w)) ws.push_back(w);
+    if (ws.empty()) continue;
+    std::unordered_map<TxnId, std::uint32_t> local;
+    for (std::uint32_t i = 0; i < ws.size(); ++i) local.emplace(ws[i], i);
+    std::vector<std::uint32_t> wins(ws.size(), 0);
+    auto precedes = [&](TxnId x, TxnId y) {
+      auto p = *pg_.pair_index(k, x, y);
+      const WwPair& pr = pairs[p];
+      if (pr.state != 0) return (pr.state > 0) == (pr.a == x);
+      return solver_.model_value(pair_lit(p, x));
+    };
+    for (std::uint32_t i = 0; i < ws.size(); ++i)
+      for (std::uint32_t j = i + 1; j < ws.size(); ++j)
+        ++wins[precedes(ws[i], ws[j]) ? i : j];
+    std::vector<std::uint32_t> idx(ws.size());
+    for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
+    bool transitive = true;
+    for (std::uint32_t r = 0; r < idx.size(); ++r)
+      transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
+    auto cond_of = [&](TxnId x, TxnId y) {
+      CondEdge e{{x, y, Dep::WW, k}};
+      if (auto l = ww_lit(k, x, y)) e.add(*l);
+      add_commit_condition(e, x);
+      add_commit_condition(e, y);
+      return e;
+    };
+    if (!transitive) {
+      // A back edge j→i with wins(i) >= wins(j) lies on a 3-cycle i→m→j→i.
+      for (std::uint32_t r = 0; r < idx.size() && transitive == false; ++r)
+        for (std::uint32_t s = r + 1; s < idx.size(); ++s) {
+          TxnId i = ws[idx[r]], j = ws[idx[s]];
+          if (!precedes(j, i)) continue;
+          for (TxnId m : ws) {
+            if (m == i || m == j || !precedes(i, m) || !precedes(m, j)) continue;
+            std::vector<Lit> clause;
+            std::vector<DepEdge> cycle;
+            for (auto [x, y] : {std::pair{i, m}, std::pair{m, j}, std::pair{j, i}}) {
+              CondEdge e = cond_of(x, y);
+              for (std::uint8_t q = 0; q < e.n; ++q) clause.push_back(~e.lits[q]);
+              cycle.push_back(e.edge);
+            }
+            solver_.add_clause(clause);
+            ++stats_.cycle_clauses;
+            ++found;
+            if (shortest.empty() || cycle.size() < shortest.size()) shortest = cycle;
+            transitive = true;  // leave both loops
+            break;
+          }
+          if (transitive) break;
+        }
+      continue;
+    }
+    std::vector<TxnId> chain;
+    for (std::uint32_t r : idx) chain.push_back(ws[r]);
+    std::vector<TxnId> next(0);
+    std::unordered_map<TxnId, std::uint32_t> rank;
+    for (std::uint32_t r = 0; r < chain.size(); ++r) rank.emplace(chain[r], r);
+    for (std::uint32_t r = 0; r + 1 < chain.size(); ++r) {
+      CondEdge e = cond_of(chain[r], chain[r + 1]);
+      if (e.n > 0) edges.push_back(e);
+    }
+    // Anti-dependencies: a read of w precedes the write after w (other than
+    // the reader itself, whose own later writes follow by ww).
+    auto successor = [&](TxnId w, TxnId reader) -> std::optional<TxnId> {
+      std::uint32_t r = w == kInitTxn ? 0 : rank.at(w) + 1;
+      if (r < chain.size() && chain[r] == reader) ++r;
+      if (r >= chain.size()) return std::nullopt;
+      return chain[r];
+    };
+    auto add_rw = [&](TxnId reader, TxnId w, std::optional<Lit> r) {
+      auto nx = successor(w, reader);
+      if (!nx) return;
+      CondEdge e{{reader, *nx, Dep::RW, k}};
+      if (r) e.add(*r);
+      if (w != kInitTxn) {
+        if (auto l = ww_lit(k, w, *nx)) e.add(*l);
+      }
+      add_commit_condition(e, *nx);
+      add_commit_condition(e, reader);
+      if (e.n > 0) edges.push_back(e);
+    };
+    for (const Read& rd : reads_of[k]) add_rw(rd.reader, rd.writer, rd.lit);
+    for (TxnId w : chain)
+      for (TxnId s : pg_.known_readers(k, w)) add_rw(s, w, std::nullopt);
+    for (TxnId s : pg_.known_readers(k, kInitTxn)) add_rw(s, kInitTxn, std::nullopt);
+  }
+  if (found > 0) return found;
+
+  // Insert the model's edges into a dynamic order over the known graph.
+  graph::DynamicOrder dyn(pg_.known_graph(), pg_.order());
+  const auto base = static_cast<graph::EdgeId>(pg_.known().size());
+  std::array<TheoryArc, 2> arcs;
+  auto dep_of = [&](graph::EdgeId id) {
+    return id < base ? pg_.known()[id] : edges[id - base].edge;
+  };
+  for (std::size_t i = 0; i < edges.size() && found < options_.cycles_per_round; ++i) {
+    std::uint32_t n = th.arcs(edges[i].edge, arcs);
+    for (std::uint32_t j = 0; j < n; ++j) {
+      auto path = dyn.add_edge(arcs[j].from, arcs[j].to, base + static_cast<graph::EdgeId>(i));
+      if (!path) continue;
+      std::vector<Lit> clause;
+      std::vector<DepEdge> cycle{edges[i].edge};
+      auto take = [&](graph::EdgeId id) {
+        if (id < base) return;
+        const CondEdge& e = edges[id - base];
+        for (std::uint8_t q = 0; q < e.n; ++q)
+          if (std::find(clause.begin(), clause.end(), ~e.lits[q]) == clause.end())
+            clause.push_back(~e.lits[q]);
+      };
+      take(base + static_cast<graph::EdgeId>(i));
+      for (graph::EdgeId id : *path) {
+        take(id);
+        cycle.push_back(dep_of(id));
+      }
+      solver_.add_clause(clause);
+      ++stats_.cycle_clauses;
+      ++found;
+      if (shortest.empty() || cycle.size() < shortest.size()) shortest = std::move(cycle);
+      break;  // the edge is refused; its other arc adds nothing new
+    }
+  }
+  if (found > 0) return 0 + found;
+
+  // Acyclic: a commit order is the dynamic order restricted to committed
+  // transactions (by their dependency copy under SI).
+  std::vector<std::pair<std::uint32_t, TxnId>> by_pos;
+  for (TxnId t : pg_.abstract().txns) {
+    if (!committed_in_model(t)) continue;
+    graph::Node nd = th.level() == GraphLevel::Ser ? t : 2 * t;
+    by_pos.emplace_back(t == kInitTxn ? 0 : dyn.position(nd) + 1, t);
+  }
+  std::sort(by_pos.begin(), by_pos.end());
+  order.clear();
+  for (auto [p, t] : by_pos) order.push_back(t);
+  return 0;
+}
+
+SolveOutcome Encoder::solve(Clock::time_point start) {
+  SolveOutcome out;
+  std::vector<DepEdge> shortest;
+  for (;;) {
+    if (options_.timeout_seconds > 0) {
+      double left = options_.timeout_seconds - seconds_since(start);
+      if (left <= 0) return out;
+      solver_.set_max_seconds(left);
+    }
+    ++stats_.rounds;
+    sat::Result r = solver_.solve();
+    if (r == sat::Result::Unknown) return out;
+    if (r == sat::Result::Unsat) {
+      out.verdict = Verdict::Violated;
+      for (const TwoWidth& tw : two_width_) {
+        auto c = rebuild(tw);
+        if (!c.empty() && (shortest.empty() || c.size() < shortest.size())) shortest = c;
+      }
+      out.cycle = std::move(shortest);
+      return out;
+    }
+    std::vector<TxnId> order;
+    std::size_t found = check_model(shortest, order);
+    if (found == 0) {
+      out.verdict = Verdict::Allowed;
+      out.commit_order = std::move(order);
+      return out;
+    }
+    if (options_.progress && seconds_since(start) > 1.0)
+      options_.progress(fmt::format("round {}: {} cycle clauses so far, {:.1f} s", stats_.rounds,
+                                    stats_.cycle_clauses, seconds_since(start)));
+  }
+}
+
+}  // namespace
+
+SolveOutcome solve_polygraph(Polygraph& pg, const std::vector<TxnId>& forced_aborts,
+                             const CheckOptions& options, CheckStats& stats,
+                             Clock::time_point start) {
+  Encoder enc(pg, options, stats);
+  auto t0 = Clock::now();
+  enc.encode(forced_aborts);
+  stats.seconds.encode = seconds_since(t0);
+  auto t1 = Clock::now();
+  SolveOutcome out = enc.solve(start);
+  stats.seconds.solve = seconds_since(t1);
+  return out;
+}
+
+}  // namespace iso::poly
