@@ -17,8 +17,13 @@ struct CheckArgs {
   std::string file;
   std::vector<std::string> levels;
   std::vector<std::string> specs;
+  std::string format;          // empty: detect
+  std::string init = "auto";   // auto | implicit | explicit
   bool json = false;
   bool stats = false;
+  bool witness = false;        // print a commit order when allowed
+  bool no_prune = false;       // graph checker without 1-width pruning
+  std::string dot;             // picture of the first violation's cycle
   double timeout = 0;
 };
 int run_check(const CheckArgs& a);

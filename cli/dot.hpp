@@ -17,4 +17,10 @@ struct LabelledWitness {
 
 std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses);
 
+// A string escaped for a double-quoted DOT label or id.
+std::string dot_escape(const std::string& s);
+
+// Writes `text` to `path`; throws std::runtime_error naming the path on failure.
+void write_text_file(const std::string& path, const std::string& text);
+
 }  // namespace iso::cli

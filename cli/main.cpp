@@ -71,14 +71,27 @@ int main(int argc, char** argv) {
 
   CheckArgs check;
   auto* c = app.add_subcommand("check", "Decide whether a history is allowed by isolation levels");
-  c->add_option("file", check.file, "History file (native JSON)")->required();
+  c->add_option("file", check.file,
+                "History file or folder (format detected; see --format)")
+      ->required();
+  c->add_option("--format", check.format,
+                "Read the input in this format instead of detecting it: native, elle-edn, "
+                "elle-json, text, awdit, dbcop, cobra, viper, isopredict");
+  c->add_option("--init", check.init,
+                "A first transaction that only writes initial values: taken as the initial "
+                "state T0 (explicit), as a transaction (implicit), or decided (auto)")
+      ->check(CLI::IsMember({"auto", "implicit", "explicit"}));
+  c->add_flag("--witness", check.witness, "Print a commit order when a graph-checked level allows");
+  c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation's cycle");
+  c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");
   c->add_option("-l,--level", check.levels,
                 "Level to check (repeatable): SER, SI, cerone.PSI, plume.TapRA, ...; bare names "
                 "mean the biswas definition")
       ->required();
   c->add_option("--spec", check.specs, "Load levels from a Lua spec file (repeatable)");
   c->add_flag("--json", check.json, "Print the verdicts and witnesses as JSON");
-  c->add_flag("--stats", check.stats, "Print translation and solving statistics on stderr");
+  c->add_flag("--stats", check.stats,
+              "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr");
   c->add_option("--timeout", check.timeout, "Give up after this many seconds per solver call")
       ->check(CLI::NonNegativeNumber);
   c->footer(
@@ -86,6 +99,8 @@ int main(int argc, char** argv) {
       "  isosynth check examples/histories/write-skew.json --level SER\n"
       "  isosynth check examples/histories/fekete-read-only.json -l SI -l UpdateSer -l SER\n"
       "  isosynth check h.json --spec my-levels.lua --level my.UpdateSer --json\n"
+      "  isosynth check ../shared/data/histories/dbcop/dgraph-si-violation -l SER -l SI\n"
+      "  isosynth check run.edn --level SER --witness --stats --dot cycle.dot\n"
       "Exit code: 0 when every level allows the history, 1 when some level denies it.");
 
   LevelsArgs levels;

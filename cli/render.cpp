@@ -7,7 +7,7 @@ namespace iso::cli {
 std::string verdict_word(cegis::Verdict v) {
   switch (v) {
     case cegis::Verdict::Allowed: return "allowed";
-    case cegis::Verdict::Denied: return "denied";
+    case cegis::Verdict::Denied: return "violated";
     case cegis::Verdict::Unknown: return "unknown";
   }
   return "unknown";

@@ -11,7 +11,7 @@
 
 namespace iso::cli {
 
-std::string verdict_word(cegis::Verdict v);  // "allowed", "denied", "unknown"
+std::string verdict_word(cegis::Verdict v);  // "allowed", "violated", "unknown"
 std::string check_result_text(const History& h, const lua::Level& level, const cegis::CheckResult& r);
 nlohmann::json check_result_json(const History& h, const lua::Level& level, const cegis::CheckResult& r);
 nlohmann::json witness_json(const History& h, const cegis::Witness& w);

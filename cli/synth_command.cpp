@@ -134,9 +134,7 @@ int run_synth(const SynthArgs& a) {
   if (!a.dot.empty()) {
     std::vector<LabelledWitness> ws;
     for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
-    std::ofstream out(a.dot);
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the DOT file", a.dot));
-    out << history_dot(*r.history, ws);
+    write_text_file(a.dot, history_dot(*r.history, ws));
   }
   if (a.search.json) {
     fmt::print("{}\n", solution_json(p, r).dump(2));

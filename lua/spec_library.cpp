@@ -479,7 +479,8 @@ int named_declaration(lua_State* L) {
   return 1;
 }
 
-// level "NAME" { framework = "biswas", doc = "...", axiom = function(h, e) ... end }
+// level "NAME" { framework = "biswas", doc = "...", axiom = function(h, e) ... end,
+//               graph = "SER" }   -- optional: a graph characterization
 int declare_level(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -500,6 +501,10 @@ int declare_level(lua_State* L) {
   lv->location = where(L, 1);
   lv->doc = opt_string_field(L, 1, "doc");
   lv->framework = fw->second;
+  lv->graph = opt_string_field(L, 1, "graph");
+  if (!lv->graph.empty() && lv->graph != "SER" && lv->graph != "SI")
+    return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
+                      "(\"SER\" or \"SI\")", name.c_str(), lv->graph.c_str());
   lua_getfield(L, 1, "axiom");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "level '%s': 'axiom' must be a function(h, e) returning a formula",

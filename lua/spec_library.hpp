@@ -52,6 +52,10 @@ struct Level {
   std::string location;
   const Framework* framework = nullptr;
   logic::FormulaPtr axiom;
+  // A graph characterization the level declares ("SER" or "SI"): `check`
+  // then decides it through the hyper-polygraph instead of the generic
+  // oracle. Empty when the level has none.
+  std::string graph;
 
   // The whole constraint on an execution: order witnesses, wf, and the axiom.
   logic::FormulaPtr constraint() const;

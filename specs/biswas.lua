@@ -79,12 +79,17 @@ level "PC" {
 level "SI" {
   framework = "biswas",
   doc = "Snapshot Isolation (Biswas & Enea 2019, §3): Prefix ∧ Conflict",
+  -- Snapshot isolation: acyclic induced SI graph (SO ∪ WR ∪ WW) ; RW? of some
+  -- compatible dependency graph (VeriStrong Thm A.2, after Cerone & Gotsman 2016).
+  graph = "SI",
   axiom = function(h, e) return PC(h, e) & Conflict(h, e) end,
 }
 
 level "SER" {
   framework = "biswas",
   doc = "Serializability (Biswas & Enea 2019, §3; VeriStrong Thm G.1): Ax(T, co)",
+  -- Serializability: an acyclic compatible dependency graph (VeriStrong Thm 3.5).
+  graph = "SER",
   axiom = function(h, e)
     return Ax(h, e,
       function() return Txn end,                                -- D(x) = T

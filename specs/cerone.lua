@@ -78,12 +78,17 @@ level "PC" {
 level "SI" {
   framework = "cerone",
   doc = "Snapshot Isolation (Cerone et al. 2015, Fig. 2): PREFIX ∧ NOCONFLICT",
+  -- Equivalent to biswas.SI (Biswas & Enea 2019, Thm 3.3 with Cerone et al. 2015),
+  -- so the same graph characterization decides it.
+  graph = "SI",
   axiom = function(h, e) return PREFIX(h, e) & NOCONFLICT(h, e) end,
 }
 
 level "SER" {
   framework = "cerone",
   doc = "Serializability (Cerone et al. 2015, Fig. 2): TOTALVIS",
+  -- Equivalent to biswas.SER: the same graph characterization decides it.
+  graph = "SER",
   axiom = function(h, e) return TOTALVIS(e, Txn) end,
 }
 

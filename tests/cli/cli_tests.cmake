@@ -10,9 +10,10 @@ function(cli_test name exit err out)
 endfunction()
 
 # Verdicts and exit codes.
-cli_test(write-skew-ser 1 "" "biswas.SER: denied" ${BIN} check ${EX}/write-skew.json --level SER)
-cli_test(write-skew-si 0 "" "co: T0 < T[12] < T[12]" ${BIN} check ${EX}/write-skew.json --level SI)
-cli_test(fekete-json 1 "" "\"verdict\": \"denied\"" ${BIN} check ${EX}/fekete-read-only.json
+cli_test(write-skew-ser 1 "" "biswas.SER: violated" ${BIN} check ${EX}/write-skew.json --level SER)
+cli_test(write-skew-si 0 "" "commit order: T0 < T[12] < T[12]" ${BIN} check ${EX}/write-skew.json --level SI --witness)
+cli_test(write-skew-generic 0 "" "co: T0 < T[12] < T[12]" ${BIN} check ${EX}/write-skew.json --level PC)
+cli_test(fekete-json 1 "" "\"verdict\": \"violated\"" ${BIN} check ${EX}/fekete-read-only.json
          -l SI -l UpdateSer -l SER --json)
 cli_test(user-spec 0 "" "my.UpdateSer: allowed" ${BIN} check ${EX}/fekete-read-only.json
          --spec ${CMAKE_SOURCE_DIR}/examples/specs/update-ser.lua -l my.UpdateSer)
@@ -53,3 +54,24 @@ cli_test(synth-spec-error 2 "syntax-error.lua:3: " "" ${BIN} synth --spec ${IN}/
 cli_test(synth-nothing 2 "nothing to synthesize" "" ${BIN} synth --scope 2,2,2)
 cli_test(compare-user-spec 0 "" "my.UpdateSer" ${BIN} compare RA my.UpdateSer --scope 3,2,2
          --spec ${CMAKE_SOURCE_DIR}/examples/specs/update-ser.lua)
+
+# Recorded histories: the graph checker, format detection, explicit initial state.
+set(DATA ${CMAKE_SOURCE_DIR}/../shared/data/histories)
+if(EXISTS ${DATA})
+  cli_test(dgraph-ser 1 "" "biswas.SER: violated: " ${BIN} check ${DATA}/dbcop/dgraph-si-violation -l SER)
+  cli_test(postgres-bug-ser 1 "" "initial state: the file's first transaction" ${BIN} check
+           ${DATA}/polysi-text/isovista-postgres-ser-bug.txt -l SER)
+  cli_test(postgres-bug-si 0 "" "biswas.SI: allowed" ${BIN} check
+           ${DATA}/polysi-text/isovista-postgres-ser-bug.txt -l SI)
+  # Read as an ordinary writer of duplicate zeros, the bug disappears.
+  cli_test(postgres-bug-implicit 0 "" "biswas.SER: allowed" ${BIN} check
+           ${DATA}/polysi-text/isovista-postgres-ser-bug.txt -l SER --init implicit)
+  cli_test(galera-json 1 "" "\"name\": \"lost update\"" ${BIN} check
+           ${DATA}/polysi-text/galera-si-violation.txt -l SI --json)
+  cli_test(generic-too-large 2 "no graph characterization.*at most" "" ${BIN} check
+           ${DATA}/dbcop/dgraph-si-violation -l cerone.PSI)
+  cli_test(bad-format 2 "--format nope: expected one of" "" ${BIN} check
+           ${DATA}/dbcop/dgraph-si-violation -l SER --format nope)
+  cli_test(wrong-format 2 "galera-si-violation.txt:1:[0-9]+: " "" ${BIN} check
+           ${DATA}/polysi-text/galera-si-violation.txt -l SER --format awdit)
+endif()

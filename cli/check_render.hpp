@@ -1,0 +1,22 @@
+// Rendering of the graph checker's results: the anomaly with its cycle, each
+// edge typed, keyed and explained by the operations behind it, for people
+// (text), machines (JSON) and Graphviz (DOT).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/history/history.hpp"
+#include "engine/polygraph/checker.hpp"
+
+namespace iso::cli {
+
+// Several lines, indented by two spaces, ending in a newline.
+std::string anomaly_text(const History& h, const poly::Anomaly& a);
+nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a);
+// A picture of the cycle: its transactions with their operations, its edges
+// labelled with type and key.
+std::string anomaly_dot(const History& h, const poly::Anomaly& a, const std::string& title);
+
+}  // namespace iso::cli
