@@ -493,7 +493,12 @@ int declare_level(lua_State* L) {
   if (fw == s.framework_index.end())
     return luaL_error(L, "level '%s': unknown framework '%s'", short_name.c_str(), fw_name.c_str());
   std::string prefix = s.library.empty() ? fw_name : s.library;
-  std::string name = short_name.find('.') != std::string::npos ? short_name : prefix + "." + short_name;
+  // "biswas.X" names its library; "PL-2.99" is a short name with a dot in it.
+  auto dot = short_name.find('.');
+  bool qualified = dot != std::string::npos &&
+                   (s.framework_index.count(short_name.substr(0, dot)) > 0 ||
+                    short_name.substr(0, dot) == s.library);
+  std::string name = qualified ? short_name : prefix + "." + short_name;
   if (s.level_index.count(name)) return luaL_error(L, "level '%s' is already declared", name.c_str());
 
   auto lv = std::make_unique<Level>();

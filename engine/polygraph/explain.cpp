@@ -36,7 +36,11 @@ Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle) {
       a.name = "lost update";
   } else {
     a.name = "G2-item";
-    if (cycle.size() == 2 && rw == 2) a.name = "write skew";
+    // Two transactions reading the same version: of one key, each
+    // overwriting it (lost update); of two keys, each writing the key the
+    // other read (write skew).
+    if (cycle.size() == 2 && rw == 2)
+      a.name = cycle[0].key == cycle[1].key ? "lost update" : "write skew";
   }
   for (const DepEdge& e : cycle) a.txns.push_back(e.from);
   a.description = format_cycle(h, cycle);

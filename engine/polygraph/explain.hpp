@@ -12,7 +12,8 @@ namespace iso::poly {
 // Names a dependency cycle by its edge types: G0 (write cycle: ww and so
 // only), G1c (circular information flow: no rw), G-single (exactly one rw;
 // "lost update" when it is a two-transaction rw/ww cycle on one key), G2-item
-// (two or more rw; "write skew" for two transactions and two rw edges).
+// (two or more rw; for two transactions and two rw edges, "lost update" when
+// both are on one key and "write skew" when on two).
 // The cycle is rotated to start at its first rw edge, if any.
 Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle);
 
