@@ -11,6 +11,7 @@
 #include "engine/logic/translator.hpp"
 #include "engine/model/concrete.hpp"
 #include "engine/model/schema.hpp"
+#include "engine/polygraph/checker.hpp"
 #include "engine/sat/solver.hpp"
 
 namespace iso::cegis {
@@ -178,6 +179,19 @@ std::optional<Witness> Loop::counterexample(const History& h, const AbstractHist
   CheckOptions copt;
   copt.timeout_seconds = std::max(0.01, remaining());
   std::optional<Witness> w;
+  // A level with a graph characterization is decided by the polygraph first:
+  // a denied candidate needs no witness, and the generic oracle would have to
+  // prove that none exists.
+  if (!level.graph.empty()) {
+    poly::CheckOptions popt;
+    popt.level = level.graph == "SI" ? poly::GraphLevel::Si : poly::GraphLevel::Ser;
+    popt.timeout_seconds = copt.timeout_seconds;
+    poly::CheckResult r = poly::check_history(h, popt);
+    if (r.verdict == poly::Verdict::Violated) {
+      stats_.oracle_seconds += seconds_since(t);
+      return std::nullopt;
+    }
+  }
   // A witness in the index order generalizes best: the candidate's own
   // executions live there, so the lemma cuts where the search is.
   const auto& ws = level.framework->witness;
