@@ -117,7 +117,7 @@ void History::set_init(KeyId k, ValueId v) {
 
 void History::add_version_chain(KeyId k, std::vector<ValueId> chain) {
   assert(k < keys_.size());
-  if (chain.size() >= 2) chains_.emplace_back(k, std::move(chain));
+  if (!chain.empty()) chains_.emplace_back(k, std::move(chain));
 }
 
 ValueId History::init_value(KeyId k) const {

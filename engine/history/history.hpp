@@ -80,9 +80,10 @@ class History {
   void add_write(TxnId t, KeyId k, ValueId v);
   void add_predicate_read(TxnId t, PredicateRead pr);
   void set_init(KeyId k, ValueId v);  // default initial value is the integer 0
-  // A known fragment of the version order of key k: the values in the order
-  // they were installed (a list-append read [1 2 3] reveals 1 < 2 < 3). The
-  // initial value is implicitly first and is not listed.
+  // A known prefix of the version order of key k: the values in the order
+  // they were installed, right after the initial value, which is not listed.
+  // A list-append read of [1 2 3] reveals that the list went through exactly
+  // the versions 1, 2, 3: every other write of k comes after 3.
   void add_version_chain(KeyId k, std::vector<ValueId> chain);
   Transaction& txn(TxnId t) { return txns_[t]; }
 

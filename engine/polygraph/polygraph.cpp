@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -82,9 +84,10 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     }
   }
 
-  // Known version orders (list-append reads): consecutive values whose
-  // writers are unique committed members become known write-write edges;
-  // pruning orders the rest of each chain through reachability.
+  // Known version-order prefixes (list-append reads): the writers of
+  // consecutive values are ordered, and every other writer of the key comes
+  // after the last one. Values whose writer is not a unique committed member
+  // are skipped (a list element nobody committed is reported before).
   std::unordered_map<std::uint64_t, TxnId> writer_of;  // (key, value) -> writer
   std::unordered_map<std::uint64_t, bool> ambiguous;
   for (TxnId t : a.txns) {
@@ -95,18 +98,25 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       if (!fresh) ambiguous[kv] = true;
     }
   }
-  for (const auto& [k, chain] : h.version_chains()) {
-    for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
-      std::uint64_t u = key_txn(k, chain[i]), v = key_txn(k, chain[i + 1]);
-      auto iu = writer_of.find(u), iv = writer_of.find(v);
-      if (iu == writer_of.end() || iv == writer_of.end()) continue;
-      if (ambiguous.count(u) || ambiguous.count(v)) continue;
-      TxnId x = iu->second, y = iv->second;
-      if (x == y || unknown_[x] || unknown_[y]) continue;
-      auto p = pair_index(k, x, y);
-      if (!p || pairs_[*p].state != 0) continue;
-      fix_ww(x, y, k);
+  auto order = [&](TxnId x, TxnId y, KeyId k) {
+    if (x == y || unknown_[x] || unknown_[y]) return;
+    auto p = pair_index(k, x, y);
+    if (p && pairs_[*p].state == 0) fix_ww(x, y, k);
+  };
+  std::set<std::pair<KeyId, std::vector<ValueId>>> distinct(h.version_chains().begin(),
+                                                            h.version_chains().end());
+  for (const auto& [k, chain] : distinct) {
+    std::vector<TxnId> ws;
+    for (ValueId v : chain) {
+      auto it = writer_of.find(key_txn(k, v));
+      if (it == writer_of.end() || ambiguous.count(key_txn(k, v))) continue;
+      ws.push_back(it->second);
     }
+    for (std::size_t i = 0; i + 1 < ws.size(); ++i) order(ws[i], ws[i + 1], k);
+    if (ws.empty()) continue;
+    std::unordered_set<TxnId> in_chain(ws.begin(), ws.end());
+    for (TxnId w : writers_[k])
+      if (!in_chain.count(w)) order(ws.back(), w, k);
   }
 }
 

@@ -449,6 +449,7 @@ std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<Txn
 SolveOutcome Encoder::solve(Clock::time_point start) {
   SolveOutcome out;
   std::vector<DepEdge> shortest;
+  auto last_progress = start;
   for (;;) {
     if (options_.timeout_seconds > 0) {
       double left = options_.timeout_seconds - seconds_since(start);
@@ -474,9 +475,11 @@ SolveOutcome Encoder::solve(Clock::time_point start) {
       out.commit_order = std::move(order);
       return out;
     }
-    if (options_.progress && seconds_since(start) > 1.0)
+    if (options_.progress && seconds_since(start) > 1.0 && seconds_since(last_progress) >= 1.0) {
+      last_progress = Clock::now();
       options_.progress(fmt::format("round {}: {} cycle clauses so far, {:.1f} s", stats_.rounds,
                                     stats_.cycle_clauses, seconds_since(start)));
+    }
   }
 }
 
