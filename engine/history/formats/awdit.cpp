@@ -1,7 +1,136 @@
-// Placeholder: replaced by the real reader.
+// AWDIT's test format (FORMATS.md §4): sessions separated by a line "=====",
+// transactions inside a session by "-----", one operation per line "r key
+// value" or "w key value" with non-negative integers.
+//
+// Transactions are named T<session>.<index>, both counted from 0 in file
+// order by the separators, so that a name points at its place in the file
+// even when an empty transaction (two separators in a row) is skipped.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/text_input.hpp"
+
 namespace iso {
-ReadResult read_awdit(std::string_view, const std::string& source, const ReadOptions&) {
-  throw InputError(source + ": the awdit reader is not built yet");
+namespace {
+
+constexpr std::uint64_t kMaxInt = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+struct AwditTxn {
+  std::size_t session = 0, index = 0;
+  std::vector<textin::InitOp> ops;
+};
+
+// A separator: a line of three or more '=' (sessions) or '-' (transactions)
+// and nothing else but blanks.
+bool separator(std::string_view line, char c) {
+  auto first = line.find_first_not_of(" \t");
+  auto last = line.find_last_not_of(" \t");
+  if (first == std::string_view::npos) return false;
+  std::string_view core = line.substr(first, last - first + 1);
+  return core.size() >= 3 && core.find_first_not_of(c) == std::string_view::npos;
 }
+
+textin::InitOp parse_op(const std::string& source, std::string_view text, std::size_t number) {
+  textin::Cursor c(source, text, number);
+  textin::InitOp op;
+  op.line = number;
+  c.skip_spaces();
+  if (c.eat("w")) {
+    op.write = true;
+  } else if (!c.eat("r")) {
+    c.fail("expected an operation 'r key value' or 'w key value', or a separator "
+           "'=====' / '-----'");
+  }
+  if (c.peek() != ' ' && c.peek() != '\t') c.fail("expected a blank after the operation kind");
+  c.skip_spaces();
+  op.key = c.unsigned_int("the key", kMaxInt);
+  if (c.peek() != ' ' && c.peek() != '\t') c.fail("expected a blank after the key");
+  c.skip_spaces();
+  op.value = static_cast<std::int64_t>(c.unsigned_int("the value", kMaxInt));
+  c.expect_end("the value");
+  return op;
+}
+
+}  // namespace
+
+ReadResult read_awdit(std::string_view text, const std::string& source,
+                      const ReadOptions& options) {
+  ReadResult result;
+  result.format = Format::Awdit;
+  History& h = result.history;
+
+  // Transactions in file order; empty ones are not kept.
+  std::vector<AwditTxn> txns;
+  std::size_t session = 0, index = 0, empty = 0;
+  bool open = false;  // the last transaction of `txns` is still being read
+  textin::Lines lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    if (textin::blank(line)) continue;
+    if (separator(line, '=') || separator(line, '-')) {
+      if (!open) ++empty;
+      open = false;
+      if (separator(line, '=')) {
+        ++session;
+        index = 0;
+      } else {
+        ++index;
+      }
+      continue;
+    }
+    if (!open) {
+      txns.push_back(AwditTxn{session, index, {}});
+      open = true;
+    }
+    txns.back().ops.push_back(parse_op(source, line, lines.number()));
+  }
+
+  // The first transaction of the first session may be the initial state.
+  bool explicit_init = false;
+  if (!txns.empty() && txns[0].session == 0 && txns[0].index == 0) {
+    explicit_init =
+        textin::decide_explicit_init(txns[0].ops, "T0.0", options.init, source, result.notes);
+  } else {
+    textin::note_no_init_candidate(options.init, "the file does not start with a transaction",
+                                   result.notes);
+  }
+  result.explicit_init = explicit_init;
+
+  auto key_of = [&](std::uint64_t k) { return h.intern_key(std::to_string(k), true); };
+  auto value_of = [&](std::int64_t v) { return h.intern_value(Value{v}); };
+  SessionId current = 0;
+  std::size_t current_file_session = 0;
+  bool have_session = false;
+  for (std::size_t i = 0; i < txns.size(); ++i) {
+    const AwditTxn& tx = txns[i];
+    if (i == 0 && explicit_init) {
+      for (const auto& op : tx.ops) h.set_init(key_of(op.key), value_of(op.value));
+      continue;
+    }
+    if (!have_session || tx.session != current_file_session) {
+      current = h.add_session();
+      current_file_session = tx.session;
+      have_session = true;
+    }
+    TxnId t = h.add_txn(current, fmt::format("T{}.{}", tx.session, tx.index));
+    for (const auto& op : tx.ops) {
+      if (op.write)
+        h.add_write(t, key_of(op.key), value_of(op.value));
+      else
+        h.add_read(t, key_of(op.key), value_of(op.value));
+    }
+  }
+  // A trailing separator ends the last transaction without opening an empty
+  // one, so only separators with nothing before them count as empty.
+  if (empty > 0)
+    result.notes.push_back(fmt::format("{} empty transaction{} or session{} skipped", empty,
+                                       empty == 1 ? "" : "s", empty == 1 ? "" : "s"));
+  return result;
+}
+
 }  // namespace iso

@@ -1,10 +1,408 @@
-// Placeholder: replaced by the Elle EDN/JSON reader.
+// Elle / Jepsen histories (FORMATS.md §2), in EDN or in elle-cli's JSON.
+//
+// Both spellings are parsed by one tree reader (edn.hpp) into the same
+// operation model (ElleOp) and converted to a History by one function:
+//  - only operations with :f :txn are transactions (an absent :f counts as
+//    :txn, as in elle-cli's samples); others are counted in a note;
+//  - an invocation is paired with the next completion of the same :process;
+//    operations without :process form one process;
+//  - :ok -> committed, with the completion's micro-operations; :fail ->
+//    aborted, :info or no completion -> unknown, both keeping only writes and
+//    appends (their reads are aborted or unknown);
+//  - [:w k v] writes v; [:r k v] reads v (nil: the initial value);
+//    [:append k v] writes v; [:r k [v1 ... vn]] reads vn (nil or []: the
+//    initial value) and records v1 < ... < vn as a known version order;
+//  - the initial value of every key is nil;
+//  - a transaction is named T<index> after its completion's :index (its
+//    invocation's when it never completed), or L<line> of that operation
+//    when there is no :index (or the name would be T0, the initial state);
+//  - the invocation's :time is the begin, an :ok completion's the commit.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/history/formats/edn.hpp"
 #include "engine/history/formats/formats.hpp"
+
 namespace iso {
-ReadResult read_elle_edn(std::string_view, const std::string& source, const ReadOptions&) {
-  throw InputError(source + ": the elle-edn reader is not built yet");
+namespace {
+
+enum class OpType : std::uint8_t { Invoke, Ok, Fail, Info };
+
+struct MicroOp {
+  enum class Kind : std::uint8_t { Read, Write, Append } kind = Kind::Read;
+  std::string key;
+  bool integer_key = false;
+  Value value;                  // Write, Append, and a register Read
+  bool list = false;            // a list-append Read: `elements` hold the list
+  std::vector<Value> elements;
+};
+
+struct ElleOp {
+  OpType type = OpType::Invoke;
+  bool txn = false;
+  std::string f;                // as spelled, for messages
+  std::optional<std::int64_t> index, time;
+  bool has_value = false;       // :value present and not nil
+  std::vector<MicroOp> mops;    // :txn operations only
+  std::uint32_t line = 0, col = 0;
+};
+
+// One transaction: an invocation and/or its completion (indices into ops).
+struct Slot {
+  std::optional<std::size_t> invoke, completion;
+};
+
+struct Process {
+  std::string label;
+  std::optional<std::size_t> pending;       // invocation awaiting completion
+  std::optional<std::size_t> pending_slot;  // its slot, when a :txn
+  std::vector<std::size_t> slots;
+};
+
+class ElleReader {
+ public:
+  ElleReader(std::string_view text, const std::string& source, edn::Dialect dialect)
+      : source_(source), dialect_(dialect), reader_(text, source, dialect) {}
+
+  ReadResult read(Format format);
+
+ private:
+  // How a field is spelled in this dialect, for messages: :type or "type".
+  std::string field(std::string_view name) const {
+    return dialect_ == edn::Dialect::Edn ? fmt::format(":{}", name)
+                                         : fmt::format("\"{}\"", name);
+  }
+  [[noreturn]] void fail(const edn::Node& at, std::string_view message) const {
+    reader_.fail(at.line, at.col, message);
+  }
+  void read_ops();
+  ElleOp convert(const edn::Node& n);
+  MicroOp micro_op(const edn::Node& n);
+  Value scalar(const edn::Node& n, std::string_view what);
+  void pair(std::size_t op_index, const edn::Node& process);
+  History build(ReadResult& result);
+
+  const std::string& source_;
+  edn::Dialect dialect_;
+  edn::Reader reader_;
+  std::vector<ElleOp> ops_;
+  std::vector<Slot> slots_;
+  std::vector<Process> processes_;
+  std::unordered_map<std::string, std::size_t> process_index_;
+  std::unordered_map<std::int64_t, std::uint32_t> index_lines_;  // :index -> line
+  std::size_t non_txn_ = 0, no_f_ = 0, no_process_ = 0, orphans_ = 0;
+};
+
+Value ElleReader::scalar(const edn::Node& n, std::string_view what) {
+  switch (n.kind) {
+    case edn::Kind::Nil: return Value{};
+    case edn::Kind::Integer: return Value{n.integer};
+    case edn::Kind::String:
+    case edn::Kind::Keyword: return Value{n.text};
+    default:
+      fail(n, fmt::format("expected an integer, a string or nil as {}, found {}", what,
+                          edn::kind_name(n.kind)));
+  }
 }
-ReadResult read_elle_json(std::string_view, const std::string& source, const ReadOptions&) {
-  throw InputError(source + ": the elle-json reader is not built yet");
+
+MicroOp ElleReader::micro_op(const edn::Node& n) {
+  if (!n.is_seq() || n.items.size() != 3)
+    fail(n, fmt::format("expected a micro-operation [f key value], found {}{}",
+                        edn::kind_name(n.kind),
+                        n.is_seq() ? fmt::format(" of {} elements", n.items.size()) : ""));
+  MicroOp m;
+  const edn::Node& f = n.items[0];
+  if (f.is_name() && f.text == "r") m.kind = MicroOp::Kind::Read;
+  else if (f.is_name() && f.text == "w") m.kind = MicroOp::Kind::Write;
+  else if (f.is_name() && f.text == "append") m.kind = MicroOp::Kind::Append;
+  else
+    fail(f, fmt::format("unknown micro-operation (expected {}, {} or {})", field("r"),
+                        field("w"), field("append")));
+  const edn::Node& k = n.items[1];
+  if (k.kind == edn::Kind::Integer) {
+    m.key = std::to_string(k.integer);
+    m.integer_key = true;
+  } else if (k.kind == edn::Kind::Keyword || k.kind == edn::Kind::String) {
+    m.key = k.text;
+  } else {
+    fail(k, fmt::format("expected an integer, a keyword or a string as the key, found {}",
+                        edn::kind_name(k.kind)));
+  }
+  const edn::Node& v = n.items[2];
+  if (m.kind == MicroOp::Kind::Read && v.is_seq()) {
+    m.list = true;
+    m.elements.reserve(v.items.size());  // bounded: the nodes already exist
+    for (const auto& e : v.items) m.elements.push_back(scalar(e, "a list element"));
+  } else {
+    m.value = scalar(v, "the value");
+  }
+  return m;
 }
+
+ElleOp ElleReader::convert(const edn::Node& n) {
+  if (n.kind != edn::Kind::Map)
+    fail(n, fmt::format("expected an operation map with {}, found {}", field("type"),
+                        edn::kind_name(n.kind)));
+  ElleOp op;
+  op.line = n.line;
+  op.col = n.col;
+  const edn::Node* type = n.get("type");
+  if (!type) fail(n, fmt::format("the operation has no {}", field("type")));
+  if (type->is_name() && type->text == "invoke") op.type = OpType::Invoke;
+  else if (type->is_name() && type->text == "ok") op.type = OpType::Ok;
+  else if (type->is_name() && type->text == "fail") op.type = OpType::Fail;
+  else if (type->is_name() && type->text == "info") op.type = OpType::Info;
+  else
+    fail(*type, fmt::format("unknown {} (expected {}, {}, {} or {})", field("type"),
+                            field("invoke"), field("ok"), field("fail"), field("info")));
+  const edn::Node* f = n.get("f");
+  if (!f) {
+    op.txn = true;
+    ++no_f_;
+  } else {
+    op.txn = f->is_name() && f->text == "txn";
+    op.f = f->is_name() ? f->text : std::string(edn::kind_name(f->kind));
+  }
+  if (const edn::Node* index = n.get("index")) {
+    if (index->kind != edn::Kind::Integer || index->integer < 0)
+      fail(*index, fmt::format("expected a non-negative integer as {}", field("index")));
+    op.index = index->integer;
+    auto [it, fresh] = index_lines_.try_emplace(index->integer, n.line);
+    if (!fresh)
+      fail(*index, fmt::format("{} {} is used twice (also on line {})", field("index"),
+                               index->integer, it->second));
+  }
+  if (const edn::Node* time = n.get("time")) {
+    if (time->kind != edn::Kind::Integer)
+      fail(*time, fmt::format("expected an integer as {} (nanoseconds)", field("time")));
+    op.time = time->integer;
+  }
+  if (op.txn) {
+    const edn::Node* value = n.get("value");
+    if (value && value->kind != edn::Kind::Nil) {
+      if (!value->is_seq())
+        fail(*value, fmt::format("expected a vector of micro-operations as {}, found {}",
+                                 field("value"), edn::kind_name(value->kind)));
+      op.has_value = true;
+      op.mops.reserve(value->items.size());
+      for (const auto& m : value->items) op.mops.push_back(micro_op(m));
+    }
+    if (op.type == OpType::Ok && !op.has_value)
+      fail(n, fmt::format("an {} completion of a transaction needs its {}", field("ok"),
+                          field("value")));
+  }
+  return op;
+}
+
+void ElleReader::pair(std::size_t i, const edn::Node& process) {
+  // The process's identity: its spelling, tagged by kind.
+  std::string label;
+  switch (process.kind) {
+    case edn::Kind::Nil: label = "(none)"; break;
+    case edn::Kind::Integer: label = std::to_string(process.integer); break;
+    case edn::Kind::Keyword: label = ":" + process.text; break;
+    case edn::Kind::String: label = quote_string(process.text); break;
+    default:
+      fail(process, fmt::format("expected an integer, a keyword or a string as {}",
+                                field("process")));
+  }
+  auto [it, fresh] = process_index_.try_emplace(label, processes_.size());
+  if (fresh) processes_.push_back(Process{label, {}, {}, {}});
+  Process& p = processes_[it->second];
+  const ElleOp& op = ops_[i];
+  if (op.type == OpType::Invoke) {
+    if (p.pending) {
+      const ElleOp& prev = ops_[*p.pending];
+      reader_.fail(op.line, op.col,
+                   fmt::format("process {} invokes an operation while its invocation on line "
+                               "{} has not completed",
+                               label, prev.line));
+    }
+    p.pending = i;
+    p.pending_slot.reset();
+    if (op.txn) {
+      p.pending_slot = slots_.size();
+      p.slots.push_back(slots_.size());
+      slots_.push_back(Slot{i, std::nullopt});
+    }
+    return;
+  }
+  if (p.pending) {
+    const ElleOp& inv = ops_[*p.pending];
+    if (inv.txn != op.txn || inv.f != op.f)
+      reader_.fail(op.line, op.col,
+                   fmt::format("the completion's {} differs from that of its invocation on "
+                               "line {}",
+                               field("f"), inv.line));
+    if (p.pending_slot) slots_[*p.pending_slot].completion = i;
+    p.pending.reset();
+    p.pending_slot.reset();
+  } else if (op.txn) {
+    ++orphans_;  // a completion without invocation: read on its own
+    p.slots.push_back(slots_.size());
+    slots_.push_back(Slot{std::nullopt, i});
+  }
+}
+
+void ElleReader::read_ops() {
+  // The operations are maps one after the other, or inside one vector/list.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> wrapped;
+  char close = ']';
+  if (reader_.more() && (reader_.peek() == '[' ||
+                         (dialect_ == edn::Dialect::Edn && reader_.peek() == '('))) {
+    close = reader_.peek() == '[' ? ']' : ')';
+    wrapped = std::pair{reader_.line(), reader_.col()};
+    reader_.skip_char();
+  }
+  const edn::Node nil;
+  while (true) {
+    if (!reader_.more()) {
+      if (wrapped)
+        reader_.fail_here(fmt::format("unexpected end of input: expected '{}' to close the "
+                                      "'{}' at line {}, column {}",
+                                      close, close == ']' ? '[' : '(', wrapped->first,
+                                      wrapped->second));
+      return;
+    }
+    if (wrapped && reader_.peek() == close) {
+      reader_.skip_char();
+      if (reader_.more())
+        reader_.fail_here(fmt::format("unexpected text after the closing '{}'", close));
+      return;
+    }
+    edn::Node n = reader_.value();
+    ops_.push_back(convert(n));
+    const edn::Node* process = n.get("process");
+    if (!process || process->kind == edn::Kind::Nil) {
+      process = &nil;
+      ++no_process_;
+    }
+    if (!ops_.back().txn) ++non_txn_;
+    pair(ops_.size() - 1, *process);
+    // Non-transactional operations are only needed for pairing.
+    if (!ops_.back().txn) ops_.back().mops.clear();
+  }
+}
+
+History ElleReader::build(ReadResult& result) {
+  History h;
+  auto key_of = [&](const MicroOp& m) { return h.intern_key(m.key, m.integer_key); };
+  std::unordered_set<std::string> names;
+  std::size_t committed = 0, aborted = 0, unknown = 0, dropped = 0, incomplete = 0;
+  for (const Process& p : processes_) {
+    std::optional<SessionId> session;
+    for (std::size_t s : p.slots) {
+      const Slot& slot = slots_[s];
+      const ElleOp* inv = slot.invoke ? &ops_[*slot.invoke] : nullptr;
+      const ElleOp* comp = slot.completion ? &ops_[*slot.completion] : nullptr;
+      TxnStatus status = TxnStatus::Unknown;
+      if (comp && comp->type == OpType::Ok) status = TxnStatus::Committed;
+      if (comp && comp->type == OpType::Fail) status = TxnStatus::Aborted;
+      if (!comp) ++incomplete;
+      // Committed: the completion's micro-ops. Otherwise only writes count,
+      // from the completion when it has them, else from the invocation.
+      const ElleOp* source = comp && comp->has_value ? comp : inv;
+      bool writes_only = status != TxnStatus::Committed;
+      bool any = false;
+      if (source)
+        for (const auto& m : source->mops)
+          any = any || !writes_only || m.kind != MicroOp::Kind::Read;
+      if (writes_only && !any) {
+        ++dropped;
+        continue;
+      }
+      const ElleOp& named = comp ? *comp : *inv;
+      std::string name = named.index && *named.index != 0
+                             ? fmt::format("T{}", *named.index)
+                             : fmt::format("L{}", named.line);
+      if (!names.insert(name).second) {
+        name = fmt::format("L{}.{}", named.line, named.col);  // several on one line
+        names.insert(name);
+      }
+      if (!session) session = h.add_session();
+      TxnId t = h.add_txn(*session, std::move(name), status);
+      if (inv && inv->time) h.txn(t).begin = *inv->time;
+      if (status == TxnStatus::Committed && comp->time) h.txn(t).commit = *comp->time;
+      switch (status) {
+        case TxnStatus::Committed: ++committed; break;
+        case TxnStatus::Aborted: ++aborted; break;
+        case TxnStatus::Unknown: ++unknown; break;
+      }
+      if (!source) continue;
+      for (const auto& m : source->mops) {
+        KeyId k = key_of(m);
+        if (m.kind != MicroOp::Kind::Read) {
+          h.add_write(t, k, h.intern_value(m.value));
+        } else if (!writes_only) {
+          if (!m.list) {
+            h.add_read(t, k, h.intern_value(m.value));
+            continue;
+          }
+          std::vector<ValueId> chain;
+          chain.reserve(m.elements.size());
+          for (const auto& e : m.elements) chain.push_back(h.intern_value(e));
+          h.add_read(t, k, chain.empty() ? h.intern_value(Value{}) : chain.back());
+          h.add_version_chain(k, std::move(chain));
+        }
+      }
+    }
+  }
+  // The initial value of every Elle key is nil (or the empty list).
+  ValueId nil = h.intern_value(Value{});
+  for (KeyId k = 0; k < h.keys().size(); ++k) h.set_init(k, nil);
+
+  auto& notes = result.notes;
+  notes.push_back(fmt::format("{} committed, {} aborted ({}), {} indeterminate ({} or never "
+                              "completed) transactions",
+                              committed, aborted, field("fail"), unknown, field("info")));
+  if (non_txn_ > 0)
+    notes.push_back(fmt::format("{} operations with an {} other than {} are not transactions: "
+                                "ignored",
+                                non_txn_, field("f"), field("txn")));
+  if (no_f_ > 0)
+    notes.push_back(fmt::format("{} operations have no {}: read as {}", no_f_, field("f"),
+                                field("txn")));
+  if (no_process_ > 0)
+    notes.push_back(fmt::format("{} operations have no {}: read as one process", no_process_,
+                                field("process")));
+  if (incomplete > 0)
+    notes.push_back(fmt::format("{} invocations never completed: read as indeterminate",
+                                incomplete));
+  if (orphans_ > 0)
+    notes.push_back(fmt::format("{} completions have no invocation: read on their own",
+                                orphans_));
+  if (dropped > 0)
+    notes.push_back(fmt::format("{} failed or indeterminate transactions write nothing: left "
+                                "out",
+                                dropped));
+  return h;
+}
+
+ReadResult ElleReader::read(Format format) {
+  ReadResult result;
+  result.format = format;
+  read_ops();
+  result.history = build(result);
+  return result;
+}
+
+}  // namespace
+
+ReadResult read_elle_edn(std::string_view text, const std::string& source,
+                         const ReadOptions& /*options: no initial-state choice in Elle*/) {
+  return ElleReader(text, source, edn::Dialect::Edn).read(Format::ElleEdn);
+}
+
+ReadResult read_elle_json(std::string_view text, const std::string& source,
+                          const ReadOptions& /*options*/) {
+  return ElleReader(text, source, edn::Dialect::Json).read(Format::ElleJson);
+}
+
 }  // namespace iso

@@ -1,7 +1,244 @@
-// Placeholder: replaced by the real reader.
+// IsoPredict traces (FORMATS.md §8), one event per line:
+//   WRITE KEY[x] Txn(s, i)
+//   READ KEY[x] Txn(s, i) From(s', i')
+//   INSERT[k] to Set[c] Txn(s, i)
+//   CONTAINS[k] in Set[c] From(s', i') Txn(s, i)
+//   DELETE[k] from Set[c] Txn(s, i)     (also: DELETE KEY[k] From Set(c) Txn(s, i))
+// Session 0 is the initial state. Set operations become reads and writes of
+// the key "Set(c:k)", the membership of k in c, as IsoPredict itself models
+// them.
+//
+// The trace names the transaction a read read from instead of a value, so
+// values are made up: the n-th write event to a key writes the integer n (the
+// initial value is 0), and a read from Txn(s', i') reads the value of that
+// transaction's last write to the key (its own latest write so far when it
+// reads from itself). A read from a transaction that never writes the key
+// gets a value nobody wrote, so the checker sees a read of a write that does
+// not exist, as it is.
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/text_input.hpp"
+
 namespace iso {
-ReadResult read_isopredict(std::string_view, const std::string& source, const ReadOptions&) {
-  throw InputError(source + ": the isopredict reader is not built yet");
+namespace {
+
+constexpr std::uint64_t kMaxId = std::numeric_limits<std::uint32_t>::max();
+constexpr std::size_t kMaxKeyBytes = 4096;
+
+struct TxnRef {
+  std::uint64_t session = 0, index = 0;
+  auto operator<=>(const TxnRef&) const = default;
+};
+
+struct Event {
+  bool write = false;
+  std::string key;   // as History interns it
+  bool integer_key = false;
+  TxnRef txn, from;  // from: reads only
+  std::size_t line = 0, from_col = 0;
+};
+
+// "[text]" (or "(text)" when `paren`): the text up to the closing bracket.
+std::string bracketed(textin::Cursor& c, std::string_view what, bool paren) {
+  char open = paren ? '(' : '[', close = paren ? ')' : ']';
+  if (!c.eat(std::string_view(&open, 1))) c.fail(fmt::format("expected '{}' before {}", open, what));
+  std::string_view rest = c.rest();
+  auto end = rest.find(close);
+  if (end == std::string_view::npos) c.fail(fmt::format("expected '{}' after {}", close, what));
+  if (end == 0) c.fail(fmt::format("expected {} inside '{}{}'", what, open, close));
+  if (end > kMaxKeyBytes) c.fail(fmt::format("{} is longer than {} bytes", what, kMaxKeyBytes));
+  std::string text(rest.substr(0, end));
+  c.advance(end + 1);
+  return text;
 }
+
+// "Txn(s, i)" or "From(s, i)".
+TxnRef txn_ref(textin::Cursor& c, std::string_view word) {
+  c.skip_spaces();
+  c.expect(word, fmt::format("'{}'", word));
+  c.skip_spaces();
+  TxnRef r;
+  r.session = c.unsigned_int("the session number", kMaxId);
+  c.skip_spaces();
+  c.expect(",", "',' after the session number");
+  c.skip_spaces();
+  r.index = c.unsigned_int("the transaction number", kMaxId);
+  c.skip_spaces();
+  c.expect(")", "')' after the transaction number");
+  return r;
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+Event parse_event(const std::string& source, std::string_view text, std::size_t number) {
+  textin::Cursor c(source, text, number);
+  Event ev;
+  ev.line = number;
+  c.skip_spaces();
+  auto set_key = [&](std::string_view element, std::string_view set) {
+    ev.key = fmt::format("Set({}:{})", set, element);
+  };
+  auto from = [&] {
+    c.skip_spaces();
+    ev.from_col = c.col();
+    ev.from = txn_ref(c, "From(");
+  };
+  bool is_write = c.eat("WRITE");
+  if (is_write || c.eat("READ")) {
+    ev.write = is_write;
+    c.skip_spaces();
+    c.expect("KEY", "'KEY[' and the key");
+    ev.key = bracketed(c, "the key", false);
+    ev.integer_key = all_digits(ev.key);
+    ev.txn = txn_ref(c, "Txn(");
+    if (!ev.write) from();
+  } else if (c.eat("INSERT")) {
+    ev.write = true;
+    std::string element = bracketed(c, "the element", false);
+    c.skip_spaces();
+    c.expect("to", "'to Set['");
+    c.skip_spaces();
+    c.expect("Set", "'Set['");
+    set_key(element, bracketed(c, "the set", false));
+    ev.txn = txn_ref(c, "Txn(");
+  } else if (c.eat("CONTAINS")) {
+    std::string element = bracketed(c, "the element", false);
+    c.skip_spaces();
+    c.expect("in", "'in Set['");
+    c.skip_spaces();
+    c.expect("Set", "'Set['");
+    set_key(element, bracketed(c, "the set", false));
+    from();
+    ev.txn = txn_ref(c, "Txn(");
+  } else if (c.eat("DELETE")) {
+    ev.write = true;
+    c.skip_spaces();
+    c.eat("KEY");
+    std::string element = bracketed(c, "the element", false);
+    c.skip_spaces();
+    if (!c.eat("from")) c.expect("From", "'from Set['");
+    c.skip_spaces();
+    c.expect("Set", "'Set[' or 'Set('");
+    set_key(element, bracketed(c, "the set", c.peek() == '('));
+    ev.txn = txn_ref(c, "Txn(");
+  } else {
+    c.fail("expected an event: WRITE, READ, INSERT, CONTAINS or DELETE");
+  }
+  c.expect_end("the event");
+  if (ev.txn.session == 0)
+    c.fail_at(1, "an event of session 0, which is the initial state (expected a session "
+                 "number of at least 1 in Txn(s, i))");
+  if (!ev.write && ev.from.session == 0 && ev.from.index != 0)
+    c.fail_at(ev.from_col, fmt::format("From(0, {}): session 0 is the initial state and has "
+                                       "only transaction 0",
+                                       ev.from.index));
+  return ev;
+}
+
+}  // namespace
+
+ReadResult read_isopredict(std::string_view text, const std::string& source,
+                           const ReadOptions& /*options: no format-specific choices*/) {
+  ReadResult result;
+  result.format = Format::IsoPredict;
+  History& h = result.history;
+
+  std::vector<Event> events;
+  textin::Lines lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    if (textin::blank(line)) continue;
+    events.push_back(parse_event(source, line, lines.number()));
+  }
+
+  // Transactions in order of first appearance; within a session, a
+  // transaction's events must be consecutive and its numbers increase.
+  std::map<TxnRef, TxnId> txn_ids;
+  struct SessionState {
+    SessionId id = 0;
+    std::uint64_t last_index = 0;
+    std::size_t last_line = 0;
+  };
+  std::unordered_map<std::uint64_t, SessionState> sessions;
+  for (const Event& ev : events) {
+    auto [sit, fresh] = sessions.try_emplace(ev.txn.session);
+    SessionState& s = sit->second;
+    if (fresh) {
+      s.id = h.add_session();
+    } else if (s.last_index == ev.txn.index) {
+      s.last_line = ev.line;
+      continue;
+    } else if (ev.txn.index < s.last_index || txn_ids.count(ev.txn)) {
+      textin::fail(source, ev.line, 1,
+                   fmt::format("Txn({}, {}) comes after Txn({}, {}) (line {}): transaction "
+                               "numbers must increase within a session and a transaction's "
+                               "events must be consecutive",
+                               ev.txn.session, ev.txn.index, ev.txn.session, s.last_index,
+                               s.last_line));
+    }
+    s.last_index = ev.txn.index;
+    s.last_line = ev.line;
+    txn_ids.emplace(ev.txn, h.add_txn(s.id, fmt::format("T{}.{}", ev.txn.session, ev.txn.index)));
+  }
+
+  // Values: the n-th write event to a key writes n; remember each
+  // transaction's last write per key.
+  std::unordered_map<std::string, std::int64_t> writes_per_key;
+  std::vector<std::int64_t> write_value(events.size(), 0);
+  std::map<std::pair<TxnRef, std::string>, std::int64_t> last_write;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (!events[i].write) continue;
+    write_value[i] = ++writes_per_key[events[i].key];
+    last_write[{events[i].txn, events[i].key}] = write_value[i];
+  }
+
+  std::map<std::pair<TxnRef, std::string>, std::int64_t> own_write;  // so far
+  std::size_t thin_air = 0;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const Event& ev = events[i];
+    KeyId k = h.intern_key(ev.key, ev.integer_key);
+    TxnId t = txn_ids.at(ev.txn);
+    if (ev.write) {
+      h.add_write(t, k, h.intern_value(Value{write_value[i]}));
+      own_write[{ev.txn, ev.key}] = write_value[i];
+      continue;
+    }
+    std::int64_t v = 0;  // From(0, 0): the initial value
+    if (ev.from == ev.txn) {
+      auto it = own_write.find({ev.txn, ev.key});
+      if (it == own_write.end())
+        textin::fail(source, ev.line, ev.from_col,
+                     fmt::format("Txn({}, {}) reads {} from itself before writing it",
+                                 ev.txn.session, ev.txn.index, ev.key));
+      v = it->second;
+    } else if (ev.from.session != 0) {
+      auto it = last_write.find({ev.from, ev.key});
+      if (it != last_write.end()) {
+        v = it->second;
+      } else {
+        v = ++writes_per_key[ev.key];  // a value no event writes
+        ++thin_air;
+      }
+    }
+    h.add_read(t, k, h.intern_value(Value{v}));
+  }
+  if (thin_air > 0)
+    result.notes.push_back(fmt::format(
+        "{} read{} a transaction that never writes the key read: read as {} that no "
+        "transaction wrote",
+        thin_air, thin_air == 1 ? " names" : "s name", thin_air == 1 ? "a value" : "values"));
+  return result;
+}
+
 }  // namespace iso

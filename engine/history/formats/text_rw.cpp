@@ -1,7 +1,191 @@
-// Placeholder: replaced by the real reader.
+// The text format r/w(key,value,session,txn) of PolySI, Plume, IsoVista and
+// AWDIT's "plume" format (FORMATS.md §3).
+//
+// Consecutive lines with the same (session, txn) form one transaction, named
+// T<s>.<t> after the file's numbers. In the Plume dialect txn -1 marks the
+// writes of an aborted transaction: consecutive -1 lines of one session form
+// one aborted transaction T<s>.abort<n> (n counts the session's aborted
+// groups from 1). Within a session the txn numbers of committed transactions
+// must increase: a transaction that resumes after another one of its session,
+// or a number that goes backwards, is an error, since program order would be
+// ambiguous.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/text_input.hpp"
+
 namespace iso {
-ReadResult read_text_rw(std::string_view, const std::string& source, const ReadOptions&) {
-  throw InputError(source + ": the text_rw reader is not built yet");
+namespace {
+
+constexpr std::uint64_t kMaxInt = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+constexpr std::int64_t kAbortedTxn = -1;
+
+struct LineOp {
+  bool write = false;
+  std::uint64_t key = 0;
+  std::int64_t value = 0;
+  std::uint64_t session = 0;
+  std::int64_t txn = 0;  // kAbortedTxn for the Plume dialect's aborted writes
+  std::size_t line = 0;
+};
+
+LineOp parse_line(const std::string& source, std::string_view text, std::size_t number) {
+  textin::Cursor c(source, text, number);
+  LineOp op;
+  op.line = number;
+  c.skip_spaces();
+  if (c.eat("w(")) {
+    op.write = true;
+  } else if (!c.eat("r(")) {
+    c.fail("expected an operation 'r(key,value,session,txn)' or 'w(key,value,session,txn)'");
+  }
+  // Blanks are tolerated around the numbers.
+  auto field = [&](std::string_view what, char after, std::string_view after_what) {
+    c.skip_spaces();
+    std::uint64_t n = c.unsigned_int(what, kMaxInt);
+    c.skip_spaces();
+    if (!c.eat(std::string_view(&after, 1)))
+      c.fail(fmt::format("expected '{}' after {}", after, after_what));
+    return n;
+  };
+  op.key = field("the key", ',', "the key");
+  op.value = static_cast<std::int64_t>(field("the value", ',', "the value"));
+  op.session = field("the session", ',', "the session");
+  c.skip_spaces();
+  if (c.eat("-1")) {
+    op.txn = kAbortedTxn;
+    c.skip_spaces();
+    if (!c.eat(")")) c.fail("expected ')' after the transaction number");
+  } else {
+    op.txn = static_cast<std::int64_t>(
+        field("the transaction number (or -1 for an aborted write)", ')',
+              "the transaction number"));
+  }
+  c.expect_end("the operation");
+  return op;
 }
+
+// A run of consecutive lines with the same (session, txn).
+struct Group {
+  std::size_t first = 0, last = 0;  // indices into the ops
+};
+
+}  // namespace
+
+ReadResult read_text_rw(std::string_view text, const std::string& source,
+                        const ReadOptions& options) {
+  ReadResult result;
+  result.format = Format::Text;
+  History& h = result.history;
+
+  std::vector<LineOp> ops;
+  textin::Lines lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    if (textin::blank(line)) continue;
+    ops.push_back(parse_line(source, line, lines.number()));
+  }
+
+  // Group consecutive lines and check program order per session.
+  std::vector<Group> groups;
+  struct SessionState {
+    std::int64_t last_txn = -1;  // last committed txn number seen
+    std::size_t last_line = 0;
+  };
+  std::unordered_map<std::uint64_t, SessionState> sessions;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const LineOp& op = ops[i];
+    if (!groups.empty()) {
+      const LineOp& prev = ops[groups.back().last];
+      if (prev.session == op.session && prev.txn == op.txn) {
+        groups.back().last = i;
+        continue;
+      }
+    }
+    if (op.txn != kAbortedTxn) {
+      auto [it, fresh] = sessions.try_emplace(op.session);
+      if (!fresh && op.txn <= it->second.last_txn)
+        textin::fail(source, op.line, 1,
+                     fmt::format("transaction {} of session {} comes after transaction {} of "
+                                 "the same session (line {}): transaction numbers must "
+                                 "increase within a session and a transaction's lines must "
+                                 "be consecutive",
+                                 op.txn, op.session, it->second.last_txn,
+                                 it->second.last_line));
+      it->second.last_txn = op.txn;
+      it->second.last_line = op.line;
+    }
+    groups.push_back(Group{i, i});
+  }
+
+  // The first transaction may be the initial state (session 0, txn 0 on the
+  // first line).
+  bool explicit_init = false;
+  if (!groups.empty()) {
+    const LineOp& first = ops[0];
+    if (first.session == 0 && first.txn == 0) {
+      std::vector<textin::InitOp> init_ops;
+      for (std::size_t i = groups[0].first; i <= groups[0].last; ++i)
+        init_ops.push_back({ops[i].write, ops[i].key, ops[i].value, ops[i].line});
+      explicit_init =
+          textin::decide_explicit_init(init_ops, "T0.0", options.init, source, result.notes);
+    } else {
+      textin::note_no_init_candidate(
+          options.init,
+          fmt::format("the first line is transaction {} of session {}, not transaction 0 of "
+                      "session 0",
+                      first.txn, first.session),
+          result.notes);
+    }
+  }
+  result.explicit_init = explicit_init;
+
+  auto key_of = [&](std::uint64_t k) { return h.intern_key(std::to_string(k), true); };
+  auto value_of = [&](std::int64_t v) { return h.intern_value(Value{v}); };
+
+  std::unordered_map<std::uint64_t, SessionId> session_ids;
+  std::unordered_map<std::uint64_t, std::size_t> aborted_groups;  // per file session
+  std::size_t dropped_reads = 0, aborted = 0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const LineOp& head = ops[groups[g].first];
+    if (g == 0 && explicit_init) {
+      for (std::size_t i = groups[0].first; i <= groups[0].last; ++i)
+        h.set_init(key_of(ops[i].key), value_of(ops[i].value));  // the last write wins
+      continue;
+    }
+    auto [sit, fresh] = session_ids.try_emplace(head.session, 0);
+    if (fresh) sit->second = h.add_session();
+    TxnId t = 0;
+    if (head.txn == kAbortedTxn) {
+      ++aborted;
+      t = h.add_txn(sit->second,
+                    fmt::format("T{}.abort{}", head.session, ++aborted_groups[head.session]),
+                    TxnStatus::Aborted);
+    } else {
+      t = h.add_txn(sit->second, fmt::format("T{}.{}", head.session, head.txn));
+    }
+    for (std::size_t i = groups[g].first; i <= groups[g].last; ++i) {
+      const LineOp& op = ops[i];
+      if (op.write) {
+        h.add_write(t, key_of(op.key), value_of(op.value));
+      } else if (head.txn == kAbortedTxn) {
+        ++dropped_reads;  // what an aborted transaction read does not matter
+      } else {
+        h.add_read(t, key_of(op.key), value_of(op.value));
+      }
+    }
+  }
+  if (aborted > 0)
+    result.notes.push_back(fmt::format(
+        "{} aborted transaction{} (txn -1){}", aborted, aborted == 1 ? "" : "s",
+        dropped_reads > 0 ? fmt::format("; their {} reads are ignored", dropped_reads) : ""));
+  return result;
+}
+
 }  // namespace iso

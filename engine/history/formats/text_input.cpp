@@ -1,0 +1,133 @@
+#include "engine/history/formats/text_input.hpp"
+
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+namespace iso::textin {
+
+void fail(const std::string& source, std::size_t line, std::size_t col,
+          std::string_view message) {
+  throw InputError(fmt::format("{}:{}:{}: {}", source, line, col, message));
+}
+
+bool Lines::next(std::string_view& line) {
+  if (done_) return false;
+  auto end = rest_.find('\n');
+  if (end == std::string_view::npos) {
+    done_ = true;
+    // A final line without "\n"; an empty remainder is no line at all.
+    if (rest_.empty()) return false;
+    line = rest_;
+    rest_ = {};
+  } else {
+    line = rest_.substr(0, end);
+    rest_.remove_prefix(end + 1);
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++number_;
+  return true;
+}
+
+void Cursor::skip_spaces() {
+  while (!at_end() && (line_[pos_] == ' ' || line_[pos_] == '\t')) ++pos_;
+}
+
+bool Cursor::eat(std::string_view word) {
+  if (line_.substr(pos_).starts_with(word)) {
+    pos_ += word.size();
+    return true;
+  }
+  return false;
+}
+
+void Cursor::expect(std::string_view word, std::string_view what) {
+  if (!eat(word)) fail(fmt::format("expected {}", what));
+}
+
+std::uint64_t Cursor::unsigned_int(std::string_view what, std::uint64_t max) {
+  std::size_t start = pos_;
+  std::uint64_t n = 0;
+  bool overflow = false;
+  while (!at_end() && line_[pos_] >= '0' && line_[pos_] <= '9') {
+    auto d = static_cast<std::uint64_t>(line_[pos_] - '0');
+    if (n > (max - d) / 10) overflow = true;
+    if (!overflow) n = n * 10 + d;
+    ++pos_;
+  }
+  if (pos_ == start) {
+    if (peek() == '-') fail(fmt::format("expected a non-negative integer as {}", what));
+    fail(fmt::format("expected an integer as {}", what));
+  }
+  if (overflow) fail_at(start + 1, fmt::format("{} is out of range (at most {})", what, max));
+  return n;
+}
+
+void Cursor::expect_end(std::string_view after) {
+  skip_spaces();
+  if (!at_end()) fail(fmt::format("unexpected text after {}", after));
+}
+
+bool blank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+bool decide_explicit_init(const std::vector<InitOp>& ops, std::string_view name,
+                          InitMode mode, const std::string& source,
+                          std::vector<std::string>& notes) {
+  if (mode == InitMode::Implicit) return false;
+  const InitOp* first_read = nullptr;
+  for (const auto& op : ops)
+    if (!op.write) {
+      first_read = &op;
+      break;
+    }
+  if (mode == InitMode::Explicit) {
+    if (first_read)
+      fail(source, first_read->line, 1,
+           fmt::format("--init explicit: the first transaction {} cannot be the initial "
+                       "state because it reads",
+                       name));
+    return true;
+  }
+  // Auto: the reason it is not an initial state, if any.
+  std::string reason;
+  std::unordered_set<std::uint64_t> keys;
+  for (const auto& op : ops) {
+    if (!op.write) {
+      reason = fmt::format("it reads key {} (line {})", op.key, op.line);
+      break;
+    }
+    if (op.value != 0) {
+      reason = fmt::format("it writes {} to key {} (line {})", op.value, op.key, op.line);
+      break;
+    }
+    if (!keys.insert(op.key).second) {
+      reason = fmt::format("it writes key {} twice (line {})", op.key, op.line);
+      break;
+    }
+  }
+  if (reason.empty()) {
+    notes.push_back(fmt::format(
+        "the first transaction {} only writes the initial value 0 to {} key{}: taken as the "
+        "initial state (--init implicit to read it as a transaction)",
+        name, keys.size(), keys.size() == 1 ? "" : "s"));
+    return true;
+  }
+  notes.push_back(fmt::format(
+      "the first transaction {} is read as an ordinary transaction, not as the initial "
+      "state: {} (--init explicit to take it as the initial state)",
+      name, reason));
+  return false;
+}
+
+void note_no_init_candidate(InitMode mode, std::string_view why,
+                            std::vector<std::string>& notes) {
+  if (mode != InitMode::Explicit) return;
+  notes.push_back(fmt::format(
+      "--init explicit: {}, so no transaction is taken as the initial state; every key "
+      "starts at 0",
+      why));
+}
+
+}  // namespace iso::textin
