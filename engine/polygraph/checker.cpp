@@ -36,6 +36,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   AbstractOptions aopt;
   aopt.transitive_so = false;
   AbstractHistory a = abstract_history(h, std::move(member), aopt);
+  result.stats.txns = a.txns.size();
   if (a.has_predicate_reads)
     result.notes.push_back("predicate reads are not checked by the graph checker; the verdict "
                            "covers the key reads only");
@@ -65,7 +66,6 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   }
 
   Polygraph pg(h, a, options.level);
-  result.stats.txns = a.txns.size();
   result.stats.ww_pairs = pg.pairs().size();
   result.stats.wr_choices = pg.choices().size();
   result.stats.seconds.construct = seconds_since(start);

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Benchmark of the SER/SI checker (`isosynth check -l SER|SI`) on the shared
+# recorded histories and on generated ones (bench/checker/generate.py), one
+# process per (input, level), timed with /usr/bin/time -v (or by polling
+# /proc/PID/status when it is missing), with a time limit per run.
+#
+#   bench/checker/run.sh [--timeout S] [--repeat N] [--no-big] [--only REGEX] [--out FILE]
+#
+#   --timeout S   time limit per run in seconds (default 600); a run that hits
+#                 it is recorded as a timeout row
+#   --repeat N    a run that takes under 1 s is repeated until N runs (default
+#                 5) and the run with the median wall time is recorded
+#   --no-big      skip the 100,000-transaction history
+#   --only REGEX  run only the inputs whose name matches REGEX (grep -E)
+#   --out FILE    CSV to write (default bench/results/checker-DATE.csv)
+#
+# Writes the CSV with machine, commit and date, then the comparison with
+# VeriStrong (bench/checker/compare-veristrong.py) beside it as
+# checker-DATE-vs-veristrong.md.  Generated histories go to bench/work/checker/
+# (ignored by git) and are reused when present (generation is deterministic).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+limit=600
+repeat=5
+big=1
+only=
+date=$(date -u +%Y-%m-%d)
+out=
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --timeout) limit=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --no-big) big=0; shift ;;
+    --only) only=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+out=${out:-bench/results/checker-$date.csv}
+shared=${SHARED_HISTORIES:-$root/../shared/data/histories}
+work=bench/work/checker
+mkdir -p "$work" "$work/runs" "$(dirname "$out")"
+
+# --- build (Release; reuse build/ when it exists) ---------------------------
+if [[ -d build ]]; then
+  type=$(grep -m1 '^CMAKE_BUILD_TYPE:' build/CMakeCache.txt 2>/dev/null | cut -d= -f2 || true)
+  [[ $type == Release ]] || echo "warning: build/ is configured as '${type:-unset}', not Release" >&2
+else
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build build -j2 --target isosynth >/dev/null
+bin=$root/build/isosynth
+
+# --- inputs ------------------------------------------------------------------
+# name|path-or-generator-args|levels|transactions hint
+inputs=()
+add_shared() {  # path relative to $shared
+  local p=$1 name=${1%/history.bincode}
+  if [[ -e $shared/$p ]]; then inputs+=("$name|$shared/$p|SER SI|")
+  else echo "warning: $shared/$p not found, skipped" >&2; fi
+}
+for w in BL RH WH; do add_shared "dbcop/postgres-dup-values/$w-1k/hist-00000/history.bincode"; done
+add_shared dbcop/dgraph-si-violation/history.bincode
+while IFS= read -r f; do add_shared "${f#"$shared"/}"; done \
+  < <(find "$shared/dbcop/table2-sample" -name history.bincode 2>/dev/null | sort)
+add_shared cobra/cock-G2
+add_shared cobra/cock-blog
+add_shared viper-json/postgres-1000
+for f in "$shared"/polysi-text/*.txt; do add_shared "${f#"$shared"/}"; done
+add_shared elle/huge-scc.edn
+
+# Generated: gen:NAME|generator arguments|levels|transactions
+gen() { inputs+=("gen:$1|$2|$3|$4"); }
+# BL-like: the shape of VeriStrong's PostgreSQL BL histories (20 sessions,
+# 500 keys, mild zipfian skew, half reads) with 8-10 operations per
+# transaction and 5% duplicate written values (defaults of generate.py).
+gen bl-1k-ser    "--txns 1000 --seed 1"                     "SER SI" 1000
+gen bl-1k-si     "--txns 1000 --isolation si --seed 1"      "SER SI" 1000
+gen bl-10k-ser   "--txns 10000 --seed 1"                    "SER SI" 10000
+gen bl-10k-si    "--txns 10000 --isolation si --seed 1"     "SER SI" 10000
+gen bl-10k-5000keys-ser "--txns 10000 --keys 5000 --seed 1" "SER SI" 10000
+if [[ $big == 1 ]]; then
+  # 100,000 transactions, 50 sessions, 10,000 keys (BL-like otherwise).
+  gen big-100k-ser "--txns 100000 --sessions 50 --keys 10000 --seed 1" "SER" 100000
+fi
+# Sweeps around a 2,000-transaction BL-like base point (20 sessions, reads 0.5,
+# duplicates 0.05, serial execution); each sweep repeats the base point.
+for s in 5 10 20 50 100; do gen "sweep-sessions-$s" "--txns 2000 --sessions $s --seed 2" "SER SI" 2000; done
+for r in 0.2 0.5 0.8 0.95; do gen "sweep-read-$r" "--txns 2000 --read-ratio $r --seed 2" "SER SI" 2000; done
+for d in 0 0.05 0.2 0.5; do gen "sweep-dup-$d" "--txns 2000 --dup-ratio $d --seed 2" "SER SI" 2000; done
+for c in 2 4 8 16; do gen "sweep-si-concurrency-$c" "--txns 2000 --isolation si --concurrency $c --seed 2" "SER SI" 2000; done
+gen sweep-uniform-keys "--txns 2000 --dist uniform --seed 2" "SER SI" 2000
+
+# --- one timed run -------------------------------------------------------------
+elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.6f", b - a}'; }
+run_one() {  # name path level hint
+  local name=$1 path=$2 level=$3 hint=$4 tag code=0
+  tag=$work/runs/$(echo "$name-$level" | tr '/:' '__')
+  if [[ -x /usr/bin/time ]]; then
+    local t0=$EPOCHREALTIME
+    /usr/bin/time -v -o "$tag.time" timeout -k 10 "$limit" \
+      "$bin" check "$path" -l "$level" --stats --json >"$tag.out" 2>"$tag.err" || code=$?
+    echo "wall $(elapsed "$t0")" >>"$tag.time"
+  else
+    local t0=$EPOCHREALTIME pid hwm=0 v
+    "$bin" check "$path" -l "$level" --stats --json >"$tag.out" 2>"$tag.err" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+      v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
+      [[ -n $v && $v -gt $hwm ]] && hwm=$v
+      if awk -v e="$(elapsed "$t0")" -v l="$limit" 'BEGIN{exit !(e > l)}'; then kill "$pid"; break; fi
+      sleep 0.05
+    done
+    wait "$pid" || code=$?
+    [[ $code == 143 ]] && code=124
+    printf 'wall %s\nmaxrss_kb %s\n' "$(elapsed "$t0")" "$hwm" >"$tag.time"
+  fi
+  python3 bench/checker/row.py "$name" "${path#"$root"/}" "$level" "$code" "$limit" \
+    "$tag.out" "$tag.err" "$tag.time" "$hint"
+}
+
+# --- header and runs -------------------------------------------------------------
+{
+  echo "# machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB"
+  echo "# commit: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)')"
+  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  if [[ -x /usr/bin/time ]]; then how="under /usr/bin/time -v"; else how="peak memory polled from /proc/PID/status VmHWM every 50 ms"; fi
+  echo "# time limit per run: ${limit} s; one process per (input, level): isosynth check INPUT -l LEVEL --stats --json, $how"
+  echo "# runs under 1 s: median wall of $repeat runs (the row of that run)"
+  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work ran on the machine during the benchmark)"
+  echo "# transactions exclude the initial transaction; phase seconds from --stats; wall_s (elapsed), cpu_s (user+sys) and peak_rss_mb for the whole process"
+  python3 bench/checker/row.py --header
+} >"$out"
+
+for entry in "${inputs[@]}"; do
+  IFS='|' read -r name spec levels hint <<<"$entry"
+  if [[ -n $only ]] && ! grep -Eq -- "$only" <<<"$name"; then continue; fi
+  path=$spec
+  if [[ $name == gen:* ]]; then
+    path=$root/$work/${name#gen:}.txt
+    if [[ ! -s $path ]]; then
+      # shellcheck disable=SC2086
+      python3 bench/checker/generate.py $spec -o "$path.tmp" 2>"$path.log" && mv "$path.tmp" "$path"
+    fi
+  fi
+  for level in $levels; do
+    row=$(run_one "$name" "$path" "$level" "$hint")
+    wall=$(cut -d, -f8 <<<"$row")
+    if [[ $repeat -gt 1 ]] && awk -v w="$wall" 'BEGIN{exit !(w != "" && w < 1)}'; then
+      rows=$row
+      for ((i = 1; i < repeat; i++)); do rows+=$'\n'$(run_one "$name" "$path" "$level" "$hint"); done
+      row=$(sort -t, -k8,8g <<<"$rows" | sed -n "$(((repeat + 1) / 2))p")
+    fi
+    echo "$row" >>"$out"
+    echo "$row" | cut -d, -f1,4-9 >&2
+  done
+done
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out"
+
+python3 bench/checker/compare-veristrong.py "$out" >"${out%.csv}-vs-veristrong.md"
+echo "wrote $out and ${out%.csv}-vs-veristrong.md" >&2
