@@ -1,7 +1,200 @@
-// Placeholder: replaced by the real reader.
+// The dbcop reader (FORMATS.md §5): one Rust bincode v1 value, little-endian,
+// fixed-width integers:
+//   u64 id, n_node, n_variable, n_transaction, n_event
+//   string info, start, end               (u64 length + UTF-8 bytes)
+//   vec<vec<transaction>>                 (u64 count + elements)
+//   transaction = vec<event>, bool success
+//   event       = bool write, u64 variable, u64 value, bool success
+//
+// Mapping to the history model:
+//  - each session becomes a History session; transaction j of session i is
+//    named "T<i>.<j>" (0-based, as in the file) so that a user can find it;
+//  - a transaction with success = false is Aborted; its (successful) events
+//    are kept so that a committed read of its writes is detectable as an
+//    aborted read (G1a);
+//  - an event with success = false did not take effect (dbcop records the
+//    operations a failed transaction attempted after its failure, with value
+//    0): it is dropped, and the number dropped is reported in a note;
+//  - value 0 is the initial value of every variable, which is the History's
+//    default initial value, so nothing is set explicitly.
+//
+// Robustness: every count is checked against the bytes that remain (each
+// element needs a known minimum number of bytes) before it is looped over, and
+// every string length likewise. Bytes left after the value are rejected: a
+// history.bincode holds exactly one value, and trailing bytes mean the file is
+// not what it claims to be (a concatenation, a different layout), where
+// ignoring them could silently drop sessions.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/history/formats/binary_util.hpp"
 #include "engine/history/formats/formats.hpp"
+
 namespace iso {
-ReadResult read_dbcop(std::string_view, const std::string& source, const ReadOptions&) {
-  throw InputError(source + ": the dbcop reader is not built yet");
+
+namespace {
+
+constexpr std::size_t kEventBytes = 1 + 8 + 8 + 1;
+constexpr std::size_t kMinTxnBytes = 8 + 1;      // empty event list + success
+constexpr std::size_t kMinSessionBytes = 8;      // empty transaction list
+
+// True when `s` is well-formed UTF-8 (bincode rejects a String that is not).
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3
+                                   : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
+    for (std::size_t k = 1; k < len; ++k) {
+      auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3Fu);
+    }
+    // Overlong forms, surrogates and values past U+10FFFF.
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+      return false;
+    i += len;
+  }
+  return true;
 }
+
+std::string read_string(ByteCursor& in, std::string_view what) {
+  std::size_t at = in.offset();
+  std::uint64_t len = in.u64_le(fmt::format("the length of {}", what));
+  in.check_count(len, 1, at, fmt::format("{} byte", what));
+  std::size_t text_at = in.offset();
+  std::string_view text = in.take(static_cast<std::size_t>(len), what);
+  if (!valid_utf8(text)) in.fail_at(text_at, fmt::format("expected {} as UTF-8 text", what));
+  return std::string(text);
+}
+
+// A short, printable rendering of a header string for a note.
+std::string shown(const std::string& s) {
+  constexpr std::size_t kMax = 80;
+  if (s.size() <= kMax) return quote_string(s);
+  std::size_t cut = kMax;  // not inside a UTF-8 sequence
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return quote_string(s.substr(0, cut) + "...");
+}
+
+}  // namespace
+
+ReadResult read_dbcop(std::string_view bytes, const std::string& source,
+                      const ReadOptions& /*options: dbcop has no explicit initial txn*/) {
+  ReadResult result;
+  result.format = Format::Dbcop;
+  History& h = result.history;
+  ByteCursor in(bytes, source);
+
+  static constexpr const char* kHeader[] = {"the history id", "the node count",
+                                            "the variable count", "the transaction count",
+                                            "the event count"};
+  for (const char* what : kHeader) in.u64_le(what);
+  std::string info = read_string(in, "the database name");
+  std::string start = read_string(in, "the start time");
+  std::string end = read_string(in, "the end time");
+
+  std::size_t at = in.offset();
+  std::uint64_t n_sessions = in.u64_le("the session count");
+  in.check_count(n_sessions, kMinSessionBytes, at, "session");
+
+  std::size_t n_txns = 0, n_aborted = 0, failed_committed = 0, failed_aborted = 0;
+  std::size_t writes_of_zero = 0;
+  const ValueId zero = h.intern_value(Value{std::int64_t{0}});
+  for (std::uint64_t s = 0; s < n_sessions; ++s) {
+    SessionId session = h.add_session();
+    at = in.offset();
+    std::uint64_t n_session_txns =
+        in.u64_le(fmt::format("the transaction count of session {}", s));
+    in.check_count(n_session_txns, kMinTxnBytes, at, fmt::format("session {} transaction", s));
+    for (std::uint64_t t = 0; t < n_session_txns; ++t) {
+      const std::string name = fmt::format("T{}.{}", s, t);
+      at = in.offset();
+      std::uint64_t n_events = in.u64_le(fmt::format("the event count of {}", name));
+      in.check_count(n_events, kEventBytes, at, fmt::format("{} event", name));
+      // The transaction's status follows its events: read them first.
+      struct Event {
+        bool write;
+        std::uint64_t variable;
+        std::int64_t value;
+        bool success;
+      };
+      std::vector<Event> events;
+      events.reserve(static_cast<std::size_t>(n_events));
+      // check_count guarantees the bytes of every event: only the bool
+      // fields can be malformed, and their messages are built only then.
+      auto read_bool = [&](std::uint64_t e, const char* field) {
+        std::size_t byte_at = in.offset();
+        std::uint8_t b = in.u8(field);
+        if (b > 1)
+          in.fail_at(byte_at, fmt::format("expected the {} of event {} of {} (a bool, 0 or 1), "
+                                          "found {}",
+                                          field, e, name, b));
+        return b == 1;
+      };
+      for (std::uint64_t e = 0; e < n_events; ++e) {
+        Event ev{};
+        ev.write = read_bool(e, "kind");
+        ev.variable = in.u64_le("a variable");
+        std::size_t value_at = in.offset();
+        std::uint64_t value = in.u64_le("a value");
+        if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+          in.fail_at(value_at, fmt::format("value {} of event {} of {} exceeds the 64-bit "
+                                           "signed range this checker supports",
+                                           value, e, name));
+        ev.value = static_cast<std::int64_t>(value);
+        ev.success = read_bool(e, "success flag");
+        events.push_back(ev);
+      }
+      bool committed = in.bool_byte(fmt::format("the success flag of {}", name));
+      TxnId txn = h.add_txn(session, name, committed ? TxnStatus::Committed : TxnStatus::Aborted);
+      ++n_txns;
+      if (!committed) ++n_aborted;
+      for (const Event& ev : events) {
+        if (!ev.success) {
+          ++(committed ? failed_committed : failed_aborted);
+          continue;
+        }
+        KeyId k = h.intern_key(std::to_string(ev.variable), /*integer=*/true);
+        ValueId v = h.intern_value(Value{ev.value});
+        if (ev.write) {
+          if (v == zero) ++writes_of_zero;
+          h.add_write(txn, k, v);
+        } else {
+          h.add_read(txn, k, v);
+        }
+      }
+    }
+  }
+  if (!in.at_end())
+    in.fail(fmt::format("expected the end of the history, but {} more byte{} follow",
+                        in.remaining(), in.remaining() == 1 ? "" : "s"));
+
+  result.notes.push_back(fmt::format("dbcop history of {} recorded from {} to {}: {} sessions, "
+                                     "{} transactions ({} aborted)",
+                                     shown(info), shown(start), shown(end), n_sessions, n_txns,
+                                     n_aborted));
+  if (failed_committed > 0)
+    result.notes.push_back(fmt::format(
+        "{} operation{} marked failed inside committed transactions did not take effect and "
+        "{} dropped",
+        failed_committed, failed_committed == 1 ? "" : "s", failed_committed == 1 ? "was" : "were"));
+  if (failed_aborted > 0)
+    result.notes.push_back(fmt::format(
+        "{} operation{} marked failed inside aborted transactions {} dropped", failed_aborted,
+        failed_aborted == 1 ? "" : "s", failed_aborted == 1 ? "was" : "were"));
+  if (writes_of_zero > 0)
+    result.notes.push_back(fmt::format(
+        "{} write{} the value 0, which is also the initial value of every variable",
+        writes_of_zero, writes_of_zero == 1 ? " writes" : "s write"));
+  return result;
+}
+
 }  // namespace iso
