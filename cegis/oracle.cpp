@@ -1,5 +1,5 @@
 #include "cegis/oracle.hpp"
-#include "cegis/timing.hpp"
+#include "engine/util/timing.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 #include "cegis/synthesizer.hpp"
-#include "cegis/timing.hpp"
+#include "engine/util/timing.hpp"
 
 #include <algorithm>
 #include <map>

@@ -18,17 +18,12 @@
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/polygraph/checker.hpp"
+#include "engine/util/timing.hpp"
 #include "engine/history/printer.hpp"
 
 namespace iso::cli {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
 
 // The generic oracle unrolls quantifiers over all transactions: beyond this
 // many it is refused rather than left to exhaust memory.

@@ -29,33 +29,6 @@ using nlohmann::json;
 // string, a number or a literal), and events arrive in text order, so the
 // scan only has to be right on the prefix the parser has already accepted.
 
-std::size_t token_offset(std::string_view s, std::size_t n) {
-  std::size_t i = 0, count = 0;
-  if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // the parser skips a UTF-8 BOM
-  auto delimiter = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
-           c == '[' || c == ']' || c == '{' || c == '}' || c == '"';
-  };
-  while (i < s.size()) {
-    char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
-      ++i;
-      continue;
-    }
-    if (count == n) return i;
-    ++count;
-    if (c == '{' || c == '}' || c == '[' || c == ']') {
-      ++i;
-    } else if (c == '"') {
-      ++i;
-      while (i < s.size() && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
-      ++i;
-    } else {
-      while (i < s.size() && !delimiter(s[i])) ++i;
-    }
-  }
-  return s.size();
-}
 
 struct LineCol {
   std::size_t line, col;
@@ -296,7 +269,7 @@ class Reader final : public nlohmann::json_sax<json> {
  private:
   // --- errors ----------------------------------------------------------------
   std::string position(std::size_t tok) const {
-    LineCol lc = line_col(text_, token_offset(text_, tok));
+    LineCol lc = line_col(text_, json_token_offset(text_, tok));
     return fmt::format("{}:{}", lc.line, lc.col);
   }
 
@@ -655,6 +628,34 @@ json value_json(const History& h, ValueId v) {
 }
 
 }  // namespace
+
+std::size_t json_token_offset(std::string_view s, std::size_t n) {
+  std::size_t i = 0, count = 0;
+  if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // the parser skips a UTF-8 BOM
+  auto delimiter = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
+           c == '[' || c == ']' || c == '{' || c == '}' || c == '"';
+  };
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
+      ++i;
+      continue;
+    }
+    if (count == n) return i;
+    ++count;
+    if (c == '{' || c == '}' || c == '[' || c == ']') {
+      ++i;
+    } else if (c == '"') {
+      ++i;
+      while (i < s.size() && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
+      ++i;
+    } else {
+      while (i < s.size() && !delimiter(s[i])) ++i;
+    }
+  }
+  return s.size();
+}
 
 History read_native_json(std::string_view text, const std::string& source_name) {
   if (text.size() > kMaxNativeJsonBytes) throw InputError(too_large(source_name));

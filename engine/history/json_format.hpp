@@ -32,6 +32,12 @@ inline constexpr std::size_t kMaxNativeJsonBytes = std::size_t{1} << 30;  // 1 G
 // Keys are interned in order of first use in the operations; keys that only
 // `init` mentions come after, in byte order of their text.
 History read_native_json(std::string_view text, const std::string& source_name);
+
+// The byte offset of token n (0-based) of JSON text, where a token is '{',
+// '}', '[', ']', a string or a scalar (',' and ':' separate). nlohmann's
+// parser reports no positions for values; readers number its events and find
+// a position this way, on error paths only, on a prefix the parser accepted.
+std::size_t json_token_offset(std::string_view text, std::size_t n);
 History read_native_json_file(const std::string& path);
 
 // Serializes a history (format, version, init, sessions). Callers may add

@@ -8,16 +8,11 @@
 #include "engine/polygraph/explain.hpp"
 #include "engine/polygraph/polygraph.hpp"
 #include "engine/polygraph/solve.hpp"
+#include "engine/util/timing.hpp"
 
 namespace iso::poly {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
 // The name of an unjustified read from the oracle's message.
 std::string read_anomaly_name(const std::string& message) {
   if (message.find("(G1a)") != std::string::npos) return "G1a";
@@ -74,13 +69,13 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
                                  a.txns.size(), pg.pairs().size(), pg.choices().size()));
 
   auto t_prune = Clock::now();
-  auto violation = pg.prune(options.prune, result.stats.prune_passes);
+  auto cycle = pg.prune(options.prune, result.stats.prune_passes);
   result.stats.seconds.prune = seconds_since(t_prune);
   result.stats.known_edges = pg.known().size();
   result.stats.reach_bytes = pg.reach().bytes();
-  if (violation) {
+  if (cycle) {
     result.verdict = Verdict::Violated;
-    result.anomaly = cycle_anomaly(h, violation->cycle);
+    result.anomaly = cycle_anomaly(h, std::move(*cycle));
     return result;
   }
   if (options.progress && seconds_since(start) > 1.0)

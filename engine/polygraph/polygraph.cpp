@@ -5,8 +5,6 @@
 #include <set>
 #include <unordered_set>
 
-#include <fmt/format.h>
-
 namespace iso::poly {
 
 namespace {
@@ -89,13 +87,13 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   // after the last one. Values whose writer is not a unique committed member
   // are skipped (a list element nobody committed is reported before).
   std::unordered_map<std::uint64_t, TxnId> writer_of;  // (key, value) -> writer
-  std::unordered_map<std::uint64_t, bool> ambiguous;
+  std::unordered_set<std::uint64_t> ambiguous;
   for (TxnId t : a.txns) {
     if (t == kInitTxn) continue;
     for (const FinalWrite& w : a.abs[t].writes) {
       std::uint64_t kv = key_txn(w.key, w.value);
       auto [it, fresh] = writer_of.emplace(kv, t);
-      if (!fresh) ambiguous[kv] = true;
+      if (!fresh) ambiguous.insert(kv);
     }
   }
   auto order = [&](TxnId x, TxnId y, KeyId k) {
@@ -183,18 +181,29 @@ bool Polygraph::closes_cycle(const DepEdge& e) const {
   return false;
 }
 
-std::vector<DepEdge> Polygraph::implied_by_ww(TxnId from, TxnId to, KeyId k) const {
-  std::vector<DepEdge> out{{from, to, Dep::WW, k}};
+void Polygraph::implied_by_ww(TxnId from, TxnId to, KeyId k, std::vector<DepEdge>& out) const {
+  out.assign(1, DepEdge{from, to, Dep::WW, k});
   // Case III of Fig. 8: the anti-dependencies the order derives.
   for (TxnId s : known_readers(k, from))
     if (s != to) out.push_back({s, to, Dep::RW, k});
+}
+
+void Polygraph::implied_by_wr(TxnId writer, TxnId reader, KeyId k,
+                              std::vector<DepEdge>& out) const {
+  out.assign(1, DepEdge{writer, reader, Dep::WR, k});
+  for (TxnId w : ww_successors(k, writer))
+    if (w != reader) out.push_back({reader, w, Dep::RW, k});
+}
+
+std::vector<DepEdge> Polygraph::implied_by_ww(TxnId from, TxnId to, KeyId k) const {
+  std::vector<DepEdge> out;
+  implied_by_ww(from, to, k, out);
   return out;
 }
 
 std::vector<DepEdge> Polygraph::implied_by_wr(TxnId writer, TxnId reader, KeyId k) const {
-  std::vector<DepEdge> out{{writer, reader, Dep::WR, k}};
-  for (TxnId w : ww_successors(k, writer))
-    if (w != reader) out.push_back({reader, w, Dep::RW, k});
+  std::vector<DepEdge> out;
+  implied_by_wr(writer, reader, k, out);
   return out;
 }
 
@@ -236,18 +245,14 @@ std::vector<DepEdge> Polygraph::cycle_through(const DepEdge& e) const {
   return best;
 }
 
-std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes) {
+std::optional<std::vector<DepEdge>> Polygraph::prune(bool enabled, std::size_t& passes) {
   passes = 0;
+  std::vector<DepEdge> ab, ba;  // reused: the edges each alternative implies
   for (;;) {
     ++passes;
     rebuild_graph();
     auto order = graph::topological_order(graph_);
-    if (!order) {
-      auto cycles = graph::short_cycles(graph_);
-      PruneViolation v{"cycle", to_deps(cycles.front()),
-                       "the dependencies every compatible graph has form a cycle"};
-      return v;
-    }
+    if (!order) return to_deps(graph::short_cycles(graph_).front());
     order_ = std::move(*order);
     reach_ = graph::Reachability(graph_, order_);
     if (!enabled) return std::nullopt;
@@ -255,15 +260,12 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
     bool changed = false;
     for (WwPair& p : pairs_) {
       if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
-      auto ab = implied_by_ww(p.a, p.b, p.key);
-      auto ba = implied_by_ww(p.b, p.a, p.key);
+      implied_by_ww(p.a, p.b, p.key, ab);
+      implied_by_ww(p.b, p.a, p.key, ba);
       bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
       if (bad_ab && bad_ba) {
         auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
-        return PruneViolation{
-            "no-choice", c2.size() < c1.size() ? c2 : c1,
-            fmt::format("{} and {} both write {}, and either order closes a cycle",
-                        h_.txn(p.a).name, h_.txn(p.b).name, h_.key_text(p.key))};
+        return c2.size() < c1.size() ? c2 : c1;
       }
       if (bad_ab) {
         fix_ww(p.b, p.a, p.key);
@@ -276,18 +278,17 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
     for (WrChoice& c : choices_) {
       if (c.fixed || unknown_[c.reader]) continue;
       std::vector<TxnId> alive;
-      for (TxnId w : c.cands)
-        if (unknown_[w] || !infeasible(implied_by_wr(w, c.reader, c.key))) alive.push_back(w);
+      for (TxnId w : c.cands) {
+        if (!unknown_[w]) implied_by_wr(w, c.reader, c.key, ab);
+        if (unknown_[w] || !infeasible(ab)) alive.push_back(w);
+      }
       if (alive.empty()) {
         std::vector<DepEdge> cycle;
         for (TxnId w : c.cands) {
           auto cw = shortest_cycle(implied_by_wr(w, c.reader, c.key));
           if (cycle.empty() || cw.size() < cycle.size()) cycle = std::move(cw);
         }
-        return PruneViolation{
-            "no-choice", cycle,
-            fmt::format("{} reads {} and each of its {} candidate writers closes a cycle",
-                        h_.txn(c.reader).name, h_.key_text(c.key), c.cands.size())};
+        return cycle;
       }
       if (alive.size() != c.cands.size()) {
         changed = true;

@@ -38,20 +38,15 @@ struct WrChoice {
   bool fixed = false;        // reduced to one known edge by pruning
 };
 
-// Constructing and pruning stop at the first proof of a violation.
-struct PruneViolation {
-  std::string name;         // "cycle" when the known graph is cyclic, "no-choice"
-  std::vector<DepEdge> cycle;
-  std::string description;
-};
-
 class Polygraph {
  public:
   Polygraph(const History& h, const AbstractHistory& a, GraphLevel level);
 
-  // Prunes to a fixpoint. Returns a violation when one is proved; otherwise
-  // leaves `order()` and `reach()` computed on the final known graph.
-  std::optional<PruneViolation> prune(bool enabled, std::size_t& passes);
+  // Prunes to a fixpoint. Stops at the first proof of a violation and
+  // returns its cycle: the known graph is cyclic, or every alternative of a
+  // constraint closes a cycle (the shortest of those). Otherwise leaves
+  // `order()` and `reach()` computed on the final known graph.
+  std::optional<std::vector<DepEdge>> prune(bool enabled, std::size_t& passes);
 
   // --- state read by the encoder --------------------------------------------
   const History& history() const { return h_; }
@@ -84,6 +79,9 @@ class Polygraph {
   // edge and the anti-dependencies it derives with known edges.
   std::vector<DepEdge> implied_by_ww(TxnId from, TxnId to, KeyId k) const;
   std::vector<DepEdge> implied_by_wr(TxnId writer, TxnId reader, KeyId k) const;
+  // The same into a reused buffer (pruning asks this of every constraint).
+  void implied_by_ww(TxnId from, TxnId to, KeyId k, std::vector<DepEdge>& out) const;
+  void implied_by_wr(TxnId writer, TxnId reader, KeyId k, std::vector<DepEdge>& out) const;
   bool infeasible(const std::vector<DepEdge>& implied) const;
   // The shortest of the cycles the edges close with known paths.
   std::vector<DepEdge> shortest_cycle(const std::vector<DepEdge>& implied) const;

@@ -8,18 +8,13 @@
 
 #include "engine/graph/dynamic_order.hpp"
 #include "engine/sat/solver.hpp"
+#include "engine/util/timing.hpp"
 
 namespace iso::poly {
 
 namespace {
 
 using sat::Lit;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) {
-  return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
 // An edge that exists when all of its literals are true.
 struct CondEdge {
   DepEdge edge;
@@ -36,6 +31,23 @@ struct CondEdge {
 struct TwoWidth {
   DepEdge first, second;
 };
+
+// A tournament that is not transitive has a 3-cycle i -> m -> j -> i. With
+// the vertices sorted by wins, take a back edge j -> i where wins(i) >=
+// wins(j): if no m beaten by i beat j, j would beat i and all that i beats,
+// more than i. `idx` sorts `ws` by wins, most first.
+template <class Precedes>
+std::array<TxnId, 3> three_cycle(const std::vector<TxnId>& ws,
+                                 const std::vector<std::uint32_t>& idx, Precedes precedes) {
+  for (std::size_t r = 0; r < idx.size(); ++r)
+    for (std::size_t s = r + 1; s < idx.size(); ++s) {
+      TxnId i = ws[idx[r]], j = ws[idx[s]];
+      if (!precedes(j, i)) continue;
+      for (TxnId m : ws)
+        if (m != i && m != j && precedes(i, m) && precedes(m, j)) return {i, m, j};
+    }
+  return {};  // unreachable for a non-transitive tournament
+}
 
 class Encoder {
  public:
@@ -310,8 +322,6 @@ std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<Txn
     for (TxnId w : pg_.writers(k))
       if (committed_in_model(w)) ws.push_back(w);
     if (ws.empty()) continue;
-    std::unordered_map<TxnId, std::uint32_t> local;
-    for (std::uint32_t i = 0; i < ws.size(); ++i) local.emplace(ws[i], i);
     std::vector<std::uint32_t> wins(ws.size(), 0);
     auto precedes = [&](TxnId x, TxnId y) {
       auto p = *pg_.pair_index(k, x, y);
@@ -336,34 +346,23 @@ std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<Txn
       return e;
     };
     if (!transitive) {
-      // A back edge j→i with wins(i) >= wins(j) lies on a 3-cycle i→m→j→i.
-      for (std::uint32_t r = 0; r < idx.size() && transitive == false; ++r)
-        for (std::uint32_t s = r + 1; s < idx.size(); ++s) {
-          TxnId i = ws[idx[r]], j = ws[idx[s]];
-          if (!precedes(j, i)) continue;
-          for (TxnId m : ws) {
-            if (m == i || m == j || !precedes(i, m) || !precedes(m, j)) continue;
-            std::vector<Lit> clause;
-            std::vector<DepEdge> cycle;
-            for (auto [x, y] : {std::pair{i, m}, std::pair{m, j}, std::pair{j, i}}) {
-              CondEdge e = cond_of(x, y);
-              for (std::uint8_t q = 0; q < e.n; ++q) clause.push_back(~e.lits[q]);
-              cycle.push_back(e.edge);
-            }
-            solver_.add_clause(clause);
-            ++stats_.cycle_clauses;
-            ++found;
-            if (shortest.empty() || cycle.size() < shortest.size()) shortest = cycle;
-            transitive = true;  // leave both loops
-            break;
-          }
-          if (transitive) break;
-        }
+      // Not an order: cut a 3-cycle of the tournament.
+      auto [i, m, j] = three_cycle(ws, idx, precedes);
+      std::vector<Lit> clause;
+      std::vector<DepEdge> cycle;
+      for (auto [x, y] : {std::pair{i, m}, std::pair{m, j}, std::pair{j, i}}) {
+        CondEdge e = cond_of(x, y);
+        for (std::uint8_t q = 0; q < e.n; ++q) clause.push_back(~e.lits[q]);
+        cycle.push_back(e.edge);
+      }
+      solver_.add_clause(clause);
+      ++stats_.cycle_clauses;
+      ++found;
+      if (shortest.empty() || cycle.size() < shortest.size()) shortest = cycle;
       continue;
     }
     std::vector<TxnId> chain;
     for (std::uint32_t r : idx) chain.push_back(ws[r]);
-    std::vector<TxnId> next(0);
     std::unordered_map<TxnId, std::uint32_t> rank;
     for (std::uint32_t r = 0; r < chain.size(); ++r) rank.emplace(chain[r], r);
     for (std::uint32_t r = 0; r + 1 < chain.size(); ++r) {
@@ -430,7 +429,7 @@ std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<Txn
       break;  // the edge is refused; its other arc adds nothing new
     }
   }
-  if (found > 0) return 0 + found;
+  if (found > 0) return found;
 
   // Acyclic: a commit order is the dynamic order restricted to committed
   // transactions (by their dependency copy under SI).

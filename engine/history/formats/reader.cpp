@@ -113,7 +113,7 @@ std::optional<Format> detect_text(std::string_view head) {
       return Format::ElleEdn;
     return std::nullopt;
   }
-  if ((line.starts_with("r(") || line.starts_with("w(")) ) return Format::Text;
+  if (line.starts_with("r(") || line.starts_with("w(")) return Format::Text;
   if (line.starts_with("=====") || line.starts_with("-----") ||
       ((line.starts_with("r ") || line.starts_with("w ")) && line.size() > 2 &&
        std::isdigit(static_cast<unsigned char>(line[2]))))

@@ -71,36 +71,6 @@ using ojson = nlohmann::ordered_json;
 // and the position helpers below recurse.
 constexpr std::size_t kMaxDepth = 32;
 
-// The byte offset of token n of a JSON line; a token is '{', '}', '[', ']',
-// a string or a scalar (',' and ':' are separators). Used on error paths only,
-// on a line the parser accepted.
-std::size_t token_offset(std::string_view s, std::size_t n) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-  auto delimiter = [&](char c) {
-    return space(c) || c == ',' || c == ':' || c == '[' || c == ']' || c == '{' || c == '}' ||
-           c == '"';
-  };
-  std::size_t i = 0, count = 0;
-  if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
-  while (i < s.size()) {
-    char c = s[i];
-    if (space(c) || c == ',' || c == ':') {
-      ++i;
-      continue;
-    }
-    if (count++ == n) return i;
-    if (c == '{' || c == '}' || c == '[' || c == ']') {
-      ++i;
-    } else if (c == '"') {
-      ++i;
-      while (i < s.size() && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
-      ++i;
-    } else {
-      while (i < s.size() && !delimiter(s[i])) ++i;
-    }
-  }
-  return s.size();
-}
 
 // The number of tokens of a value (depth is bounded by kMaxDepth).
 std::size_t token_count(const ojson& j) {
@@ -204,7 +174,7 @@ class Line {
     throw InputError(fmt::format("{}:{}:{}: {}", file_, number_, col, msg));
   }
   [[noreturn]] void fail(std::size_t token, std::string_view msg) const {
-    fail_col(token_offset(text_, token) + 1, msg);
+    fail_col(json_token_offset(text_, token) + 1, msg);
   }
 
   const ojson& root() const { return root_; }

@@ -1,9 +1,9 @@
-// Wall-clock timing for the statistics the oracle and the synthesizer report.
+// Wall-clock timing for the statistics the checkers and the synthesizer report.
 #pragma once
 
 #include <chrono>
 
-namespace iso::cegis {
+namespace iso {
 
 using Clock = std::chrono::steady_clock;
 
@@ -11,4 +11,4 @@ inline double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-}  // namespace iso::cegis
+}  // namespace iso
