@@ -184,8 +184,9 @@ std::optional<Witness> Loop::counterexample(const History& h, const AbstractHist
   // prove that none exists.
   if (!level.graph.empty()) {
     poly::CheckOptions popt;
-    popt.level = level.graph == "SI" ? poly::GraphLevel::Si : poly::GraphLevel::Ser;
+    popt.level = *poly::graph_level_from_name(level.graph);  // validated by the library
     popt.timeout_seconds = copt.timeout_seconds;
+    popt.explain = false;  // only the verdict matters here
     poly::CheckResult r = poly::check_history(h, popt);
     if (r.verdict == poly::Verdict::Violated) {
       stats_.oracle_seconds += seconds_since(t);

@@ -1,6 +1,7 @@
 // isosynth check FILE --level L...: the verdict of each level. Levels with a
-// graph characterization (SER, SI) go through the hyper-polygraph checker and
-// explain a violation by a cycle; any other level through the generic oracle.
+// graph characterization go through the graph checker (the hyper-polygraph
+// for SER and SI, saturation for RA and CC) and explain a violation by a
+// cycle; any other level through the generic oracle.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -75,7 +76,8 @@ std::string summary(const CheckArgs& a, const ReadResult& r) {
 nlohmann::json graph_stats_json(const poly::CheckStats& s, double parse_seconds) {
   return {{"seconds", {{"parse", parse_seconds}, {"construct", s.seconds.construct},
                        {"prune", s.seconds.prune}, {"encode", s.seconds.encode},
-                       {"solve", s.seconds.solve}}},
+                       {"solve", s.seconds.solve}, {"explain", s.seconds.explain}}},
+          {"acyclicity", s.eager ? "eager" : "lazy"},
           {"transactions", s.txns}, {"known_edges", s.known_edges},
           {"ww_pairs", s.ww_pairs}, {"ww_open", s.ww_open},
           {"read_choices", s.wr_choices}, {"read_choices_open", s.wr_open},
@@ -104,7 +106,7 @@ int run_check(const CheckArgs& a) {
     if (level->graph.empty() && h.num_txns() - 1 > kGenericMaxTxns)
       throw std::invalid_argument(fmt::format(
           "{}: level {} has no graph characterization, and the generic checker handles at most "
-          "{} transactions (this history has {}); check SER or SI, or a smaller history",
+          "{} transactions (this history has {}); check SER, SI, RA or CC, or a smaller history",
           a.file, level->name, kGenericMaxTxns, h.num_txns() - 1));
   if (a.stats || loaded.seconds > 1.0)
     fmt::print(stderr, "read {} in {:.2f} s\n", a.file, loaded.seconds);
@@ -119,13 +121,23 @@ int run_check(const CheckArgs& a) {
   for (const lua::Level* level : levels) {
     if (!level->graph.empty()) {
       poly::CheckOptions opt;
-      opt.level = level->graph == "SI" ? poly::GraphLevel::Si : poly::GraphLevel::Ser;
+      opt.level = *poly::graph_level_from_name(level->graph);  // validated by the library
+      const bool saturation =
+          opt.level == poly::GraphLevel::Ra || opt.level == poly::GraphLevel::Cc;
       opt.prune = !a.no_prune;
+      opt.acyclicity = a.acyclicity == "eager"  ? poly::Acyclicity::Eager
+                       : a.acyclicity == "lazy" ? poly::Acyclicity::Lazy
+                                                : poly::Acyclicity::Auto;
       opt.timeout_seconds = a.timeout;
       opt.progress = [&](std::string_view line) {
         fmt::print(stderr, "[{}] {}\n", level->name, line);
       };
-      poly::CheckResult r = poly::check_history(h, opt);
+      poly::CheckResult r;
+      try {
+        r = poly::check_history(h, opt);
+      } catch (const std::invalid_argument& e) {  // an option the history does not allow
+        throw std::invalid_argument(fmt::format("{}: {}", a.file, e.what()));
+      }
       any_violated |= r.verdict == poly::Verdict::Violated;
       any_unknown |= r.verdict == poly::Verdict::Unknown;
       std::string word = r.verdict == poly::Verdict::Allowed    ? "allowed"
@@ -133,7 +145,7 @@ int run_check(const CheckArgs& a) {
                                                                 : "unknown (time limit)";
       if (a.json) {
         nlohmann::json j{{"level", level->name}, {"verdict", r.verdict == poly::Verdict::Unknown ? "unknown" : word},
-                         {"checker", "polygraph"}};
+                         {"checker", saturation ? "saturation" : "polygraph"}};
         if (r.anomaly) j["anomaly"] = anomaly_json(h, *r.anomaly);
         if (a.witness && r.verdict == poly::Verdict::Allowed) {
           nlohmann::json co = nlohmann::json::array();
@@ -153,17 +165,34 @@ int run_check(const CheckArgs& a) {
           fmt::print("  commit order: {}\n", order_text(h, r.commit_order));
         for (const auto& note : r.notes) fmt::print("  note: {}\n", note);
       }
-      if (a.stats) {
+      if (a.stats && saturation) {
         const auto& s = r.stats;
         fmt::print(stderr,
                    "{}: parse {:.3f} s, construct {:.3f} s, prune {:.3f} s ({} passes), encode "
-                   "{:.3f} s, solve {:.3f} s ({} rounds)\n  {} transactions, {} known edges, {} "
-                   "ww pairs ({} open), {} read choices ({} open), {} vars, {} clauses ({} "
-                   "2-width, {} cycle)\n",
+                   "{:.3f} s, solve {:.3f} s ({} rounds)\n  {} transactions, {} graph edges, {} "
+                   "read choices ({} open after pruning), {} vars, {} clauses ({} cycle), "
+                   "happens-before {} bytes\n",
                    level->name, loaded.seconds, s.seconds.construct, s.seconds.prune,
                    s.prune_passes, s.seconds.encode, s.seconds.solve, s.rounds, s.txns,
-                   s.known_edges, s.ww_pairs, s.ww_open, s.wr_choices, s.wr_open, s.vars,
-                   s.clauses, s.two_width_clauses, s.cycle_clauses);
+                   s.known_edges, s.wr_choices, s.wr_open, s.vars, s.clauses, s.cycle_clauses,
+                   s.reach_bytes);
+      } else if (a.stats) {
+        const auto& s = r.stats;
+        fmt::print(stderr,
+                   "{}: parse {:.3f} s, construct {:.3f} s, prune {:.3f} s ({} passes), encode "
+                   "{:.3f} s, solve {:.3f} s ({}){}\n  {} transactions, {} "
+                   "known edges, {} ww pairs ({} open), {} read choices ({} open), {} vars, {} "
+                   "clauses ({} 2-width, {} cycle)\n",
+                   level->name, loaded.seconds, s.seconds.construct, s.seconds.prune,
+                   s.prune_passes, s.seconds.encode, s.seconds.solve,
+                   s.rounds == 0 ? std::string("decided before solving")
+                                 : fmt::format("{} rounds, {} acyclicity", s.rounds,
+                                               s.eager ? "eager" : "lazy"),
+                   s.seconds.explain > 0
+                       ? fmt::format(", explain {:.3f} s", s.seconds.explain)
+                       : std::string(),
+                   s.txns, s.known_edges, s.ww_pairs, s.ww_open, s.wr_choices, s.wr_open,
+                   s.vars, s.clauses, s.two_width_clauses, s.cycle_clauses);
       }
       if (!a.dot.empty() && !dot_written && r.anomaly && !r.anomaly->cycle.empty()) {
         write_text_file(a.dot, anomaly_dot(h, *r.anomaly,

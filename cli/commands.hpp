@@ -23,6 +23,7 @@ struct CheckArgs {
   bool stats = false;
   bool witness = false;        // print a commit order when allowed
   bool no_prune = false;       // graph checker without 1-width pruning
+  std::string acyclicity = "auto";  // auto | lazy | eager (SER and SI)
   std::string dot;             // picture of the first violation's cycle
   double timeout = 0;
 };

@@ -84,6 +84,11 @@ int main(int argc, char** argv) {
   c->add_flag("--witness", check.witness, "Print a commit order when a graph-checked level allows");
   c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation's cycle");
   c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");
+  c->add_option("--acyclicity", check.acyclicity,
+                "How SER and SI decide acyclicity: lazy cycle clauses (any size), eager order "
+                "variables (small graphs: at most 255 transactions for SER, 127 for SI), or auto "
+                "by size")
+      ->check(CLI::IsMember({"auto", "lazy", "eager"}));
   c->add_option("-l,--level", check.levels,
                 "Level to check (repeatable): SER, SI, cerone.PSI, plume.TapRA, ...; bare names "
                 "mean the biswas definition")

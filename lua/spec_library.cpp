@@ -14,6 +14,7 @@
 #include <lualib.h>
 
 #include "engine/model/schema.hpp"
+#include "engine/polygraph/dependency.hpp"
 #include "lua/embedded_specs.hpp"
 
 namespace iso::lua {
@@ -480,7 +481,7 @@ int named_declaration(lua_State* L) {
 }
 
 // level "NAME" { framework = "biswas", doc = "...", axiom = function(h, e) ... end,
-//               graph = "SER" }   -- optional: a graph characterization
+//               graph = "SER" }   -- optional: a graph characterization (SER, SI, RA, CC)
 int declare_level(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -507,9 +508,9 @@ int declare_level(lua_State* L) {
   lv->doc = opt_string_field(L, 1, "doc");
   lv->framework = fw->second;
   lv->graph = opt_string_field(L, 1, "graph");
-  if (!lv->graph.empty() && lv->graph != "SER" && lv->graph != "SI")
+  if (!lv->graph.empty() && !poly::graph_level_from_name(lv->graph))
     return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
-                      "(\"SER\" or \"SI\")", name.c_str(), lv->graph.c_str());
+                      "(\"SER\", \"SI\", \"RA\" or \"CC\")", name.c_str(), lv->graph.c_str());
   lua_getfield(L, 1, "axiom");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "level '%s': 'axiom' must be a function(h, e) returning a formula",

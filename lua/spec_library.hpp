@@ -52,9 +52,10 @@ struct Level {
   std::string location;
   const Framework* framework = nullptr;
   logic::FormulaPtr axiom;
-  // A graph characterization the level declares ("SER" or "SI"): `check`
-  // then decides it through the hyper-polygraph instead of the generic
-  // oracle. Empty when the level has none.
+  // A graph characterization the level declares ("SER", "SI", "RA" or "CC";
+  // poly::graph_level_from_name): `check` then decides it through the graph
+  // checker (the hyper-polygraph, or saturation for RA and CC) instead of
+  // the generic oracle. Empty when the level has none.
   std::string graph;
 
   // The whole constraint on an execution: order witnesses, wf, and the axiom.

@@ -61,12 +61,16 @@ end
 level "RA" {
   framework = "biswas",
   doc = "Read Atomic (Biswas & Enea 2019, §3): Ax(Rd(x) \\ {t1,t2}, so ∪ WR)",
+  -- Read Atomic: an acyclic saturated so ∪ WR graph for C = so ∪ WR (Biswas & Enea 2019).
+  graph = "RA",
   axiom = RA,
 }
 
 level "CC" {
   framework = "biswas",
   doc = "Causal Consistency (Biswas & Enea 2019, §3): Ax(Rd(x) \\ {t1,t2}, (so ∪ WR)+)",
+  -- Causal consistency: an acyclic saturated so ∪ WR graph for C = HB (Biswas & Enea 2019).
+  graph = "CC",
   axiom = CC,
 }
 

@@ -26,6 +26,19 @@ class Digraph {
     out_[from].push_back(Arc{to, id});
     ++edges_;
   }
+  // Removes one edge `from` -> _ with `id` (order of `out(from)` changes).
+  // Linear in the out-degree of `from`. False if there is none.
+  bool remove_edge(Node from, EdgeId id) {
+    auto& arcs = out_[from];
+    for (std::size_t i = 0; i < arcs.size(); ++i)
+      if (arcs[i].id == id) {
+        arcs[i] = arcs.back();
+        arcs.pop_back();
+        --edges_;
+        return true;
+      }
+    return false;
+  }
   const std::vector<Arc>& out(Node n) const { return out_[n]; }
 
  private:

@@ -12,6 +12,17 @@ DynamicOrder::DynamicOrder(const Digraph& g, const std::vector<Node>& order)
     for (const Arc& a : g.out(u)) in_[a.to].push_back(Arc{u, a.id});
 }
 
+void DynamicOrder::remove_edge(Node from, Node to, EdgeId id) {
+  g_.remove_edge(from, id);
+  auto& arcs = in_[to];
+  for (std::size_t i = 0; i < arcs.size(); ++i)
+    if (arcs[i].id == id) {
+      arcs[i] = arcs.back();
+      arcs.pop_back();
+      return;
+    }
+}
+
 std::optional<std::vector<EdgeId>> DynamicOrder::add_edge(Node from, Node to, EdgeId id) {
   if (from == to) return std::vector<EdgeId>{};
   const std::uint32_t lb = pos_[to], ub = pos_[from];

@@ -22,6 +22,10 @@ class DynamicOrder {
   // edge ids of a shortest path to ⇝ from (the edge closes a cycle with it)
   // and the edge is not added.
   std::optional<std::vector<EdgeId>> add_edge(Node from, Node to, EdgeId id);
+  // Removes an edge added before. The order stays topological: removing an
+  // edge never breaks one. So a caller can keep one order across a series of
+  // similar graphs and pay only for the edges that change.
+  void remove_edge(Node from, Node to, EdgeId id);
 
   std::uint32_t position(Node n) const { return pos_[n]; }
   const Digraph& graph() const { return g_; }

@@ -1,23 +1,38 @@
 // Checking a history against serializability or snapshot isolation through
 // its hyper-polygraph (VeriStrong): construct, prune 1-width cycles, encode
 // with 2-width cycle clauses, and solve with lazy acyclicity over the SAT
-// solver. The public entry point of engine/polygraph.
+// solver; against Read Atomic or Causal Consistency by saturation
+// (saturation.hpp). The public entry point of engine/polygraph.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/history/abstract.hpp"
 #include "engine/history/history.hpp"
 #include "engine/polygraph/dependency.hpp"
 
 namespace iso::poly {
 
+// How acyclicity is decided (DESIGN §4.4). Lazy: cycle clauses learnt from
+// the solver's models, for graphs of any size. Eager: one order variable per
+// pair of theory-graph nodes with transitivity clauses, cubic in the nodes,
+// for the small graphs the synthesizer asks about. Auto picks by size.
+enum class Acyclicity : std::uint8_t { Auto, Lazy, Eager };
+
 struct CheckOptions {
   GraphLevel level = GraphLevel::Ser;
+  Acyclicity acyclicity = Acyclicity::Auto;
+  std::uint32_t eager_max_nodes = 32;  // Auto: eager up to this many theory nodes
+  // On a violation decided eagerly, also search a cycle to explain it (the
+  // lazy search, which confirms the verdict). Callers that need only the
+  // verdict turn it off.
+  bool explain = true;
   bool prune = true;             // 1-width pruning (VeriStrong §6.1.1)
   bool two_width = true;         // 2-width cycle clauses (§6.1.2)
   double timeout_seconds = 0;    // 0: no limit
@@ -41,6 +56,7 @@ struct Anomaly {
 
 struct PhaseSeconds {
   double construct = 0, prune = 0, encode = 0, solve = 0;
+  double explain = 0;  // eager violations: the lazy search for a cycle
 };
 
 struct CheckStats {
@@ -55,6 +71,7 @@ struct CheckStats {
   std::size_t vars = 0, clauses = 0, two_width_clauses = 0;
   std::size_t rounds = 0, cycle_clauses = 0;
   std::size_t reach_bytes = 0;      // largest reachability matrix
+  bool eager = false;               // acyclicity encoded eagerly
 };
 
 enum class Verdict { Allowed, Violated, Unknown };
@@ -71,5 +88,10 @@ struct CheckResult {
 };
 
 CheckResult check_history(const History& h, const CheckOptions& options);
+
+// The abstract history the checks work on: every transaction that is not
+// aborted is a member (unknown-status ones too: their commit is a choice),
+// and session order is kept between consecutive members only.
+AbstractHistory check_abstraction(const History& h);
 
 }  // namespace iso::poly

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "engine/history/history.hpp"
@@ -30,8 +31,19 @@ struct DepEdge {
 };
 
 // Which graph acyclicity is checked on: the dependency graph itself
-// (serializability, VeriStrong Thm 3.5), or its induced SI graph
-// (SO ∪ WR ∪ WW) ; RW? (snapshot isolation, Thm A.2).
-enum class GraphLevel : std::uint8_t { Ser, Si };
+// (serializability, VeriStrong Thm 3.5), its induced SI graph
+// (SO ∪ WR ∪ WW) ; RW? (snapshot isolation, Thm A.2), or the saturated
+// so ∪ WR graph of Read Atomic or Causal Consistency (Biswas & Enea 2019;
+// engine/polygraph/saturation.hpp).
+enum class GraphLevel : std::uint8_t { Ser, Si, Ra, Cc };
+
+// The graph level a spec names with `graph = "..."`: "SER", "SI", "RA", "CC".
+inline std::optional<GraphLevel> graph_level_from_name(std::string_view name) {
+  if (name == "SER") return GraphLevel::Ser;
+  if (name == "SI") return GraphLevel::Si;
+  if (name == "RA") return GraphLevel::Ra;
+  if (name == "CC") return GraphLevel::Cc;
+  return std::nullopt;
+}
 
 }  // namespace iso::poly

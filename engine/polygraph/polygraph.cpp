@@ -14,7 +14,7 @@ const std::vector<TxnId> kNone;
 Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel level)
     : h_(h), a_(a), theory_(level, static_cast<std::uint32_t>(h.num_txns())),
       unknown_(h.num_txns(), false), writers_(h.keys().size()),
-      pair_idx_(h.keys().size()) {
+      pair_base_(h.keys().size(), 0) {
   const std::size_t n = h.num_txns();
   for (TxnId t = 1; t < n; ++t)
     unknown_[t] = a.member[t] && h.txn(t).status == TxnStatus::Unknown;
@@ -58,13 +58,13 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
         add_known({kInitTxn, w, Dep::WW, k});
       }
     }
-    for (std::size_t i = 0; i < ws.size(); ++i)
-      for (std::size_t j = i + 1; j < ws.size(); ++j) {
-        TxnId x = std::min(ws[i], ws[j]), y = std::max(ws[i], ws[j]);
-        pair_idx_[k].emplace((static_cast<std::uint64_t>(x) << 32) | y,
-                             static_cast<std::uint32_t>(pairs_.size()));
-        pairs_.push_back(WwPair{x, y, k, 0});
-      }
+    // The pairs of a key are contiguous, in the order pair_at() computes.
+    pair_base_[k] = pairs_.size();
+    for (std::size_t i = 0; i < ws.size(); ++i) {
+      writer_pos_.emplace(key_txn(k, ws[i]), static_cast<std::uint32_t>(i));
+      for (std::size_t j = i + 1; j < ws.size(); ++j)
+        pairs_.push_back(WwPair{std::min(ws[i], ws[j]), std::max(ws[i], ws[j]), k, 0});
+    }
   }
 
   // Write-read: one candidate -> known; several -> a choice.
@@ -129,10 +129,11 @@ const std::vector<TxnId>& Polygraph::known_readers(KeyId k, TxnId w) const {
 }
 
 std::optional<std::size_t> Polygraph::pair_index(KeyId k, TxnId a, TxnId b) const {
-  TxnId x = std::min(a, b), y = std::max(a, b);
-  auto it = pair_idx_[k].find((static_cast<std::uint64_t>(x) << 32) | y);
-  if (it == pair_idx_[k].end()) return std::nullopt;
-  return it->second;
+  if (a == b) return std::nullopt;
+  auto i = writer_pos_.find(key_txn(k, a));
+  auto j = writer_pos_.find(key_txn(k, b));
+  if (i == writer_pos_.end() || j == writer_pos_.end()) return std::nullopt;
+  return pair_at(k, i->second, j->second);
 }
 
 void Polygraph::add_known(const DepEdge& e) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/graph/digraph.hpp"
@@ -69,6 +70,13 @@ class Polygraph {
   const std::vector<TxnId>& ww_successors(KeyId k, TxnId w) const;
   const std::vector<TxnId>& known_readers(KeyId k, TxnId w) const;
   std::optional<std::size_t> pair_index(KeyId k, TxnId a, TxnId b) const;
+  // The pair of the i-th and j-th writers of k (indices into writers(k),
+  // i != j), in constant time.
+  std::size_t pair_at(KeyId k, std::size_t i, std::size_t j) const {
+    if (i > j) std::swap(i, j);
+    const std::size_t n = writers_[k].size();
+    return pair_base_[k] + i * n - i * (i + 1) / 2 + (j - i - 1);
+  }
 
   // Would adding `e` to the known graph close a cycle (by reach())?
   bool closes_cycle(const DepEdge& e) const;
@@ -103,8 +111,11 @@ class Polygraph {
   std::vector<WrChoice> choices_;
   std::vector<std::vector<TxnId>> writers_;  // per key, members without T0
   std::unordered_map<std::uint64_t, std::vector<TxnId>> ww_succ_, readers_;
-  // Per key: (a << 32 | b) with a < b -> index into pairs_.
-  std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> pair_idx_;
+  // Per key, the index of its first pair; (key, writer) -> the writer's
+  // index in writers_[key]. Linear in the writers, where a map of the pairs
+  // would be quadratic.
+  std::vector<std::size_t> pair_base_;
+  std::unordered_map<std::uint64_t, std::uint32_t> writer_pos_;
   graph::Digraph graph_;
   std::vector<graph::Node> order_;
   graph::Reachability reach_;

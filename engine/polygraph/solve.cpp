@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <stdexcept>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -24,6 +26,22 @@ struct CondEdge {
     for (std::uint8_t i = 0; i < n; ++i)
       if (lits[i] == l) return;
     lits[n++] = l;
+  }
+  friend bool operator==(const CondEdge& a, const CondEdge& b) {
+    if (!(a.edge == b.edge) || a.n != b.n) return false;
+    for (std::uint8_t i = 0; i < a.n; ++i)
+      if (!(a.lits[i] == b.lits[i])) return false;
+    return true;
+  }
+};
+
+struct CondEdgeHash {
+  std::size_t operator()(const CondEdge& e) const {
+    std::uint64_t x = (static_cast<std::uint64_t>(e.edge.from) << 32) ^ e.edge.to;
+    x = x * 0x9e3779b97f4a7c15ull ^ (static_cast<std::uint64_t>(e.edge.key) << 2 |
+                                      static_cast<std::uint64_t>(e.edge.type));
+    for (std::uint8_t i = 0; i < e.n; ++i) x = x * 0x9e3779b97f4a7c15ull ^ e.lits[i].x;
+    return static_cast<std::size_t>(x ^ (x >> 29));
   }
 };
 
@@ -55,8 +73,13 @@ class Encoder {
       : pg_(pg), options_(options), stats_(stats),
         commit_var_(pg.history().num_txns(), kNoVar) {}
 
-  void encode(const std::vector<TxnId>& forced_aborts);
+  void encode(const std::vector<TxnId>& forced_aborts, bool two_width);
+  // Lazy acyclicity: cycle clauses learnt from models.
   SolveOutcome solve(Clock::time_point start);
+  // Eager acyclicity: a total order of the theory graph's nodes that every
+  // edge of the chosen graph follows, as clauses; then a single solver call.
+  void encode_eager();
+  SolveOutcome solve_eager(Clock::time_point start);
 
  private:
   static constexpr std::uint32_t kNoVar = UINT32_MAX;
@@ -77,7 +100,29 @@ class Encoder {
 
   // One model: returns the cycles met (as clauses added) or none.
   std::size_t check_model(std::vector<DepEdge>& shortest, std::vector<TxnId>& order);
+  std::size_t insert_model_edges(const std::vector<CondEdge>& edges,
+                                 std::vector<DepEdge>& shortest, std::vector<TxnId>& order);
   std::vector<DepEdge> rebuild(const TwoWidth& tw) const;
+  // Eager: "u precedes v" in the order, for two distinct theory nodes, and
+  // the clause "if the edge's conditions hold, its arcs follow the order".
+  Lit before(graph::Node u, graph::Node v) const;
+  // The committed transactions of the model, T0 first, sorted by the
+  // position of their dependency node (t under SER, t⁰ under SI).
+  template <class Position>
+  std::vector<TxnId> commit_order(Position position) const {
+    std::vector<std::pair<std::uint32_t, TxnId>> by_pos;
+    for (TxnId t : pg_.abstract().txns) {
+      if (!committed_in_model(t)) continue;
+      graph::Node nd = pg_.theory().level() == GraphLevel::Ser ? t : 2 * t;
+      by_pos.emplace_back(t == kInitTxn ? 0 : position(nd) + 1, t);
+    }
+    std::sort(by_pos.begin(), by_pos.end());
+    std::vector<TxnId> order;
+    for (auto [p, t] : by_pos) order.push_back(t);
+    return order;
+  }
+  void require(const CondEdge& e);
+  bool set_budget(Clock::time_point start);
 
   Polygraph& pg_;
   const CheckOptions& options_;
@@ -89,6 +134,18 @@ class Encoder {
   std::vector<std::uint32_t> choice_var_;  // per choice: first candidate var, or kNoVar
   std::vector<TwoWidth> two_width_;
   std::size_t clauses_ = 0;
+  // Eager: node -> position in the known graph's topological order, and the
+  // first order variable (one per pair of positions p < q, triangular).
+  std::vector<std::uint32_t> rank_;
+  std::uint32_t ord_base_ = 0;
+  // Lazy: the order over the known graph plus the last model's edges, each
+  // in a slot whose edge id is known().size() + slot.
+  std::unique_ptr<graph::DynamicOrder> dyn_;
+  std::vector<CondEdge> slots_;
+  std::vector<std::uint32_t> slot_seen_;  // round stamp; 0 = free
+  std::vector<std::uint32_t> free_slots_;
+  std::unordered_map<CondEdge, std::uint32_t, CondEdgeHash> slot_of_;
+  std::uint32_t round_stamp_ = 0;
 };
 
 void Encoder::exactly_one(const std::vector<Lit>& lits, std::optional<Lit> guard) {
@@ -119,7 +176,7 @@ void Encoder::exactly_one(const std::vector<Lit>& lits, std::optional<Lit> guard
   ++clauses_;
 }
 
-void Encoder::encode(const std::vector<TxnId>& forced_aborts) {
+void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
   const History& h = pg_.history();
   for (TxnId t = 1; t < h.num_txns(); ++t)
     if (pg_.unknown(t)) commit_var_[t] = solver_.new_var();
@@ -169,7 +226,7 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts) {
     if (pg_.unknown(ch.reader)) guard = Lit::pos(commit_var_[ch.reader]);
     exactly_one(lits, guard);
   }
-  if (options_.two_width) two_width_clauses();
+  if (two_width) two_width_clauses();
   solver_.set_default_polarity(true);
   stats_.vars = solver_.num_vars();
   stats_.clauses = clauses_;
@@ -283,7 +340,6 @@ std::vector<DepEdge> Encoder::rebuild(const TwoWidth& tw) const {
 
 std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<TxnId>& order) {
   const History& h = pg_.history();
-  const TheoryGraph& th = pg_.theory();
   const auto& pairs = pg_.pairs();
   const auto& choices = pg_.choices();
   std::vector<CondEdge> edges;
@@ -317,22 +373,30 @@ std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<Txn
   }
   std::size_t found = 0;
   // Version order per key: the model's tournament over committed writers.
+  std::vector<TxnId> ws;
+  std::vector<std::uint32_t> wi, wins, idx;  // writer indices into writers(k)
   for (KeyId k = 0; k < h.keys().size(); ++k) {
-    std::vector<TxnId> ws;
-    for (TxnId w : pg_.writers(k))
-      if (committed_in_model(w)) ws.push_back(w);
+    const auto& all = pg_.writers(k);
+    ws.clear();
+    wi.clear();
+    for (std::uint32_t i = 0; i < all.size(); ++i)
+      if (committed_in_model(all[i])) {
+        ws.push_back(all[i]);
+        wi.push_back(i);
+      }
     if (ws.empty()) continue;
-    std::vector<std::uint32_t> wins(ws.size(), 0);
-    auto precedes = [&](TxnId x, TxnId y) {
-      auto p = *pg_.pair_index(k, x, y);
+    // Does the r-th writer of ws precede the s-th?
+    auto precedes_at = [&](std::uint32_t r, std::uint32_t s) {
+      auto p = pg_.pair_at(k, wi[r], wi[s]);
       const WwPair& pr = pairs[p];
-      if (pr.state != 0) return (pr.state > 0) == (pr.a == x);
-      return solver_.model_value(pair_lit(p, x));
+      if (pr.state != 0) return (pr.state > 0) == (pr.a == ws[r]);
+      return solver_.model_value(pair_lit(p, ws[r]));
     };
+    wins.assign(ws.size(), 0);
     for (std::uint32_t i = 0; i < ws.size(); ++i)
       for (std::uint32_t j = i + 1; j < ws.size(); ++j)
-        ++wins[precedes(ws[i], ws[j]) ? i : j];
-    std::vector<std::uint32_t> idx(ws.size());
+        ++wins[precedes_at(i, j) ? i : j];
+    idx.resize(ws.size());
     for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
     std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
     bool transitive = true;
@@ -347,7 +411,11 @@ std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<Txn
     };
     if (!transitive) {
       // Not an order: cut a 3-cycle of the tournament.
-      auto [i, m, j] = three_cycle(ws, idx, precedes);
+      std::unordered_map<TxnId, std::uint32_t> at;
+      for (std::uint32_t r = 0; r < ws.size(); ++r) at.emplace(ws[r], r);
+      auto [i, m, j] = three_cycle(ws, idx, [&](TxnId x, TxnId y) {
+        return precedes_at(at.at(x), at.at(y));
+      });
       std::vector<Lit> clause;
       std::vector<DepEdge> cycle;
       for (auto [x, y] : {std::pair{i, m}, std::pair{m, j}, std::pair{j, i}}) {
@@ -395,54 +463,238 @@ std::size_t Encoder::check_model(std::vector<DepEdge>& shortest, std::vector<Txn
     for (TxnId s : pg_.known_readers(k, kInitTxn)) add_rw(s, kInitTxn, std::nullopt);
   }
   if (found > 0) return found;
+  return insert_model_edges(edges, shortest, order);
+}
 
-  // Insert the model's edges into a dynamic order over the known graph.
-  graph::DynamicOrder dyn(pg_.known_graph(), pg_.order());
+// The order over the known graph is kept from one model to the next: the
+// edges of the last model that this one lacks are removed (which keeps the
+// order topological), and only its new edges are inserted. Consecutive
+// models differ in a few choices, so a round costs what changed, not the
+// whole graph.
+std::size_t Encoder::insert_model_edges(const std::vector<CondEdge>& edges,
+                                        std::vector<DepEdge>& shortest,
+                                        std::vector<TxnId>& order) {
+  const TheoryGraph& th = pg_.theory();
+  if (!dyn_) dyn_ = std::make_unique<graph::DynamicOrder>(pg_.known_graph(), pg_.order());
   const auto base = static_cast<graph::EdgeId>(pg_.known().size());
   std::array<TheoryArc, 2> arcs;
-  auto dep_of = [&](graph::EdgeId id) {
-    return id < base ? pg_.known()[id] : edges[id - base].edge;
+
+  // Which of this model's edges are in the order already.
+  ++round_stamp_;
+  std::vector<std::size_t> fresh;
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    auto it = slot_of_.find(edges[i]);
+    if (it == slot_of_.end()) {
+      fresh.push_back(i);
+    } else {
+      slot_seen_[it->second] = round_stamp_;
+    }
+  }
+  auto remove_slot = [&](std::uint32_t slot, std::uint32_t n_arcs) {
+    std::uint32_t n = th.arcs(slots_[slot].edge, arcs);
+    for (std::uint32_t j = 0; j < std::min(n, n_arcs); ++j)
+      dyn_->remove_edge(arcs[j].from, arcs[j].to, base + slot);
+    slot_of_.erase(slots_[slot]);
+    slot_seen_[slot] = 0;
+    free_slots_.push_back(slot);
   };
-  for (std::size_t i = 0; i < edges.size() && found < options_.cycles_per_round; ++i) {
+  for (std::uint32_t slot = 0; slot < slots_.size(); ++slot)
+    if (slot_seen_[slot] != 0 && slot_seen_[slot] != round_stamp_) remove_slot(slot, 2);
+
+  auto dep_of = [&](graph::EdgeId id) {
+    return id < base ? pg_.known()[id] : slots_[id - base].edge;
+  };
+  std::size_t found = 0;
+  for (std::size_t i : fresh) {
+    if (found >= options_.cycles_per_round) break;
+    std::uint32_t slot;
+    if (free_slots_.empty()) {
+      slot = static_cast<std::uint32_t>(slots_.size());
+      slots_.push_back(edges[i]);
+      slot_seen_.push_back(0);
+    } else {
+      slot = free_slots_.back();
+      free_slots_.pop_back();
+      slots_[slot] = edges[i];
+    }
+    slot_seen_[slot] = round_stamp_;
+    slot_of_.emplace(edges[i], slot);
     std::uint32_t n = th.arcs(edges[i].edge, arcs);
     for (std::uint32_t j = 0; j < n; ++j) {
-      auto path = dyn.add_edge(arcs[j].from, arcs[j].to, base + static_cast<graph::EdgeId>(i));
+      auto path = dyn_->add_edge(arcs[j].from, arcs[j].to, base + slot);
       if (!path) continue;
       std::vector<Lit> clause;
       std::vector<DepEdge> cycle{edges[i].edge};
-      auto take = [&](graph::EdgeId id) {
-        if (id < base) return;
-        const CondEdge& e = edges[id - base];
+      auto take = [&](const CondEdge& e) {
         for (std::uint8_t q = 0; q < e.n; ++q)
           if (std::find(clause.begin(), clause.end(), ~e.lits[q]) == clause.end())
             clause.push_back(~e.lits[q]);
       };
-      take(base + static_cast<graph::EdgeId>(i));
+      take(edges[i]);
       for (graph::EdgeId id : *path) {
-        take(id);
+        if (id >= base) take(slots_[id - base]);
         cycle.push_back(dep_of(id));
       }
       solver_.add_clause(clause);
       ++stats_.cycle_clauses;
       ++found;
       if (shortest.empty() || cycle.size() < shortest.size()) shortest = std::move(cycle);
-      break;  // the edge is refused; its other arc adds nothing new
+      remove_slot(slot, j);  // refused: undo the arcs it already added
+      break;
     }
   }
   if (found > 0) return found;
 
-  // Acyclic: a commit order is the dynamic order restricted to committed
-  // transactions (by their dependency copy under SI).
-  std::vector<std::pair<std::uint32_t, TxnId>> by_pos;
-  for (TxnId t : pg_.abstract().txns) {
-    if (!committed_in_model(t)) continue;
-    graph::Node nd = th.level() == GraphLevel::Ser ? t : 2 * t;
-    by_pos.emplace_back(t == kInitTxn ? 0 : dyn.position(nd) + 1, t);
-  }
-  std::sort(by_pos.begin(), by_pos.end());
-  order.clear();
-  for (auto [p, t] : by_pos) order.push_back(t);
+  // Acyclic: a commit order is the dynamic order.
+  order = commit_order([&](graph::Node nd) { return dyn_->position(nd); });
   return 0;
+}
+
+// --- eager acyclicity --------------------------------------------------------
+//
+// The theory graph is acyclic iff its nodes have a total order that every arc
+// follows. One variable per pair of nodes says which comes first, with
+// transitivity clauses over every triple (so no cyclic assignment survives);
+// every possible edge implies its arcs' order under the literals it exists
+// by. The variable of positions p < q in the known graph's topological order
+// means "p first", so the default polarity starts from that order. Cubic in
+// the nodes: for the small graphs of synthesis, where the single solver call
+// beats the model-by-model loop.
+
+Lit Encoder::before(graph::Node u, graph::Node v) const {
+  std::uint32_t p = rank_[u], q = rank_[v];
+  const auto n = static_cast<std::uint32_t>(rank_.size());
+  auto var = [&](std::uint32_t a, std::uint32_t b) {  // a < b
+    return ord_base_ + a * n - a * (a + 1) / 2 + (b - a - 1);
+  };
+  return p < q ? Lit::pos(var(p, q)) : Lit::neg(var(q, p));
+}
+
+void Encoder::require(const CondEdge& e) {
+  std::array<TheoryArc, 2> arcs;
+  std::uint32_t n = pg_.theory().arcs(e.edge, arcs);
+  std::vector<Lit> clause;
+  for (std::uint32_t j = 0; j < n; ++j) {
+    clause.clear();
+    for (std::uint8_t q = 0; q < e.n; ++q) clause.push_back(~e.lits[q]);
+    // A self-loop cannot follow any order: the edge must not exist.
+    if (arcs[j].from != arcs[j].to) clause.push_back(before(arcs[j].from, arcs[j].to));
+    solver_.add_clause(clause);
+    ++clauses_;
+  }
+}
+
+void Encoder::encode_eager() {
+  const History& h = pg_.history();
+  const auto n = pg_.theory().num_nodes();
+  rank_.assign(n, 0);
+  for (std::uint32_t i = 0; i < pg_.order().size(); ++i) rank_[pg_.order()[i]] = i;
+  if (n >= 2) ord_base_ = solver_.new_vars(n * (n - 1) / 2);
+  // Transitivity: for positions p < q < r, no p->q->r->p and no p->r->q->p.
+  std::vector<graph::Node> at(pg_.order().begin(), pg_.order().end());
+  for (std::uint32_t p = 0; p < n; ++p)
+    for (std::uint32_t q = p + 1; q < n; ++q)
+      for (std::uint32_t r = q + 1; r < n; ++r) {
+        Lit pq = before(at[p], at[q]), qr = before(at[q], at[r]), pr = before(at[p], at[r]);
+        solver_.add_clause({~pq, ~qr, pr});
+        solver_.add_clause({pq, qr, ~pr});
+        clauses_ += 2;
+      }
+
+  for (const DepEdge& e : pg_.known()) require(CondEdge{e});
+  for (const DepEdge& e : pg_.conditional()) {
+    CondEdge c{e};
+    add_commit_condition(c, e.from);
+    add_commit_condition(c, e.to);
+    require(c);
+  }
+  // Write-write: each open pair, both ways.
+  const auto& pairs = pg_.pairs();
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (pair_var_[p] == kNoVar) continue;
+    for (auto [x, y] : {std::pair{pairs[p].a, pairs[p].b}, std::pair{pairs[p].b, pairs[p].a}}) {
+      CondEdge c{{x, y, Dep::WW, pairs[p].key}};
+      c.add(pair_lit(p, x));
+      add_commit_condition(c, x);
+      add_commit_condition(c, y);
+      require(c);
+    }
+  }
+  // Write-read choices, and every read's anti-dependencies: a read of w
+  // precedes each other writer that w precedes. (Lazy solving derives them to
+  // the next version only; with transitive write-write orders the two graphs
+  // have the same cycles.)
+  struct Read {
+    TxnId reader, writer;
+    std::optional<Lit> lit;
+  };
+  std::vector<std::vector<Read>> reads_of(h.keys().size());
+  const auto& choices = pg_.choices();
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    if (choice_var_[c] == kNoVar) continue;
+    const WrChoice& ch = choices[c];
+    for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+      Lit r = Lit::pos(choice_var_[c] + static_cast<std::uint32_t>(i));
+      CondEdge e{{ch.cands[i], ch.reader, Dep::WR, ch.key}};
+      e.add(r);  // the choice requires both to commit (encode())
+      require(e);
+      reads_of[ch.key].push_back({ch.reader, ch.cands[i], r});
+    }
+  }
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    for (TxnId s : pg_.known_readers(k, kInitTxn)) reads_of[k].push_back({s, kInitTxn, {}});
+    for (TxnId w : pg_.writers(k))
+      for (TxnId s : pg_.known_readers(k, w)) reads_of[k].push_back({s, w, {}});
+    for (const Read& rd : reads_of[k])
+      for (TxnId w2 : pg_.writers(k)) {
+        if (w2 == rd.writer || w2 == rd.reader) continue;
+        CondEdge e{{rd.reader, w2, Dep::RW, k}};
+        if (rd.lit) e.add(*rd.lit);
+        if (rd.writer != kInitTxn) {
+          auto p = *pg_.pair_index(k, rd.writer, w2);
+          if (pair_var_[p] != kNoVar) {
+            e.add(pair_lit(p, rd.writer));
+          } else if ((pairs[p].state > 0) != (pairs[p].a == rd.writer)) {
+            continue;  // w2 is known to precede the version read
+          }
+        }
+        add_commit_condition(e, rd.reader);
+        add_commit_condition(e, w2);
+        require(e);
+      }
+  }
+  stats_.vars = solver_.num_vars();
+  stats_.clauses = clauses_;
+}
+
+bool Encoder::set_budget(Clock::time_point start) {
+  if (options_.timeout_seconds <= 0) return true;
+  double left = options_.timeout_seconds - seconds_since(start);
+  if (left <= 0) return false;
+  solver_.set_max_seconds(left);
+  return true;
+}
+
+SolveOutcome Encoder::solve_eager(Clock::time_point start) {
+  SolveOutcome out;
+  if (!set_budget(start)) return out;
+  ++stats_.rounds;
+  sat::Result r = solver_.solve();
+  if (r == sat::Result::Unknown) return out;
+  if (r == sat::Result::Unsat) {
+    out.verdict = Verdict::Violated;
+    return out;
+  }
+  // A commit order: by the number of nodes the model puts before each.
+  const auto n = pg_.theory().num_nodes();
+  out.commit_order = commit_order([&](graph::Node nd) {
+    std::uint32_t before_count = 0;
+    for (graph::Node m = 0; m < n; ++m)
+      if (m != nd && solver_.model_value(before(m, nd))) ++before_count;
+    return before_count;
+  });
+  out.verdict = Verdict::Allowed;
+  return out;
 }
 
 SolveOutcome Encoder::solve(Clock::time_point start) {
@@ -450,11 +702,7 @@ SolveOutcome Encoder::solve(Clock::time_point start) {
   std::vector<DepEdge> shortest;
   auto last_progress = start;
   for (;;) {
-    if (options_.timeout_seconds > 0) {
-      double left = options_.timeout_seconds - seconds_since(start);
-      if (left <= 0) return out;
-      solver_.set_max_seconds(left);
-    }
+    if (!set_budget(start)) return out;
     ++stats_.rounds;
     sat::Result r = solver_.solve();
     if (r == sat::Result::Unknown) return out;
@@ -484,16 +732,54 @@ SolveOutcome Encoder::solve(Clock::time_point start) {
 
 }  // namespace
 
+void require_eager_size(std::uint32_t nodes) {
+  // Beyond this many theory nodes the eager encoding's clauses (a third of
+  // the cube, twice) no longer fit comfortably in memory.
+  constexpr std::uint32_t kEagerLimit = 256;
+  if (nodes > kEagerLimit)
+    throw std::invalid_argument(fmt::format(
+        "eager acyclicity is cubic in the graph's nodes and allows at most {}; this graph has {} "
+        "(use lazy)", kEagerLimit, nodes));
+}
+
 SolveOutcome solve_polygraph(Polygraph& pg, const std::vector<TxnId>& forced_aborts,
                              const CheckOptions& options, CheckStats& stats,
                              Clock::time_point start) {
-  Encoder enc(pg, options, stats);
+  const auto nodes = pg.theory().num_nodes();
+  bool eager = options.acyclicity == Acyclicity::Eager ||
+               (options.acyclicity == Acyclicity::Auto && nodes <= options.eager_max_nodes);
+  stats.eager = eager;
+  if (eager) require_eager_size(nodes);
+  if (eager) {
+    Encoder enc(pg, options, stats);
+    auto t0 = Clock::now();
+    enc.encode(forced_aborts, false);
+    enc.encode_eager();
+    stats.seconds.encode = seconds_since(t0);
+    auto t1 = Clock::now();
+    SolveOutcome out = enc.solve_eager(start);
+    stats.seconds.solve = seconds_since(t1);
+    if (out.verdict != Verdict::Violated || !options.explain) return out;
+  }
+  // Lazy solving; after an eager violation, to find a cycle explaining it.
+  CheckStats lazy_stats;
+  CheckStats& st = eager ? lazy_stats : stats;
+  Encoder enc(pg, options, st);
   auto t0 = Clock::now();
-  enc.encode(forced_aborts);
-  stats.seconds.encode = seconds_since(t0);
+  enc.encode(forced_aborts, options.two_width);
+  double encode_seconds = seconds_since(t0);
   auto t1 = Clock::now();
   SolveOutcome out = enc.solve(start);
-  stats.seconds.solve = seconds_since(t1);
+  double solve_seconds = seconds_since(t1);
+  if (eager) {
+    stats.seconds.explain = encode_seconds + solve_seconds;
+    if (out.verdict == Verdict::Allowed)
+      throw std::logic_error("eager and lazy acyclicity disagree on a history");
+    out.verdict = Verdict::Violated;  // a timeout while explaining keeps the verdict
+  } else {
+    stats.seconds.encode = encode_seconds;
+    stats.seconds.solve = solve_seconds;
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct SolveOutcome {
   std::vector<TxnId> commit_order;  // Allowed
   std::vector<DepEdge> cycle;       // Violated: the shortest cycle found
 };
+
+// Throws std::invalid_argument when a theory graph is too large for the
+// eager encoding.
+void require_eager_size(std::uint32_t nodes);
 
 // Transactions of unknown status that cannot have committed (an INT
 // violation or a read nothing justifies) are passed in `forced_aborts`.

@@ -972,4 +972,16 @@ std::string format_witness(const AbstractHistory& h, const Witness& w) {
   return out;
 }
 
+bool allows_some_commit(const History& h, std::string_view level) {
+  std::vector<TxnId> unknown;
+  for (TxnId t = 1; t < h.num_txns(); ++t)
+    if (h.txn(t).status == TxnStatus::Unknown) unknown.push_back(t);
+  for (std::uint32_t mask = 0; mask < (1u << unknown.size()); ++mask) {
+    std::vector<bool> member = committed_members(h);
+    for (std::size_t i = 0; i < unknown.size(); ++i) member[unknown[i]] = (mask >> i) & 1u;
+    if (allows(abstract_history(h, member), level)) return true;
+  }
+  return false;
+}
+
 }  // namespace iso::brute

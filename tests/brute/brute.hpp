@@ -63,4 +63,8 @@ std::string format_witness(const AbstractHistory& h, const Witness& w);
 // Same verdict as allows(), by exhaustive enumeration without any pruning.
 bool allows_naive(const AbstractHistory& h, std::string_view level);
 
+// allows() for some choice of which unknown-status transactions committed
+// (the committed ones are members, the aborted ones are not).
+bool allows_some_commit(const History& h, std::string_view level);
+
 }  // namespace iso::brute

@@ -154,4 +154,13 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
   return h;
 }
 
+void randomize_status(std::mt19937_64& rng, History& h, double aborted, double unknown) {
+  std::uniform_real_distribution<double> d(0, 1);
+  for (TxnId t = 1; t < h.num_txns(); ++t) {
+    double r = d(rng);
+    if (r < aborted) h.txn(t).status = TxnStatus::Aborted;
+    else if (r < aborted + unknown) h.txn(t).status = TxnStatus::Unknown;
+  }
+}
+
 }  // namespace iso::brute

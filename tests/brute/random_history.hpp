@@ -39,4 +39,9 @@ struct RandomHistoryOptions {
 
 History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt = {});
 
+// Marks each transaction aborted with probability `aborted` and of unknown
+// status with probability `unknown` (draws one number per transaction).
+void randomize_status(std::mt19937_64& rng, History& h, double aborted = 0.1,
+                      double unknown = 0.1);
+
 }  // namespace iso::brute

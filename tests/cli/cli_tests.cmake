@@ -12,6 +12,16 @@ endfunction()
 # Verdicts and exit codes.
 cli_test(write-skew-ser 1 "" "biswas.SER: violated" ${BIN} check ${EX}/write-skew.json --level SER)
 cli_test(write-skew-si 0 "" "commit order: T0 < T[12] < T[12]" ${BIN} check ${EX}/write-skew.json --level SI --witness)
+# Both acyclicity encodings.
+cli_test(write-skew-si-eager 0 "eager acyclicity" "biswas.SI: allowed" ${BIN} check
+         ${EX}/write-skew.json --level SI --acyclicity eager --stats)
+cli_test(write-skew-si-lazy 0 "lazy acyclicity" "biswas.SI: allowed" ${BIN} check ${EX}/write-skew.json
+         --level SI --acyclicity lazy --stats)
+# Eager acyclicity is cubic: refused on a large graph, with the way out.
+cli_test(eager-too-large 2 "serial-300.json: eager acyclicity.*use lazy" "" ${BIN} check
+         ${IN}/serial-300.json -l SER --acyclicity eager)
+cli_test(serial-300-auto 0 "" "biswas.SER: allowed" ${BIN} check ${IN}/serial-300.json -l SER)
+cli_test(bad-acyclicity 2 "--acyclicity" "" ${BIN} check ${EX}/write-skew.json -l SER --acyclicity often)
 cli_test(write-skew-generic 0 "" "co: T0 < T[12] < T[12]" ${BIN} check ${EX}/write-skew.json --level PC)
 cli_test(fekete-json 1 "" "\"verdict\": \"violated\"" ${BIN} check ${EX}/fekete-read-only.json
          -l SI -l UpdateSer -l SER --json)
@@ -21,6 +31,15 @@ cli_test(levels 0 "" "cerone.NLU" ${BIN} levels)
 cli_test(show 0 "" "T1: r\\(x,0\\) w\\(x,1\\)" ${BIN} show ${EX}/lost-update.json)
 cli_test(thin-air-denied 1 "" "no committed transaction wrote" ${BIN} check ${IN}/thin-air.json -l cerone.RA)
 cli_test(int-denied 1 "" "INT" ${BIN} check ${IN}/int-violation.json -l RA)
+# RA and CC by saturation: the anomaly named, its reader and key described.
+cli_test(fractured-read-ra 1 "" "biswas.RA: violated: fractured read" ${BIN} check
+         ${EX}/fractured-read.json --level RA)
+cli_test(fractured-read-ra-cycle 1 "" "T2 reads y from T0.*T1 -ww\\(y\\)-> T0 -so-> T1" ${BIN}
+         check ${EX}/fractured-read.json --level biswas.RA)
+cli_test(causality-cc 1 "" "biswas.CC: violated: causality violation" ${BIN} check
+         ${EX}/causality-violation.json -l RA -l CC)
+cli_test(causality-ra-json 0 "" "\"checker\": \"saturation\"" ${BIN} check
+         ${EX}/causality-violation.json -l RA --json)
 
 # Bad input: one line, file and position, exit 2.
 cli_test(malformed-json 2 "malformed.json:2:[0-9]+: " "" ${BIN} check ${IN}/malformed.json -l SER)

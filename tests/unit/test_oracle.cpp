@@ -78,7 +78,7 @@ TEST_CASE("every shipped level on every example history matches the hand-derived
         CHECK(brute::allows(ah, level->name) == it->second);
       if (!level->graph.empty()) {
         poly::CheckOptions popt;
-        popt.level = level->graph == "SI" ? poly::GraphLevel::Si : poly::GraphLevel::Ser;
+        popt.level = *poly::graph_level_from_name(level->graph);
         CHECK((poly::check_history(h, popt).verdict == poly::Verdict::Allowed) == it->second);
       }
       ++cells;

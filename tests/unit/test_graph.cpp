@@ -1,0 +1,188 @@
+// engine/graph against plain definitions on random small graphs: reachability
+// against Floyd–Warshall closure, shortest paths and cycles against
+// breadth-first distances, and the Pearce–Kelly order (with edge removal)
+// against "the graph so far is acyclic" recomputed from scratch.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "engine/graph/digraph.hpp"
+#include "engine/graph/dynamic_order.hpp"
+#include "engine/graph/reachability.hpp"
+
+using namespace iso::graph;
+
+namespace {
+
+struct Edge {
+  Node from, to;
+  EdgeId id;
+};
+
+Digraph build(std::uint32_t n, const std::vector<Edge>& edges) {
+  Digraph g(n);
+  for (const Edge& e : edges) g.add_edge(e.from, e.to, e.id);
+  return g;
+}
+
+// closure[a][b]: a path of at least one edge from a to b.
+std::vector<std::vector<bool>> closure(std::uint32_t n, const std::vector<Edge>& edges) {
+  std::vector<std::vector<bool>> c(n, std::vector<bool>(n, false));
+  for (const Edge& e : edges) c[e.from][e.to] = true;
+  for (std::uint32_t k = 0; k < n; ++k)
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t j = 0; j < n; ++j)
+        if (c[i][k] && c[k][j]) c[i][j] = true;
+  return c;
+}
+
+bool acyclic(std::uint32_t n, const std::vector<Edge>& edges) {
+  auto c = closure(n, edges);
+  for (std::uint32_t i = 0; i < n; ++i)
+    if (c[i][i]) return false;
+  return true;
+}
+
+// Breadth-first distance in edges from a to b (a != b), or -1.
+int distance(std::uint32_t n, const std::vector<Edge>& edges, Node a, Node b) {
+  std::vector<int> d(n, -1);
+  d[a] = 0;
+  std::vector<Node> q{a};
+  for (std::size_t h = 0; h < q.size(); ++h)
+    for (const Edge& e : edges)
+      if (e.from == q[h] && d[e.to] < 0) {
+        d[e.to] = d[q[h]] + 1;
+        q.push_back(e.to);
+      }
+  return d[b];
+}
+
+// The ids form a path from a to b over existing edges.
+bool is_path(const std::vector<Edge>& edges, const std::vector<EdgeId>& ids, Node a, Node b) {
+  Node at = a;
+  for (EdgeId id : ids) {
+    auto it = std::find_if(edges.begin(), edges.end(), [&](const Edge& e) { return e.id == id; });
+    if (it == edges.end() || it->from != at) return false;
+    at = it->to;
+  }
+  return at == b;
+}
+
+}  // namespace
+
+TEST_CASE("reachability and topological order agree with the closure") {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 300; ++round) {
+    std::uint32_t n = 2 + rng() % 12;
+    // A random DAG: edges go up a random permutation.
+    std::vector<Node> perm(n);
+    for (Node i = 0; i < n; ++i) perm[i] = i;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<Edge> edges;
+    for (std::uint32_t i = 0; i < n; ++i)
+      for (std::uint32_t j = i + 1; j < n; ++j)
+        if (rng() % 4 == 0) edges.push_back({perm[i], perm[j], static_cast<EdgeId>(edges.size())});
+    Digraph g = build(n, edges);
+    auto order = topological_order(g);
+    REQUIRE(order.has_value());
+    std::vector<std::uint32_t> pos(n);
+    for (std::uint32_t i = 0; i < n; ++i) pos[(*order)[i]] = i;
+    for (const Edge& e : edges) CHECK(pos[e.from] < pos[e.to]);
+    Reachability r(g, *order);
+    auto c = closure(n, edges);
+    for (Node a = 0; a < n; ++a)
+      for (Node b = 0; b < n; ++b) CHECK(r.reaches(a, b) == c[a][b]);
+    // One back edge makes it cyclic, exactly when it closes a path.
+    Node a = rng() % n, b = rng() % n;
+    edges.push_back({a, b, static_cast<EdgeId>(edges.size())});
+    CHECK(topological_order(build(n, edges)).has_value() == acyclic(n, edges));
+  }
+}
+
+TEST_CASE("shortest paths and short cycles are shortest") {
+  std::mt19937_64 rng(11);
+  int cyclic = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::uint32_t n = 2 + rng() % 10;
+    std::vector<Edge> edges;
+    for (Node a = 0; a < n; ++a)
+      for (Node b = 0; b < n; ++b)
+        if (a != b && rng() % 6 == 0) edges.push_back({a, b, static_cast<EdgeId>(edges.size())});
+    Digraph g = build(n, edges);
+    for (int q = 0; q < 5; ++q) {
+      Node a = rng() % n, b = rng() % n;
+      if (a == b) continue;
+      auto p = shortest_path(g, a, b);
+      int d = distance(n, edges, a, b);
+      CHECK(p.has_value() == (d >= 0));
+      if (p) {
+        CHECK(static_cast<int>(p->size()) == d);
+        CHECK(is_path(edges, *p, a, b));
+      }
+    }
+    auto cycles = short_cycles(g);
+    CHECK(cycles.empty() == acyclic(n, edges));
+    if (cycles.empty()) continue;
+    ++cyclic;
+    // The first cycle is a real cycle and no cycle of the graph is shorter.
+    const auto& c = cycles.front();
+    auto first = std::find_if(edges.begin(), edges.end(), [&](const Edge& e) { return e.id == c[0]; });
+    REQUIRE(first != edges.end());
+    CHECK(is_path(edges, c, first->from, first->from));
+    int girth = 1 << 20;
+    for (const Edge& e : edges) {
+      int d = distance(n, edges, e.to, e.from);
+      if (d >= 0) girth = std::min(girth, d + 1);
+    }
+    CHECK(static_cast<int>(c.size()) == girth);
+    for (std::size_t i = 1; i < cycles.size(); ++i) CHECK(cycles[i - 1].size() <= cycles[i].size());
+  }
+  CHECK(cyclic > 50);
+}
+
+TEST_CASE("dynamic order: edges added and removed, cycles refused with a shortest path") {
+  std::mt19937_64 rng(23);
+  int refused = 0, removed = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::uint32_t n = 2 + rng() % 10;
+    DynamicOrder dyn(Digraph(n), [&] {
+      std::vector<Node> o(n);
+      for (Node i = 0; i < n; ++i) o[i] = i;
+      return o;
+    }());
+    std::vector<Edge> live;
+    EdgeId next = 0;
+    for (int step = 0; step < 60; ++step) {
+      if (!live.empty() && rng() % 3 == 0) {
+        std::size_t i = rng() % live.size();
+        dyn.remove_edge(live[i].from, live[i].to, live[i].id);
+        live.erase(live.begin() + static_cast<long>(i));
+        ++removed;
+      } else {
+        Node a = rng() % n, b = rng() % n;
+        if (a == b) continue;
+        Edge e{a, b, next++};
+        auto with = live;
+        with.push_back(e);
+        auto path = dyn.add_edge(a, b, e.id);
+        CHECK(path.has_value() == !acyclic(n, with));
+        if (path) {
+          ++refused;
+          // A shortest path b ⇝ a among the live edges.
+          CHECK(is_path(live, *path, b, a));
+          CHECK(static_cast<int>(path->size()) == distance(n, live, b, a));
+        } else {
+          live.push_back(e);
+        }
+      }
+      // The positions stay a topological order of the live edges.
+      for (const Edge& e : live) CHECK(dyn.position(e.from) < dyn.position(e.to));
+      CHECK(dyn.graph().num_edges() == live.size());
+    }
+  }
+  CHECK(refused > 100);
+  CHECK(removed > 100);
+}
