@@ -58,7 +58,7 @@ bin=$root/build/isosynth
 inputs=()
 add_shared() {  # path relative to $shared
   local p=$1 name=${1%/history.bincode}
-  if [[ -e $shared/$p ]]; then inputs+=("$name|$shared/$p|SER SI|")
+  if [[ -e $shared/$p ]]; then inputs+=("$name|$shared/$p|SER SI RA CC|")
   else echo "warning: $shared/$p not found, skipped" >&2; fi
 }
 for w in BL RH WH; do add_shared "dbcop/postgres-dup-values/$w-1k/hist-00000/history.bincode"; done
@@ -78,12 +78,12 @@ gen() { inputs+=("gen:$1|$2|$3|$4"); }
 # transaction and 5% duplicate written values (defaults of generate.py).
 gen bl-1k-ser    "--txns 1000 --seed 1"                     "SER SI" 1000
 gen bl-1k-si     "--txns 1000 --isolation si --seed 1"      "SER SI" 1000
-gen bl-10k-ser   "--txns 10000 --seed 1"                    "SER SI" 10000
+gen bl-10k-ser   "--txns 10000 --seed 1"                    "SER SI RA CC" 10000
 gen bl-10k-si    "--txns 10000 --isolation si --seed 1"     "SER SI" 10000
 gen bl-10k-5000keys-ser "--txns 10000 --keys 5000 --seed 1" "SER SI" 10000
 if [[ $big == 1 ]]; then
   # 100,000 transactions, 50 sessions, 10,000 keys (BL-like otherwise).
-  gen big-100k-ser "--txns 100000 --sessions 50 --keys 10000 --seed 1" "SER" 100000
+  gen big-100k-ser "--txns 100000 --sessions 50 --keys 10000 --seed 1" "SER RA CC" 100000
 fi
 # Sweeps around a 2,000-transaction BL-like base point (20 sessions, reads 0.5,
 # duplicates 0.05, serial execution); each sweep repeats the base point.
