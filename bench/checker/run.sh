@@ -124,7 +124,7 @@ run_one() {  # name path level hint
 # --- header and runs -------------------------------------------------------------
 {
   echo "# machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB"
-  echo "# commit: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)')"
+  echo "# commit: $(git rev-parse --short HEAD)$(git diff --quiet -- . ":(exclude)$out" || echo ' (dirty)')"
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   if [[ -x /usr/bin/time ]]; then how="under /usr/bin/time -v"; else how="peak memory polled from /proc/PID/status VmHWM every 50 ms"; fi
   echo "# time limit per run: ${limit} s; one process per (input, level): isosynth check INPUT -l LEVEL --stats --json, $how"

@@ -96,10 +96,22 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       if (!fresh) ambiguous.insert(kv);
     }
   }
+  // An order with an unknown-status writer holds if that writer committed
+  // (a conditional edge). Two reads that saw incompatible orders give both
+  // edges: a write-write cycle, reported as such.
   auto order = [&](TxnId x, TxnId y, KeyId k) {
-    if (x == y || unknown_[x] || unknown_[y]) return;
+    if (x == y) return;
+    if (unknown_[x] || unknown_[y]) {
+      conditional_.push_back({x, y, Dep::WW, k});
+      return;
+    }
     auto p = pair_index(k, x, y);
-    if (p && pairs_[*p].state == 0) fix_ww(x, y, k);
+    if (!p) return;
+    if (pairs_[*p].state == 0) {
+      fix_ww(x, y, k);
+    } else if ((pairs_[*p].state > 0) != (pairs_[*p].a == x)) {
+      add_known({x, y, Dep::WW, k});
+    }
   };
   std::set<std::pair<KeyId, std::vector<ValueId>>> distinct(h.version_chains().begin(),
                                                             h.version_chains().end());
@@ -109,6 +121,8 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       auto it = writer_of.find(key_txn(k, v));
       if (it == writer_of.end() || ambiguous.count(key_txn(k, v))) continue;
       ws.push_back(it->second);
+      // A committed read saw this write: its writer committed.
+      if (unknown_[it->second]) forced_commits_.push_back(it->second);
     }
     for (std::size_t i = 0; i + 1 < ws.size(); ++i) order(ws[i], ws[i + 1], k);
     if (ws.empty()) continue;

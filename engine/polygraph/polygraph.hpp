@@ -58,6 +58,9 @@ class Polygraph {
   // Known edges with an unknown-status endpoint are kept apart: they exist
   // only if that transaction committed.
   const std::vector<DepEdge>& conditional() const { return conditional_; }
+  // Unknown-status transactions that committed: a committed list-append read
+  // returned one of their writes other than the last element.
+  const std::vector<TxnId>& forced_commits() const { return forced_commits_; }
   std::vector<WwPair>& pairs() { return pairs_; }
   std::vector<WrChoice>& choices() { return choices_; }
   const std::vector<TxnId>& writers(KeyId k) const { return writers_[k]; }
@@ -107,6 +110,7 @@ class Polygraph {
   TheoryGraph theory_;
   std::vector<bool> unknown_;
   std::vector<DepEdge> known_, conditional_;
+  std::vector<TxnId> forced_commits_;
   std::vector<WwPair> pairs_;
   std::vector<WrChoice> choices_;
   std::vector<std::vector<TxnId>> writers_;  // per key, members without T0

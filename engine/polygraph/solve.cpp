@@ -184,6 +184,10 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     solver_.add_clause({Lit::neg(commit_var_[t])});
     ++clauses_;
   }
+  for (TxnId t : pg_.forced_commits()) {
+    solver_.add_clause({Lit::pos(commit_var_[t])});
+    ++clauses_;
+  }
   // Topological positions orient the pair variables.
   const TheoryGraph& th = pg_.theory();
   std::vector<std::uint32_t> pos(th.num_nodes(), 0);

@@ -349,3 +349,87 @@ TEST_CASE("Adya's levels: PL-3 => PL-2.99 => PL-2 => PL-1, each strict") {
   REQUIRE(r.anomaly.has_value());
   CHECK(r.anomaly->name == "G1c");
 }
+
+namespace {
+
+// A history of list-append reads in the model's terms: a read of the last
+// element, plus the list as a known version chain.
+struct ListHistory {
+  History h;
+  KeyId key(const char* name) { return h.intern_key(name); }
+  TxnId txn(const char* name, TxnStatus status = TxnStatus::Committed) {
+    return h.add_txn(h.add_session(), name, status);
+  }
+  void append(TxnId t, KeyId k, std::int64_t v) { h.add_write(t, k, h.intern_value(v)); }
+  void read_list(TxnId t, KeyId k, std::vector<std::int64_t> list) {
+    std::vector<ValueId> chain;
+    for (auto v : list) chain.push_back(h.intern_value(v));
+    h.add_read(t, k, chain.back());
+    h.add_version_chain(k, chain);
+  }
+  poly::Verdict check(poly::GraphLevel level, poly::Acyclicity a) const {
+    poly::CheckOptions opt;
+    opt.level = level;
+    opt.acyclicity = a;
+    return poly::check_history(h, opt).verdict;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("list-append reads: unknown-status writers, forced commits, incompatible orders") {
+  const auto modes = {poly::Acyclicity::Lazy, poly::Acyclicity::Eager};
+  {
+    SUBCASE("a write missing from a list read comes after it, even of unknown status") {
+      // T2 (indeterminate) appended 2 to x and wrote y = 2; T3 read x = [1]
+      // and y = 2, so T2 committed, and before T3 (wr on y) although T3's
+      // list lacks its append: a cycle T2 -wr(y)-> T3 -rw(x)-> T2.
+      ListHistory l;
+      KeyId x = l.key("x"), y = l.key("y");
+      TxnId t1 = l.txn("T1"), t2 = l.txn("T2", TxnStatus::Unknown), t3 = l.txn("T3");
+      l.append(t1, x, 1);
+      l.append(t2, x, 2);
+      l.h.add_write(t2, y, l.h.intern_value(std::int64_t{2}));
+      l.read_list(t3, x, {1});
+      l.h.add_read(t3, y, l.h.intern_value(std::int64_t{2}));
+      for (auto a : modes) {
+        CHECK(l.check(poly::GraphLevel::Ser, a) == poly::Verdict::Violated);
+        CHECK(l.check(poly::GraphLevel::Si, a) == poly::Verdict::Violated);  // G-single
+      }
+    }
+    SUBCASE("an element inside a list read proves its writer committed") {
+      // T2 (indeterminate) appended 2 and read y = 5, which nobody wrote: it
+      // cannot have committed, yet T3 saw its append before T1's.
+      ListHistory l;
+      KeyId x = l.key("x"), y = l.key("y");
+      TxnId t1 = l.txn("T1"), t2 = l.txn("T2", TxnStatus::Unknown), t3 = l.txn("T3");
+      l.append(t1, x, 1);
+      l.append(t2, x, 2);
+      l.h.add_read(t2, y, l.h.intern_value(std::int64_t{5}));
+      l.read_list(t3, x, {2, 1});
+      for (auto a : modes) CHECK(l.check(poly::GraphLevel::Ser, a) == poly::Verdict::Violated);
+      // Without T2's impossible read, the history is fine.
+      ListHistory ok;
+      KeyId x2 = ok.key("x");
+      TxnId u1 = ok.txn("T1"), u2 = ok.txn("T2", TxnStatus::Unknown), u3 = ok.txn("T3");
+      ok.append(u1, x2, 1);
+      ok.append(u2, x2, 2);
+      ok.read_list(u3, x2, {2, 1});
+      for (auto a : modes) CHECK(ok.check(poly::GraphLevel::Ser, a) == poly::Verdict::Allowed);
+    }
+    SUBCASE("two reads that saw incompatible orders") {
+      ListHistory l;
+      KeyId x = l.key("x");
+      TxnId t1 = l.txn("T1"), t2 = l.txn("T2"), t3 = l.txn("T3"), t4 = l.txn("T4");
+      l.append(t1, x, 1);
+      l.append(t2, x, 2);
+      l.read_list(t3, x, {1, 2});
+      l.read_list(t4, x, {2, 1});
+      for (auto a : modes) CHECK(l.check(poly::GraphLevel::Si, a) == poly::Verdict::Violated);
+      poly::CheckOptions opt;
+      auto r = poly::check_history(l.h, opt);
+      REQUIRE(r.anomaly.has_value());
+      CHECK(r.anomaly->name == "G0");
+    }
+  }
+}
