@@ -1,8 +1,10 @@
-// Encoding of a pruned hyper-polygraph into SAT and solving it with lazy
-// acyclicity (DESIGN §4.4): solve; insert the model's edges into a dynamic
-// topological order over the known graph; turn each cycle met into a clause
-// over the choices it needs; repeat until a model is acyclic or the solver
-// proves that none is.
+// Encoding of a pruned hyper-polygraph into SAT and solving it (DESIGN §4.4).
+// Lazy acyclicity, for graphs of any size: solve; insert the model's edges
+// into a dynamic topological order over the known graph (kept from one model
+// to the next); turn each cycle met into a clause over the choices it needs;
+// repeat until a model is acyclic or the solver proves that none is. Eager
+// acyclicity, for small graphs: order variables with transitivity clauses,
+// one solver call.
 //
 // Variables: one per open write-write pair, oriented so that `true` follows
 // the known graph's topological order (with the solver's default polarity
