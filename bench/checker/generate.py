@@ -131,6 +131,20 @@ def session_quota(txns, sessions):
     return [base + (1 if i < extra else 0) for i in range(sessions)]
 
 
+def make_txn(work, values, read):
+    """One transaction's ops: a read sees the transaction's own last write of
+    the key, else read(key); returns the ops and the final writes."""
+    ops, local = [], {}
+    for write, k in work.txn():
+        if write:
+            v = values.pick(k)
+            local[k] = v
+            ops.append(("w", k, v))
+        else:
+            ops.append(("r", k, local[k] if k in local else read(k)))
+    return ops, local
+
+
 def simulate_ser(args, rng):
     """Serial execution in a random interleaving of sessions."""
     work = Workload(args, rng)
@@ -142,14 +156,7 @@ def simulate_ser(args, rng):
     while active:
         i = rng.randrange(len(active))
         s = active[i]
-        ops, local = [], {}
-        for write, k in work.txn():
-            if write:
-                v = values.pick(k)
-                local[k] = v
-                ops.append(("w", k, v))
-            else:
-                ops.append(("r", k, local.get(k, store.get(k, 0))))
+        ops, local = make_txn(work, values, lambda k: store.get(k, 0))
         for k, v in local.items():
             store[k] = v
             values.commit(k, v)
@@ -191,14 +198,7 @@ def simulate_si(args, rng):
             idle[i] = idle[-1]
             idle.pop()
             overlaps += len(running)
-            ops, local = [], {}
-            for write, k in work.txn():
-                if write:
-                    v = values.pick(k)
-                    local[k] = v
-                    ops.append(("w", k, v))
-                else:
-                    ops.append(("r", k, local[k] if k in local else read(k, clock)))
+            ops, local = make_txn(work, values, lambda k: read(k, clock))
             running.append((s, clock, ops, local))
             continue
         j = rng.randrange(len(running))

@@ -122,7 +122,8 @@ class Encoder {
     return order;
   }
   void require(const CondEdge& e);
-  bool set_budget(Clock::time_point start);
+  // One solver call within the time left (Unknown when none is).
+  sat::Result solve_round(Clock::time_point start);
 
   Polygraph& pg_;
   const CheckOptions& options_;
@@ -671,19 +672,19 @@ void Encoder::encode_eager() {
   stats_.clauses = clauses_;
 }
 
-bool Encoder::set_budget(Clock::time_point start) {
-  if (options_.timeout_seconds <= 0) return true;
-  double left = options_.timeout_seconds - seconds_since(start);
-  if (left <= 0) return false;
-  solver_.set_max_seconds(left);
-  return true;
+sat::Result Encoder::solve_round(Clock::time_point start) {
+  if (options_.timeout_seconds > 0) {
+    double left = options_.timeout_seconds - seconds_since(start);
+    if (left <= 0) return sat::Result::Unknown;
+    solver_.set_max_seconds(left);
+  }
+  ++stats_.rounds;
+  return solver_.solve();
 }
 
 SolveOutcome Encoder::solve_eager(Clock::time_point start) {
   SolveOutcome out;
-  if (!set_budget(start)) return out;
-  ++stats_.rounds;
-  sat::Result r = solver_.solve();
+  sat::Result r = solve_round(start);
   if (r == sat::Result::Unknown) return out;
   if (r == sat::Result::Unsat) {
     out.verdict = Verdict::Violated;
@@ -706,9 +707,7 @@ SolveOutcome Encoder::solve(Clock::time_point start) {
   std::vector<DepEdge> shortest;
   auto last_progress = start;
   for (;;) {
-    if (!set_budget(start)) return out;
-    ++stats_.rounds;
-    sat::Result r = solver_.solve();
+    sat::Result r = solve_round(start);
     if (r == sat::Result::Unknown) return out;
     if (r == sat::Result::Unsat) {
       out.verdict = Verdict::Violated;

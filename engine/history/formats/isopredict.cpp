@@ -154,13 +154,9 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
   result.format = Format::IsoPredict;
   History& h = result.history;
 
-  std::vector<Event> events;
-  textin::Lines lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    if (textin::blank(line)) continue;
-    events.push_back(parse_event(source, line, lines.number()));
-  }
+  auto events = textin::parse_lines(text, [&](std::string_view line, std::size_t number) {
+    return parse_event(source, line, number);
+  });
 
   // Transactions in order of first appearance; within a session, a
   // transaction's events must be consecutive and its numbers increase.

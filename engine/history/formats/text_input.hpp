@@ -69,6 +69,17 @@ class Cursor {
 // True when the line holds only blanks.
 bool blank(std::string_view line);
 
+// parse(line, number) for every non-blank line, in order.
+template <class Parse>
+auto parse_lines(std::string_view text, Parse parse) {
+  std::vector<decltype(parse(std::string_view{}, std::size_t{}))> out;
+  Lines lines(text);
+  std::string_view line;
+  while (lines.next(line))
+    if (!blank(line)) out.push_back(parse(line, lines.number()));
+  return out;
+}
+
 // --- explicit initial state (FORMATS.md, common conventions) ---------------
 
 // One operation of the transaction that may be the initial state.

@@ -84,13 +84,9 @@ ReadResult read_text_rw(std::string_view text, const std::string& source,
   result.format = Format::Text;
   History& h = result.history;
 
-  std::vector<LineOp> ops;
-  textin::Lines lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    if (textin::blank(line)) continue;
-    ops.push_back(parse_line(source, line, lines.number()));
-  }
+  auto ops = textin::parse_lines(text, [&](std::string_view line, std::size_t number) {
+    return parse_line(source, line, number);
+  });
 
   // Group consecutive lines and check program order per session.
   std::vector<Group> groups;
