@@ -1,7 +1,9 @@
 #include "engine/graph/digraph.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <limits>
+#include <set>
 
 namespace iso::graph {
 
@@ -91,6 +93,64 @@ std::optional<std::vector<EdgeId>> bfs(const Digraph& g, Node from, Node to,
   }
   return std::nullopt;
 }
+
+// 0-1 breadth-first search from `from` for the cheapest path to `to`
+// (from == to: the cheapest cycle through it), through nodes with
+// comp[node] == c (or any node when comp is empty). Returns the edge ids
+// and the cost.
+std::optional<std::pair<std::vector<EdgeId>, std::uint32_t>> cheapest(
+    const Digraph& g, Node from, Node to, const EdgeCost& cost,
+    const std::vector<std::uint32_t>& comp, std::uint32_t c) {
+  const std::uint32_t n = g.size();
+  std::vector<std::uint32_t> dist(n, kUnset), parent_edge(n, kUnset);
+  std::vector<Node> parent(n, kUnset);
+  std::deque<Node> queue{from};
+  dist[from] = 0;
+  std::uint32_t best = kUnset;  // the cheapest arrival at `to` so far
+  Node best_from = kUnset;
+  EdgeId best_edge = 0;
+  while (!queue.empty()) {
+    Node u = queue.front();
+    queue.pop_front();
+    if (best != kUnset && dist[u] >= best) break;
+    for (const Arc& a : g.out(u)) {
+      if (!comp.empty() && comp[a.to] != c) continue;
+      const std::uint32_t w = cost(a.id);
+      if (w == kSkipEdge) continue;
+      const std::uint32_t d = dist[u] + w;
+      if (a.to == to) {
+        if (d < best) {
+          best = d;
+          best_from = u;
+          best_edge = a.id;
+        }
+        continue;
+      }
+      if (dist[a.to] != kUnset && dist[a.to] <= d) continue;
+      dist[a.to] = d;
+      parent[a.to] = u;
+      parent_edge[a.to] = a.id;
+      if (w == 0)
+        queue.push_front(a.to);
+      else
+        queue.push_back(a.to);
+    }
+  }
+  if (best == kUnset) return std::nullopt;
+  std::vector<EdgeId> path{best_edge};
+  for (Node x = best_from; x != from; x = parent[x]) path.push_back(parent_edge[x]);
+  std::reverse(path.begin(), path.end());
+  return std::pair{std::move(path), best};
+}
+
+// The members of each strongly connected component.
+std::vector<std::vector<Node>> component_members(const Digraph& g, std::vector<std::uint32_t>& comp) {
+  std::uint32_t count = 0;
+  comp = components(g, count);
+  std::vector<std::vector<Node>> members(count);
+  for (Node u = 0; u < g.size(); ++u) members[comp[u]].push_back(u);
+  return members;
+}
 }  // namespace
 
 std::optional<std::vector<Node>> topological_order(const Digraph& g) {
@@ -115,12 +175,10 @@ std::optional<std::vector<EdgeId>> shortest_path(const Digraph& g, Node from, No
 }
 
 std::vector<Cycle> short_cycles(const Digraph& g, std::size_t probes_per_component) {
-  std::uint32_t count = 0;
-  std::vector<std::uint32_t> comp = components(g, count);
-  std::vector<std::vector<Node>> members(count);
-  for (Node u = 0; u < g.size(); ++u) members[comp[u]].push_back(u);
+  std::vector<std::uint32_t> comp;
+  const auto members = component_members(g, comp);
   std::vector<Cycle> cycles;
-  for (std::uint32_t c = 0; c < count; ++c) {
+  for (std::uint32_t c = 0; c < members.size(); ++c) {
     const auto& m = members[c];
     if (m.size() == 1) {
       // A self-loop is a cycle of one edge.
@@ -144,6 +202,46 @@ std::vector<Cycle> short_cycles(const Digraph& g, std::size_t probes_per_compone
   }
   std::sort(cycles.begin(), cycles.end(),
             [](const Cycle& a, const Cycle& b) { return a.size() < b.size(); });
+  return cycles;
+}
+
+std::optional<std::vector<EdgeId>> cheapest_path(const Digraph& g, Node from, Node to,
+                                                 const EdgeCost& cost) {
+  auto found = cheapest(g, from, to, cost, {}, 0);
+  if (!found) return std::nullopt;
+  return std::move(found->first);
+}
+
+std::vector<Cycle> cheap_cycles(const Digraph& g, const EdgeCost& cost, std::size_t max_cycles,
+                                std::size_t probes) {
+  std::vector<std::uint32_t> comp;
+  const auto members = component_members(g, comp);
+  std::set<std::vector<EdgeId>> seen;  // each cycle once, as its sorted edge ids
+  std::vector<std::pair<std::uint32_t, Cycle>> found;
+  // Probe the j-th member of every component with a cycle, j = 0, 1, ...
+  for (std::size_t j = 0, done = 0; done < probes; ++j) {
+    bool any = false;
+    for (std::uint32_t c = 0; c < members.size() && done < probes; ++c) {
+      const auto& m = members[c];
+      if (j >= m.size()) continue;
+      auto cycle = cheapest(g, m[j], m[j], cost, comp, c);
+      if (!cycle) continue;  // a single node without a self-loop
+      any = true;
+      ++done;
+      std::vector<EdgeId> key = cycle->first;
+      std::sort(key.begin(), key.end());
+      if (seen.insert(std::move(key)).second) found.emplace_back(cycle->second, std::move(cycle->first));
+    }
+    if (!any) break;
+  }
+  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first < y.first : x.second.size() < y.second.size();
+  });
+  std::vector<Cycle> cycles;
+  for (auto& [c, cycle] : found) {
+    if (cycles.size() == max_cycles) break;
+    cycles.push_back(std::move(cycle));
+  }
   return cycles;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -61,5 +62,22 @@ std::optional<std::vector<EdgeId>> shortest_path(const Digraph& g, Node from, No
 // `probes_per_component` of its nodes (breadth-first search inside the
 // component). Empty when `g` is acyclic.
 std::vector<Cycle> short_cycles(const Digraph& g, std::size_t probes_per_component = 64);
+
+// Edge weights for the cheapest searches below: 0 or 1 per edge (an
+// explanation, say, folds some edges away), or kSkipEdge to leave it out.
+using EdgeCost = std::function<std::uint32_t(EdgeId)>;
+inline constexpr std::uint32_t kSkipEdge = UINT32_MAX;
+
+// A path from `from` to `to` (from != to) of least total cost, by 0-1
+// breadth-first search; nullopt when `to` cannot be reached.
+std::optional<std::vector<EdgeId>> cheapest_path(const Digraph& g, Node from, Node to,
+                                                 const EdgeCost& cost);
+
+// Cycles of a cyclic graph by cost: the cheapest cycle through each of up to
+// `probes` nodes, taken from the strongly connected components with a cycle
+// in turn; the distinct ones, cheapest first (then shortest), at most
+// `max_cycles` of them. Empty when `g` is acyclic.
+std::vector<Cycle> cheap_cycles(const Digraph& g, const EdgeCost& cost, std::size_t max_cycles,
+                                std::size_t probes = 64);
 
 }  // namespace iso::graph

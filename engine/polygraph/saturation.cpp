@@ -17,8 +17,8 @@
 //     members (T0 before the first member of each session), the wr edges,
 //     and, when those are acyclic, the saturation edges; checked by Kahn's
 //     algorithm.
-//  4. Acyclic: the topological order is a commit order. Cyclic: the short
-//     cycles found (find_cycles()) become clauses over the literals their
+//  4. Acyclic: the topological order is a commit order. Cyclic: the
+//     cycles with fewest non-so edges (graph::cheap_cycles) become clauses over the literals their
 //     edges exist by (the wr choices, the commit choices, and for a
 //     saturation edge also the wr choice it comes from and the so/wr path
 //     that makes t2 visible to t3). Every model satisfying those literals
@@ -50,7 +50,6 @@
 #include "engine/polygraph/saturation.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <functional>
 #include <limits>
 #include <set>
@@ -61,6 +60,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/graph/digraph.hpp"
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/explain.hpp"
 #include "engine/sat/solver.hpp"
@@ -161,10 +161,9 @@ class Saturation {
   std::uint32_t visible_prefix(TxnId t3, SessionId s) const;
   void add_last_writer_before(std::uint32_t group, std::uint32_t limit, TxnId t1,
                               std::uint32_t read);
-  void build_csr(std::size_t m);
+  void build_graph(std::size_t m);
   bool topo_sort(std::vector<TxnId>& order);
-  void find_cycles(const std::vector<TxnId>& order, std::size_t max_cycles,
-                   std::vector<std::vector<std::uint32_t>>& cycles);
+  void find_cycles(std::size_t max_cycles, std::vector<std::vector<std::uint32_t>>& cycles) const;
   Visibility visibility(const Edge& sat) const;
   std::vector<std::uint32_t> cheapest_path(TxnId from, TxnId to) const;
   // The literals an edge of the current model exists by.
@@ -221,10 +220,10 @@ class Saturation {
   std::vector<std::uint32_t> vc_;
   std::vector<std::uint64_t> bits_;
   // The graph: so and wr edges first (base_edges_ of them), then saturation
-  // edges; out_off_ and out_ its adjacency (edge ids by source) as last built.
+  // edges; graph_ holds them (edge id = index into edges_) as last built.
   std::vector<Edge> edges_;
   std::size_t base_edges_ = 0;
-  std::vector<std::uint32_t> out_off_, out_;
+  graph::Digraph graph_;
 };
 
 // --- choices, and their encoding (steps 1 and 2) ----------------------------
@@ -669,18 +668,16 @@ void Saturation::add_saturation_edges() {
   }
 }
 
-void Saturation::build_csr(std::size_t m) {
-  out_off_.assign(n_ + 1, 0);
-  for (std::size_t e = 0; e < m; ++e) ++out_off_[edges_[e].from + 1];
-  for (std::size_t t = 0; t < n_; ++t) out_off_[t + 1] += out_off_[t];
-  out_.assign(m, 0);
-  std::vector<std::uint32_t> fill(out_off_.begin(), out_off_.end() - 1);
-  for (std::size_t e = 0; e < m; ++e) out_[fill[edges_[e].from]++] = static_cast<std::uint32_t>(e);
+void Saturation::build_graph(std::size_t m) {
+  graph_ = graph::Digraph(static_cast<std::uint32_t>(n_));
+  for (std::size_t e = 0; e < m; ++e)
+    graph_.add_edge(edges_[e].from, edges_[e].to, static_cast<graph::EdgeId>(e));
 }
 
 bool Saturation::topo_sort(std::vector<TxnId>& order) {
   std::vector<std::uint32_t> indeg(n_, 0);
-  for (std::uint32_t e : out_) ++indeg[edges_[e].to];
+  for (TxnId u = 0; u < n_; ++u)
+    for (const graph::Arc& a : graph_.out(u)) ++indeg[a.to];
   order.clear();
   order.reserve(members_);
   if (indeg[kInitTxn] == 0) order.push_back(kInitTxn);
@@ -688,135 +685,20 @@ bool Saturation::topo_sort(std::vector<TxnId>& order) {
     if (indeg[t] == 0) order.push_back(t);
   for (std::size_t i = 0; i < order.size(); ++i) {
     TxnId u = order[i];
-    for (std::uint32_t k = out_off_[u]; k < out_off_[u + 1]; ++k)
-      if (--indeg[edges_[out_[k]].to] == 0) order.push_back(edges_[out_[k]].to);
+    for (const graph::Arc& a : graph_.out(u))
+      if (--indeg[a.to] == 0) order.push_back(a.to);
   }
   return order.size() == members_;
 }
 
-// Short cycles of a cyclic graph: the strongly connected components of the
-// nodes Kahn's algorithm left (Tarjan's algorithm, iteratively), then a
-// breadth-first search inside its component for the shortest cycle through
-// each of up to max(kCycleSearches, max_cycles) nodes, taken from the
-// components in turn. Every node of a non-trivial component is on a cycle
-// of it, so each search finds one.
-void Saturation::find_cycles(const std::vector<TxnId>& order, std::size_t max_cycles,
-                             std::vector<std::vector<std::uint32_t>>& cycles) {
-  std::vector<char> rest(n_, 0);
-  rest[kInitTxn] = 1;
-  for (TxnId t : smem_) rest[t] = 1;
-  for (TxnId t : order) rest[t] = 0;
-  std::vector<std::uint32_t> comp(n_, kNone), index(n_, kNone), low(n_, 0);
-  std::vector<char> on_stack(n_, 0);
-  std::vector<TxnId> stack;
-  std::vector<std::pair<TxnId, std::uint32_t>> call;  // node, next out-edge
-  std::vector<std::vector<TxnId>> sccs;               // the non-trivial ones
-  std::uint32_t counter = 0;
-  auto enter = [&](TxnId v) {
-    index[v] = low[v] = counter++;
-    stack.push_back(v);
-    on_stack[v] = 1;
-    call.emplace_back(v, out_off_[v]);
-  };
-  for (std::size_t root = 0; root < n_; ++root) {
-    if (!rest[root] || index[root] != kNone) continue;
-    enter(static_cast<TxnId>(root));
-    while (!call.empty()) {
-      const TxnId u = call.back().first;
-      if (call.back().second < out_off_[u + 1]) {
-        const TxnId v = edges_[out_[call.back().second++]].to;
-        if (!rest[v]) continue;
-        if (index[v] == kNone)
-          enter(v);
-        else if (on_stack[v])
-          low[u] = std::min(low[u], index[v]);
-        continue;
-      }
-      call.pop_back();
-      if (!call.empty()) low[call.back().first] = std::min(low[call.back().first], low[u]);
-      if (low[u] != index[u]) continue;
-      std::vector<TxnId> members;
-      TxnId v;
-      do {
-        v = stack.back();
-        stack.pop_back();
-        on_stack[v] = 0;
-        members.push_back(v);
-      } while (v != u);
-      if (members.size() < 2) continue;  // no self-loops: a single node is acyclic
-      for (TxnId m : members) comp[m] = static_cast<std::uint32_t>(sccs.size());
-      sccs.push_back(std::move(members));
-    }
-  }
-  std::vector<TxnId> starts;
-  const std::size_t max_starts = std::max(kCycleSearches, max_cycles);
-  for (std::size_t j = 0; starts.size() < max_starts; ++j) {
-    bool any = false;
-    for (const auto& c : sccs)
-      if (j < c.size() && starts.size() < max_starts) {
-        starts.push_back(c[j]);
-        any = true;
-      }
-    if (!any) break;
-  }
-
-  // Shortest by the number of edges other than session order: a run of so
-  // edges is one so edge (so is transitive), and explanations show it so.
-  auto cost = [&](std::uint32_t e) -> std::uint32_t { return edges_[e].kind == Kind::So ? 0 : 1; };
-  std::set<std::vector<std::uint32_t>> seen;
-  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> found;  // cost, cycle
-  std::vector<std::uint32_t> parent(n_, kNone), dist(n_, kNone);
-  std::vector<TxnId> touched;
-  std::deque<TxnId> dq;
-  for (TxnId src : starts) {
-    dq.assign(1, src);
-    dist[src] = 0;
-    touched.assign(1, src);
-    std::uint32_t closing = kNone, best = kNone;
-    while (!dq.empty()) {
-      const TxnId u = dq.front();
-      dq.pop_front();
-      if (best != kNone && dist[u] >= best) break;
-      for (std::uint32_t k = out_off_[u]; k < out_off_[u + 1]; ++k) {
-        const std::uint32_t e = out_[k];
-        const TxnId v = edges_[e].to;
-        if (comp[v] != comp[src]) continue;
-        const std::uint32_t d = dist[u] + cost(e);
-        if (v == src) {
-          if (best == kNone || d < best) {
-            best = d;
-            closing = e;
-          }
-          continue;
-        }
-        if (dist[v] != kNone && dist[v] <= d) continue;
-        if (dist[v] == kNone) touched.push_back(v);
-        dist[v] = d;
-        parent[v] = e;
-        if (cost(e) == 0)
-          dq.push_front(v);
-        else
-          dq.push_back(v);
-      }
-    }
-    if (closing != kNone) {
-      std::vector<std::uint32_t> cycle{closing};
-      for (TxnId v = edges_[closing].from; v != src; v = edges_[parent[v]].from)
-        cycle.push_back(parent[v]);
-      std::reverse(cycle.begin(), cycle.end());
-      std::vector<std::uint32_t> key = cycle;
-      std::sort(key.begin(), key.end());
-      if (seen.insert(std::move(key)).second) found.emplace_back(best, std::move(cycle));
-    }
-    for (TxnId t : touched) dist[t] = kNone;
-  }
-  std::stable_sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
-    return x.first != y.first ? x.first < y.first : x.second.size() < y.second.size();
-  });
-  for (auto& [c, cycle] : found) {
-    if (cycles.size() == max_cycles) break;
-    cycles.push_back(std::move(cycle));
-  }
+// Cycles of a cyclic model graph, fewest edges other than session order
+// first: a run of so edges is one so edge (so is transitive), and
+// explanations show it so.
+void Saturation::find_cycles(std::size_t max_cycles,
+                             std::vector<std::vector<std::uint32_t>>& cycles) const {
+  auto cost = [&](graph::EdgeId e) -> std::uint32_t { return edges_[e].kind == Kind::So ? 0 : 1; };
+  for (auto& c : graph::cheap_cycles(graph_, cost, max_cycles, std::max(kCycleSearches, max_cycles)))
+    cycles.push_back(std::move(c));
   if (cycles.empty()) throw std::logic_error("saturation: no cycle found in a cyclic graph");
 }
 
@@ -826,19 +708,19 @@ bool Saturation::check_model(std::vector<TxnId>& order,
   cycles.clear();
   build_sessions();
   add_base_edges();
-  build_csr(edges_.size());
+  build_graph(edges_.size());
   // so ∪ WR must be acyclic on its own (so ∪ WR ⊆ co); then HB is an order.
   if (!topo_sort(order)) {
-    find_cycles(order, max_cycles, cycles);
+    find_cycles(max_cycles, cycles);
     return false;
   }
   build_writers();
   if (level_ == GraphLevel::Cc) build_hb(order);
   add_saturation_edges();
-  build_csr(edges_.size());
+  build_graph(edges_.size());
   stats_.known_edges = edges_.size();
   if (topo_sort(order)) return true;
-  find_cycles(order, max_cycles, cycles);
+  find_cycles(max_cycles, cycles);
   return false;
 }
 
@@ -880,11 +762,11 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
     }
     build_sessions();
     add_base_edges();
-    build_csr(edges_.size());
+    build_graph(edges_.size());
     if (!topo_sort(order)) {
       // A cycle of so and fixed wr edges: in every model (members of
       // unknown status in it are passed through by so).
-      find_cycles(order, 1, cycles);
+      find_cycles(1, cycles);
       return anomaly(cycles.front());
     }
     known_model_ = true;
@@ -1020,38 +902,18 @@ Visibility Saturation::visibility(const Edge& sat) const {
   return v;
 }
 
-// A path of so/wr edges with the fewest edges that depend on a choice
-// (0-1 breadth-first search).
+// A path of so/wr edges with the fewest edges that depend on a choice.
 std::vector<std::uint32_t> Saturation::cheapest_path(TxnId from, TxnId to) const {
-  std::vector<std::uint32_t> dist(n_, kNone), parent(n_, kNone);
-  std::deque<TxnId> dq{from};
-  dist[from] = 0;
   std::vector<Lit> lits;
-  while (!dq.empty()) {
-    TxnId u = dq.front();
-    dq.pop_front();
-    if (u == to) break;
-    for (std::uint32_t k = out_off_[u]; k < out_off_[u + 1]; ++k) {
-      std::uint32_t e = out_[k];
-      if (e >= base_edges_) continue;
-      lits.clear();
-      edge_lits(e, lits);
-      const std::uint32_t w = lits.empty() ? 0 : 1;
-      TxnId v = edges_[e].to;
-      if (dist[u] + w >= dist[v]) continue;
-      dist[v] = dist[u] + w;
-      parent[v] = e;
-      if (w == 0)
-        dq.push_front(v);
-      else
-        dq.push_back(v);
-    }
-  }
-  std::vector<std::uint32_t> path;
-  if (dist[to] == kNone) return path;  // not reached: HB says otherwise
-  for (TxnId v = to; v != from; v = edges_[parent[v]].from) path.push_back(parent[v]);
-  std::reverse(path.begin(), path.end());
-  return path;
+  auto cost = [&](graph::EdgeId e) -> std::uint32_t {
+    if (e >= base_edges_) return graph::kSkipEdge;  // saturation edges are not visibility
+    lits.clear();
+    edge_lits(e, lits);
+    return lits.empty() ? 0 : 1;
+  };
+  auto path = graph::cheapest_path(graph_, from, to, cost);
+  if (!path) return {};  // not reached: HB says otherwise
+  return {path->begin(), path->end()};
 }
 
 void Saturation::commit_lit(TxnId t, std::vector<Lit>& out) const {

@@ -186,3 +186,61 @@ TEST_CASE("dynamic order: edges added and removed, cycles refused with a shortes
   CHECK(refused > 100);
   CHECK(removed > 100);
 }
+
+TEST_CASE("cheapest paths and cycles under 0-1 edge costs are cheapest") {
+  std::mt19937_64 rng(5);
+  int cyclic = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::uint32_t n = 2 + rng() % 9;
+    std::vector<Edge> edges;
+    std::vector<std::uint32_t> weight;
+    for (Node a = 0; a < n; ++a)
+      for (Node b = 0; b < n; ++b)
+        if (a != b && rng() % 5 == 0) {
+          edges.push_back({a, b, static_cast<EdgeId>(edges.size())});
+          weight.push_back(static_cast<std::uint32_t>(rng() % 2));
+        }
+    Digraph g = build(n, edges);
+    EdgeCost cost = [&](EdgeId e) { return weight[e]; };
+    // Least costs between all pairs by Bellman–Ford relaxation (paths of at
+    // least one edge).
+    constexpr std::uint32_t kInf = 1u << 20;
+    std::vector<std::vector<std::uint32_t>> best(n, std::vector<std::uint32_t>(n, kInf));
+    for (const Edge& e : edges) best[e.from][e.to] = std::min(best[e.from][e.to], weight[e.id]);
+    for (std::uint32_t k = 0; k < n; ++k)
+      for (std::uint32_t i = 0; i < n; ++i)
+        for (std::uint32_t j = 0; j < n; ++j)
+          best[i][j] = std::min(best[i][j], best[i][k] + best[k][j]);
+    auto path_cost = [&](const std::vector<EdgeId>& ids) {
+      std::uint32_t c = 0;
+      for (EdgeId id : ids) c += weight[id];
+      return c;
+    };
+    for (int q = 0; q < 5; ++q) {
+      Node a = rng() % n, b = rng() % n;
+      if (a == b) continue;
+      auto p = cheapest_path(g, a, b, cost);
+      CHECK(p.has_value() == (best[a][b] < kInf));
+      if (!p) continue;
+      CHECK(is_path(edges, *p, a, b));
+      CHECK(path_cost(*p) == best[a][b]);
+    }
+    auto cycles = cheap_cycles(g, cost, 100, 100);
+    CHECK(cycles.empty() == acyclic(n, edges));
+    if (cycles.empty()) continue;
+    ++cyclic;
+    std::uint32_t girth = kInf;
+    for (Node a = 0; a < n; ++a) girth = std::min(girth, best[a][a]);
+    auto first = std::find_if(edges.begin(), edges.end(),
+                              [&](const Edge& e) { return e.id == cycles[0][0]; });
+    CHECK(is_path(edges, cycles[0], first->from, first->from));
+    CHECK(path_cost(cycles[0]) == girth);
+    for (std::size_t i = 1; i < cycles.size(); ++i)
+      CHECK(path_cost(cycles[i - 1]) <= path_cost(cycles[i]));
+    // Skipped edges are never used.
+    EdgeCost no_zero = [&](EdgeId e) { return weight[e] == 0 ? kSkipEdge : 1u; };
+    for (const auto& c : cheap_cycles(g, no_zero, 100, 100))
+      for (EdgeId id : c) CHECK(weight[id] == 1);
+  }
+  CHECK(cyclic > 50);
+}
