@@ -675,20 +675,12 @@ void Saturation::build_graph(std::size_t m) {
 }
 
 bool Saturation::topo_sort(std::vector<TxnId>& order) {
-  std::vector<std::uint32_t> indeg(n_, 0);
-  for (TxnId u = 0; u < n_; ++u)
-    for (const graph::Arc& a : graph_.out(u)) ++indeg[a.to];
+  auto all = graph::topological_order(graph_);
+  if (!all) return false;
   order.clear();
-  order.reserve(members_);
-  if (indeg[kInitTxn] == 0) order.push_back(kInitTxn);
-  for (TxnId t : smem_)
-    if (indeg[t] == 0) order.push_back(t);
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    TxnId u = order[i];
-    for (const graph::Arc& a : graph_.out(u))
-      if (--indeg[a.to] == 0) order.push_back(a.to);
-  }
-  return order.size() == members_;
+  for (graph::Node t : *all)  // non-members are isolated nodes: left out
+    if (t == kInitTxn || member_[t]) order.push_back(t);
+  return true;
 }
 
 // Cycles of a cyclic model graph, fewest edges other than session order
