@@ -93,31 +93,35 @@ TxnId History::add_txn(SessionId session, std::string name, TxnStatus status) {
   return id;
 }
 
-void History::add_read(TxnId t, KeyId k, ValueId v) {
+void History::add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line) {
   assert(t < txns_.size() && k < keys_.size() && v < values_.size());
-  txns_[t].ops.push_back(Op{OpKind::Read, k, v, 0});
+  txns_[t].ops.push_back(Op{OpKind::Read, k, v, 0, kNoList, line});
 }
 
-void History::add_write(TxnId t, KeyId k, ValueId v) {
+void History::add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line) {
   assert(t < txns_.size() && k < keys_.size() && v < values_.size());
-  txns_[t].ops.push_back(Op{OpKind::Write, k, v, 0});
+  txns_[t].ops.push_back(Op{OpKind::Write, k, v, 0, kNoList, line});
 }
 
-void History::add_predicate_read(TxnId t, PredicateRead pr) {
+void History::add_list_read(TxnId t, KeyId k, std::vector<ValueId> elements, ValueId empty,
+                            std::uint32_t line) {
+  assert(t < txns_.size() && k < keys_.size() && empty < values_.size());
+  const ValueId v = elements.empty() ? empty : elements.back();
+  auto idx = static_cast<std::uint32_t>(lists_.size());
+  lists_.push_back(std::move(elements));
+  txns_[t].ops.push_back(Op{OpKind::Read, k, v, 0, idx, line});
+}
+
+void History::add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line) {
   assert(t < txns_.size());
   auto idx = static_cast<std::uint32_t>(preds_.size());
   preds_.push_back(std::move(pr));
-  txns_[t].ops.push_back(Op{OpKind::PredicateRead, 0, 0, idx});
+  txns_[t].ops.push_back(Op{OpKind::PredicateRead, 0, 0, idx, kNoList, line});
 }
 
 void History::set_init(KeyId k, ValueId v) {
   assert(k < keys_.size() && v < values_.size());
   init_[k] = v;
-}
-
-void History::add_version_chain(KeyId k, std::vector<ValueId> chain) {
-  assert(k < keys_.size());
-  if (!chain.empty()) chains_.emplace_back(k, std::move(chain));
 }
 
 ValueId History::init_value(KeyId k) const {

@@ -42,14 +42,29 @@ struct PredicateRead {
   std::vector<std::pair<KeyId, ValueId>> result;
 };
 
+inline constexpr std::uint32_t kNoList = UINT32_MAX;
+
 struct Op {
   OpKind kind = OpKind::Read;
   KeyId key = 0;      // Read, Write
-  ValueId value = 0;  // Read, Write
+  // Read, Write. A list read's value is its last element, or the key's
+  // initial value for the empty list: the version it returns.
+  ValueId value = 0;
   std::uint32_t predicate = 0;  // PredicateRead: index into History::predicate_reads()
+  // Read: for a list-append read (Elle, Chronos), index into History::lists()
+  // of the whole list it returned; kNoList for a register read.
+  std::uint32_t list = kNoList;
+  std::uint32_t line = 0;       // line of the input it was read from; 0: unknown
 };
 
 enum class TxnStatus : std::uint8_t { Committed, Aborted, Unknown };
+
+// Which keys the initial transaction T0 writes (FORMATS.md, common
+// conventions). EveryKey: every key, with its initial value (set_init, or
+// the integer 0), as most producers mean. ExplicitOnly: only the keys given
+// by set_init; a read of any other key's value needs a writer in the history
+// (AWDIT's convention, and `--init none` / `--init explicit`).
+enum class InitialWrites : std::uint8_t { EveryKey, ExplicitOnly };
 
 struct Transaction {
   std::string name;               // "T1"; unique within a history
@@ -76,15 +91,19 @@ class History {
   // caller (a reader) reports duplicates, this asserts nothing about them.
   TxnId add_txn(SessionId session, std::string name,
                 TxnStatus status = TxnStatus::Committed);
-  void add_read(TxnId t, KeyId k, ValueId v);
-  void add_write(TxnId t, KeyId k, ValueId v);
-  void add_predicate_read(TxnId t, PredicateRead pr);
+  // `line`: where the operation is in the input (0: unknown), for messages.
+  void add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0);
+  void add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0);
+  // A list-append read (Elle): the list of k's appended elements it returned,
+  // in order. It reads the version its last element installed, or for the
+  // empty list the version `empty` (the key's initial value), and reveals
+  // the order the versions before it were installed in (engine/history/
+  // known_order.hpp). Appends are writes of their element.
+  void add_list_read(TxnId t, KeyId k, std::vector<ValueId> elements, ValueId empty,
+                     std::uint32_t line = 0);
+  void add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line = 0);
   void set_init(KeyId k, ValueId v);  // default initial value is the integer 0
-  // A known prefix of the version order of key k: the values in the order
-  // they were installed, right after the initial value, which is not listed.
-  // A list-append read of [1 2 3] reveals that the list went through exactly
-  // the versions 1, 2, 3: every other write of k comes after 3.
-  void add_version_chain(KeyId k, std::vector<ValueId> chain);
+  void set_initial_writes(InitialWrites w) { initial_writes_ = w; }
   Transaction& txn(TxnId t) { return txns_[t]; }
 
   // --- access ---------------------------------------------------------------
@@ -95,11 +114,16 @@ class History {
   const std::vector<Key>& keys() const { return keys_; }
   const std::vector<Value>& values() const { return values_; }
   const std::vector<PredicateRead>& predicate_reads() const { return preds_; }
-  const std::vector<std::pair<KeyId, std::vector<ValueId>>>& version_chains() const {
-    return chains_;
-  }
+  // The lists of list reads (Op::list indexes them).
+  const std::vector<std::vector<ValueId>>& lists() const { return lists_; }
+  bool has_list_reads() const { return !lists_.empty(); }
   ValueId init_value(KeyId k) const;   // the interned 0 unless set_init was called
   bool has_explicit_init(KeyId k) const;
+  InitialWrites initial_writes() const { return initial_writes_; }
+  // Does T0 write k? Every key, or only those set_init gave.
+  bool t0_writes(KeyId k) const {
+    return initial_writes_ == InitialWrites::EveryKey || has_explicit_init(k);
+  }
   std::optional<TxnId> find_txn(std::string_view name) const;
   std::optional<KeyId> find_key(std::string_view text) const;
 
@@ -113,8 +137,9 @@ class History {
   std::vector<Key> keys_;
   std::vector<Value> values_;
   std::vector<PredicateRead> preds_;
-  std::vector<std::pair<KeyId, std::vector<ValueId>>> chains_;
+  std::vector<std::vector<ValueId>> lists_;
   std::vector<std::optional<ValueId>> init_;  // per key
+  InitialWrites initial_writes_ = InitialWrites::EveryKey;
   std::unordered_map<std::string, KeyId> key_index_;
   std::unordered_map<std::string, ValueId> value_index_;  // keyed by a tagged spelling
   std::unordered_map<std::string, TxnId> txn_index_;

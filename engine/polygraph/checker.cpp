@@ -68,7 +68,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   // Read Atomic and Causal Consistency: by saturation, no polygraph.
   if (options.level == GraphLevel::Ra || options.level == GraphLevel::Cc) {
     result.stats.seconds.construct = seconds_since(start);
-    if (!h.version_chains().empty())
+    if (h.has_list_reads())
       result.notes.push_back("version chains (list-append reads) are not used for RA and CC: "
                              "the verdict rests on the values read");
     SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats, start);

@@ -113,8 +113,11 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       add_known({x, y, Dep::WW, k});
     }
   };
-  std::set<std::pair<KeyId, std::vector<ValueId>>> distinct(h.version_chains().begin(),
-                                                            h.version_chains().end());
+  std::set<std::pair<KeyId, std::vector<ValueId>>> distinct;
+  for (TxnId t : a.txns)
+    for (const Op& op : h.txn(t).ops)
+      if (op.list != kNoList && !h.lists()[op.list].empty())
+        distinct.emplace(op.key, h.lists()[op.list]);
   for (const auto& [k, chain] : distinct) {
     std::vector<TxnId> ws;
     for (ValueId v : chain) {

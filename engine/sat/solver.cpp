@@ -4,6 +4,8 @@
 
 #include <cryptominisat5/cryptominisat.h>
 
+#include "engine/util/budget.hpp"
+
 namespace iso::sat {
 
 namespace {
@@ -13,7 +15,6 @@ CMSat::Lit to_cms(Lit l) { return CMSat::Lit(l.var(), l.negated()); }
 Solver::Solver() : s_(std::make_unique<CMSat::SATSolver>(nullptr, &interrupt_)) {
   s_->set_verbosity(0);
   s_->set_num_threads(1);
-
 }
 
 Solver::~Solver() = default;
@@ -36,6 +37,10 @@ void Solver::add_clause(std::span<const Lit> lits) {
 }
 
 Result Solver::solve(std::span<const Lit> assumptions) {
+  // The run's deadline bounds every call, on top of this solver's own limit.
+  budget::check();
+  const double left = budget::remaining_seconds();
+  s_->set_max_time(left < max_seconds_ ? left : max_seconds_);
   scratch_.clear();
   for (Lit l : assumptions) scratch_.push_back(to_cms(l));
   auto start = std::chrono::steady_clock::now();
@@ -51,6 +56,7 @@ Result Solver::solve(std::span<const Lit> assumptions) {
     return Result::Sat;
   }
   if (r == CMSat::l_False) return Result::Unsat;
+  budget::check();  // out of the run's time, not of this solver's own limit
   return Result::Unknown;
 }
 
@@ -65,7 +71,7 @@ std::vector<Lit> Solver::conflict() const {
   return out;
 }
 
-void Solver::set_max_seconds(double seconds) { s_->set_max_time(seconds); }
+void Solver::set_max_seconds(double seconds) { max_seconds_ = seconds > 0 ? seconds : 1e300; }
 void Solver::set_max_conflicts(std::uint64_t conflicts) { s_->set_max_confl(conflicts); }
 void Solver::set_default_polarity(bool polarity) { s_->set_default_polarity(polarity); }
 void Solver::interrupt() { s_->interrupt_asap(); }

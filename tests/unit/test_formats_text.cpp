@@ -5,6 +5,8 @@
 // with small Python scripts over the files (noted at each check).
 #include <doctest/doctest.h>
 
+#include "tests/unit/history_helpers.hpp"
+
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -17,6 +19,7 @@
 using namespace iso;
 
 namespace {
+
 
 const std::string kData = std::string(ISOSYNTH_SHARED_DIR) + "/data/histories/";
 
@@ -56,7 +59,7 @@ std::string describe(const History& h) {
       out += "\n";
     }
   }
-  for (const auto& [k, chain] : h.version_chains()) {
+  for (const auto& [k, chain] : list_reads(h)) {
     out += "chain " + h.key_text(k) + ":";
     for (ValueId v : chain) out += " " + h.value_text(v);
     out += "\n";
@@ -375,7 +378,7 @@ TEST_CASE("format elle: list-append reads and version chains") {
   CHECK(h.value_text(t5.ops[1].value) == "8");
   CHECK(h.value_text(t5.ops[2].value) == "4");
   std::string chains;
-  for (const auto& [k, chain] : h.version_chains()) {
+  for (const auto& [k, chain] : list_reads(h)) {
     chains += h.key_text(k) + ":";
     for (ValueId v : chain) chains += " " + h.value_text(v);
     chains += ";";

@@ -364,8 +364,7 @@ struct ListHistory {
   void read_list(TxnId t, KeyId k, std::vector<std::int64_t> list) {
     std::vector<ValueId> chain;
     for (auto v : list) chain.push_back(h.intern_value(v));
-    h.add_read(t, k, chain.back());
-    h.add_version_chain(k, chain);
+    h.add_list_read(t, k, chain, h.init_value(k));
   }
   poly::Verdict check(poly::GraphLevel level, poly::Acyclicity a) const {
     poly::CheckOptions opt;

@@ -4,6 +4,8 @@
 // here, never silenced.
 #include <doctest/doctest.h>
 
+#include "tests/unit/history_helpers.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +20,7 @@ using namespace iso;
 namespace fs = std::filesystem;
 
 namespace {
+
 
 std::string data(const std::string& rel) {
   return std::string(ISOSYNTH_SHARED_DIR) + "/data/histories/" + rel;
@@ -211,7 +214,7 @@ std::string serial_replay_problem(const History& h, const std::vector<TxnId>& or
   for (TxnId t = 1; t < h.num_txns(); ++t)
     if (h.txn(t).status == TxnStatus::Committed && !seen[t])
       return fmt::format("committed {} missing", h.txn(t).name);
-  for (const auto& [k, chain] : h.version_chains()) {
+  for (const auto& [k, chain] : list_reads(h)) {
     const auto& w = written[k];
     if (chain.size() > w.size() || !std::equal(chain.begin(), chain.end(), w.begin()))
       return fmt::format("a read of {} saw a list that the serial execution never builds",

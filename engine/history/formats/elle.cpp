@@ -345,11 +345,10 @@ History ElleReader::build(ReadResult& result) {
             h.add_read(t, k, h.intern_value(m.value));
             continue;
           }
-          std::vector<ValueId> chain;
-          chain.reserve(m.elements.size());
-          for (const auto& e : m.elements) chain.push_back(h.intern_value(e));
-          h.add_read(t, k, chain.empty() ? h.intern_value(Value{}) : chain.back());
-          h.add_version_chain(k, std::move(chain));
+          std::vector<ValueId> elements;
+          elements.reserve(m.elements.size());
+          for (const auto& e : m.elements) elements.push_back(h.intern_value(e));
+          h.add_list_read(t, k, std::move(elements), h.intern_value(Value{}));
         }
       }
     }

@@ -1,0 +1,22 @@
+// Small views of a History that several tests need.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "engine/history/history.hpp"
+
+namespace iso {
+
+// Every non-empty list read of the history, as (key, list), in transaction
+// order.
+inline std::vector<std::pair<KeyId, std::vector<ValueId>>> list_reads(const History& h) {
+  std::vector<std::pair<KeyId, std::vector<ValueId>>> out;
+  for (const auto& t : h.txns())
+    for (const auto& op : t.ops)
+      if (op.list != kNoList && !h.lists()[op.list].empty())
+        out.emplace_back(op.key, h.lists()[op.list]);
+  return out;
+}
+
+}  // namespace iso
