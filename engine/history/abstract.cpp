@@ -72,12 +72,20 @@ struct Pending {
   std::size_t read;  // index into abs[txn].reads
 };
 
-std::string unjustified_message(const History& h, const PairIndex& nonmember_final,
-                                const PairIndex& intermediate, TxnId t,
-                                const ExternalRead& r) {
+UnjustifiedRead unjustified(const History& h, const PairIndex& nonmember_final,
+                            const PairIndex& intermediate, TxnId t, const ExternalRead& r) {
   const Transaction& txn = h.txn(t);
   std::string head = fmt::format("{}: {}", txn.name, format_op(h, txn.ops[r.op]));
   PairKey p = pair_key(r.key, r.value);
+  UnjustifiedRead u;
+  u.txn = t;
+  u.op = r.op;
+  auto set = [&](ReadAnomaly kind, TxnId writer, std::string message) {
+    u.kind = kind;
+    u.writer = writer;
+    u.message = std::move(message);
+    return u;
+  };
 
   auto [f_lo, f_hi] = nonmember_final.find(p);
   for (auto it = f_lo; it != f_hi; ++it) {
@@ -85,29 +93,35 @@ std::string unjustified_message(const History& h, const PairIndex& nonmember_fin
     if (it->second == t) continue;
     switch (w.status) {
       case TxnStatus::Aborted:
-        return fmt::format("{} reads the write of aborted {} (G1a)", head, w.name);
+        return set(ReadAnomaly::Aborted, it->second,
+                   fmt::format("{} reads the write of aborted {} (G1a)", head, w.name));
       case TxnStatus::Unknown:
-        return fmt::format("{} reads the write of {}, whose commit status is unknown", head,
-                           w.name);
+        return set(ReadAnomaly::UnknownStatus, it->second,
+                   fmt::format("{} reads the write of {}, whose commit status is unknown", head,
+                               w.name));
       case TxnStatus::Committed:
-        return fmt::format("{} reads the write of {}, which is not among the transactions "
-                           "considered",
-                           head, w.name);
+        return set(ReadAnomaly::NotMember, it->second,
+                   fmt::format("{} reads the write of {}, which is not among the transactions "
+                               "considered",
+                               head, w.name));
     }
   }
   auto [i_lo, i_hi] = intermediate.find(p);
   for (auto it = i_lo; it != i_hi; ++it) {
     if (it->second == t) continue;
-    return fmt::format("{} reads an intermediate write of {} (G1b)", head,
-                       h.txn(it->second).name);
+    return set(ReadAnomaly::Intermediate, it->second,
+               fmt::format("{} reads an intermediate write of {} (G1b)", head,
+                           h.txn(it->second).name));
   }
   for (std::size_t i = r.op + 1; i < txn.ops.size(); ++i) {
     const Op& op = txn.ops[i];
     if (op.kind == OpKind::Write && op.key == r.key && op.value == r.value) {
-      return fmt::format("{} reads its own later write {}", head, format_op(h, op));
+      return set(ReadAnomaly::FutureRead, t,
+                 fmt::format("{} reads its own later write {}", head, format_op(h, op)));
     }
   }
-  return fmt::format("{} reads a value no committed transaction wrote", head);
+  return set(ReadAnomaly::ThinAir, kNoTxn,
+             fmt::format("{} reads a value no committed transaction wrote", head));
 }
 
 }  // namespace
@@ -136,9 +150,9 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   a.so.resize(n);
   a.so_next.assign(n, kNoTxn);
 
-  // T0 writes the initial value of every key.
+  // T0 writes the initial value of every key it writes.
   for (KeyId k = 0; k < h.keys().size(); ++k) {
-    a.abs[kInitTxn].writes.push_back(FinalWrite{k, h.init_value(k), 0});
+    if (h.t0_writes(k)) a.abs[kInitTxn].writes.push_back(FinalWrite{k, h.init_value(k), 0});
   }
 
   // External reads, final writes and INT, one transaction at a time.
@@ -202,6 +216,20 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   }
   final_writers.seal();
 
+  // List reads: what their lists show, and what they cannot show.
+  ListReadAnalysis lists = analyse_list_reads(h, a.member);
+  for (auto& v : lists.int_violations) a.int_violations.push_back(std::move(v));
+  a.unjustified_reads = std::move(lists.anomalies);
+  a.known_orders = std::move(lists.orders);
+  a.forced_commits = std::move(lists.forced_commits);
+  a.notes = std::move(lists.notes);
+
+  // Reads the list analysis explained already.
+  std::vector<std::uint64_t> explained;
+  for (const auto& u : a.unjustified_reads) explained.push_back(pair_key(u.txn, u.op));
+  for (const auto& v : a.int_violations) explained.push_back(pair_key(v.txn, v.op));
+  std::sort(explained.begin(), explained.end());
+
   std::vector<Pending> pending;
   for (TxnId t : a.txns) {
     const auto& reads = a.abs[t].reads;
@@ -212,7 +240,9 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
       for (auto it = lo; it != hi; ++it) {
         if (it->second != t) cands[i].push_back(it->second);
       }
-      if (cands[i].empty()) pending.push_back(Pending{t, i});
+      if (cands[i].empty() &&
+          !std::binary_search(explained.begin(), explained.end(), pair_key(t, reads[i].op)))
+        pending.push_back(Pending{t, i});
     }
   }
 
@@ -253,8 +283,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
 
     for (const Pending& p : pending) {
       const ExternalRead& r = a.abs[p.txn].reads[p.read];
-      a.unjustified_reads.push_back(UnjustifiedRead{
-          p.txn, r.op, unjustified_message(h, nonmember_final, intermediate, p.txn, r)});
+      a.unjustified_reads.push_back(unjustified(h, nonmember_final, intermediate, p.txn, r));
     }
   }
 

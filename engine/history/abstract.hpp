@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "engine/history/history.hpp"
+#include "engine/history/known_order.hpp"
+#include "engine/history/read_anomaly.hpp"
 
 namespace iso {
-
-inline constexpr TxnId kNoTxn = UINT32_MAX;
 
 struct ExternalRead {
   KeyId key;
@@ -29,24 +29,6 @@ struct FinalWrite {
 struct AbstractTxn {
   std::vector<ExternalRead> reads;  // sorted by key, at most one per key
   std::vector<FinalWrite> writes;   // sorted by key, at most one per key
-};
-
-// A violation of internal consistency: a read that does not return the value
-// of the last earlier operation on the same key in the same transaction
-// (Cerone et al. 2015, INT): either the transaction's own write, or its own
-// earlier read (a non-repeatable read inside one transaction).
-struct IntViolation {
-  TxnId txn;
-  std::uint32_t op;     // the offending read
-  std::string message;  // e.g. "T1: r(x,2) does not return its own earlier write w(x,1)"
-};
-
-// A read whose value no member transaction wrote as a final write: it read
-// thin air, an aborted write (G1a) or an intermediate write (G1b).
-struct UnjustifiedRead {
-  TxnId txn;
-  std::uint32_t op;
-  std::string message;  // e.g. "T2: r(x,5) reads a value no committed transaction wrote"
 };
 
 struct AbstractHistory {
@@ -66,7 +48,16 @@ struct AbstractHistory {
   // whose closure is quadratic in the length of a session.
   std::vector<TxnId> so_next;
   std::vector<IntViolation> int_violations;
+  // Reads nothing justifies, of member transactions (engine/history/
+  // read_anomaly.hpp); list reads of committed members as known_order.hpp
+  // analyses them.
   std::vector<UnjustifiedRead> unjustified_reads;
+  // The version orders the list reads reveal, one per key that has them.
+  std::vector<KnownOrder> known_orders;
+  // Unknown-status members whose appends a committed list read shows.
+  std::vector<TxnId> forced_commits;
+  // Facts about the reads worth telling the user (ambiguous list elements).
+  std::vector<std::string> notes;
   bool has_predicate_reads = false;
 
   bool writes(TxnId t, KeyId k) const;        // t has a final write of k

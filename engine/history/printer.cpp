@@ -10,8 +10,13 @@ namespace iso {
 
 std::string format_op(const History& h, const Op& op) {
   switch (op.kind) {
-    case OpKind::Read:
-      return fmt::format("r({},{})", h.key_text(op.key), h.value_text(op.value));
+    case OpKind::Read: {
+      if (op.list == kNoList)
+        return fmt::format("r({},{})", h.key_text(op.key), h.value_text(op.value));
+      std::string list;
+      for (ValueId v : h.lists()[op.list]) list += (list.empty() ? "" : " ") + h.value_text(v);
+      return fmt::format("r({},[{}])", h.key_text(op.key), list);
+    }
     case OpKind::Write:
       return fmt::format("w({},{})", h.key_text(op.key), h.value_text(op.value));
     case OpKind::PredicateRead: {

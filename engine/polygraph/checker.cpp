@@ -13,16 +13,6 @@
 
 namespace iso::poly {
 
-namespace {
-// The name of an unjustified read from the oracle's message.
-std::string read_anomaly_name(const std::string& message) {
-  if (message.find("(G1a)") != std::string::npos) return "G1a";
-  if (message.find("(G1b)") != std::string::npos) return "G1b";
-  if (message.find("unknown") != std::string::npos) return "read of an unknown-status write";
-  return "thin-air read";
-}
-}  // namespace
-
 AbstractHistory check_abstraction(const History& h) {
   std::vector<bool> member(h.num_txns(), false);
   for (TxnId t = 0; t < h.num_txns(); ++t)
@@ -60,7 +50,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       continue;
     }
     result.verdict = Verdict::Violated;
-    result.anomaly = Anomaly{read_anomaly_name(r.message), r.message, {}, {r.txn}};
+    result.anomaly = Anomaly{std::string(read_anomaly_name(r.kind)), r.message, {}, {r.txn}};
     result.stats.seconds.construct = seconds_since(start);
     return result;
   }

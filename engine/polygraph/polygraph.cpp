@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 #include <unordered_set>
 
 namespace iso::poly {
@@ -82,23 +81,10 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     }
   }
 
-  // Known version-order prefixes (list-append reads): the writers of
-  // consecutive values are ordered, and every other writer of the key comes
-  // after the last one. Values whose writer is not a unique committed member
-  // are skipped (a list element nobody committed is reported before).
-  std::unordered_map<std::uint64_t, TxnId> writer_of;  // (key, value) -> writer
-  std::unordered_set<std::uint64_t> ambiguous;
-  for (TxnId t : a.txns) {
-    if (t == kInitTxn) continue;
-    for (const FinalWrite& w : a.abs[t].writes) {
-      std::uint64_t kv = key_txn(w.key, w.value);
-      auto [it, fresh] = writer_of.emplace(kv, t);
-      if (!fresh) ambiguous.insert(kv);
-    }
-  }
-  // An order with an unknown-status writer holds if that writer committed
-  // (a conditional edge). Two reads that saw incompatible orders give both
-  // edges: a write-write cycle, reported as such.
+  // Known version orders (list-append reads; engine/history/known_order.hpp):
+  // the writers of a chain are ordered, and every other writer of the key
+  // comes after its last one. An order with an unknown-status writer holds
+  // if that writer committed (a conditional edge).
   auto order = [&](TxnId x, TxnId y, KeyId k) {
     if (x == y) return;
     if (unknown_[x] || unknown_[y]) {
@@ -107,32 +93,18 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     }
     auto p = pair_index(k, x, y);
     if (!p) return;
-    if (pairs_[*p].state == 0) {
-      fix_ww(x, y, k);
-    } else if ((pairs_[*p].state > 0) != (pairs_[*p].a == x)) {
-      add_known({x, y, Dep::WW, k});
-    }
+    if (pairs_[*p].state == 0) fix_ww(x, y, k);
   };
-  std::set<std::pair<KeyId, std::vector<ValueId>>> distinct;
-  for (TxnId t : a.txns)
-    for (const Op& op : h.txn(t).ops)
-      if (op.list != kNoList && !h.lists()[op.list].empty())
-        distinct.emplace(op.key, h.lists()[op.list]);
-  for (const auto& [k, chain] : distinct) {
-    std::vector<TxnId> ws;
-    for (ValueId v : chain) {
-      auto it = writer_of.find(key_txn(k, v));
-      if (it == writer_of.end() || ambiguous.count(key_txn(k, v))) continue;
-      ws.push_back(it->second);
-      // A committed read saw this write: its writer committed.
-      if (unknown_[it->second]) forced_commits_.push_back(it->second);
-    }
-    for (std::size_t i = 0; i + 1 < ws.size(); ++i) order(ws[i], ws[i + 1], k);
-    if (ws.empty()) continue;
-    std::unordered_set<TxnId> in_chain(ws.begin(), ws.end());
+  for (const KnownOrder& ko : a.known_orders) {
+    const KeyId k = ko.key;
+    for (std::size_t i = 0; i + 1 < ko.chain.size(); ++i) order(ko.chain[i], ko.chain[i + 1], k);
+    std::unordered_set<TxnId> placed(ko.chain.begin(), ko.chain.end());
+    placed.insert(ko.unordered.begin(), ko.unordered.end());
     for (TxnId w : writers_[k])
-      if (!in_chain.count(w)) order(ws.back(), w, k);
+      if (!placed.count(w)) order(ko.chain.back(), w, k);
   }
+  for (TxnId t : a.forced_commits)
+    if (unknown_[t]) forced_commits_.push_back(t);
 }
 
 const std::vector<TxnId>& Polygraph::ww_successors(KeyId k, TxnId w) const {

@@ -428,7 +428,7 @@ TEST_CASE("list-append reads: unknown-status writers, forced commits, incompatib
       poly::CheckOptions opt;
       auto r = poly::check_history(l.h, opt);
       REQUIRE(r.anomaly.has_value());
-      CHECK(r.anomaly->name == "G0");
+      CHECK(r.anomaly->name == "incompatible order");
     }
   }
 }

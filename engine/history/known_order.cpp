@@ -1,0 +1,316 @@
+#include "engine/history/known_order.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "engine/history/printer.hpp"
+#include "engine/util/budget.hpp"
+
+namespace iso {
+
+std::string_view read_anomaly_name(ReadAnomaly kind) {
+  switch (kind) {
+    case ReadAnomaly::ThinAir: return "thin-air read";
+    case ReadAnomaly::Aborted: return "G1a";
+    case ReadAnomaly::Intermediate: return "G1b";
+    case ReadAnomaly::UnknownStatus: return "read of an unknown-status write";
+    case ReadAnomaly::NotMember: return "read of an excluded write";
+    case ReadAnomaly::FutureRead: return "future read";
+    case ReadAnomaly::DuplicateElements: return "duplicate elements";
+    case ReadAnomaly::IncompatibleOrder: return "incompatible order";
+    case ReadAnomaly::InterleavedAppends: return "G0";
+  }
+  return "?";
+}
+
+bool analysed_list_read(const History& h, const std::vector<bool>& member, TxnId t,
+                        const Op& op) {
+  return op.list != kNoList && t < member.size() && member[t] &&
+         h.txn(t).status == TxnStatus::Committed;
+}
+
+namespace {
+
+constexpr TxnId kAmbiguous = UINT32_MAX - 1;
+
+std::uint64_t key_value(KeyId k, ValueId v) { return (std::uint64_t{k} << 32) | v; }
+
+struct ListRead {
+  TxnId txn;
+  std::uint32_t op;
+  const std::vector<ValueId>* list;
+};
+
+class Analysis {
+ public:
+  Analysis(const History& h, const std::vector<bool>& member) : h_(h), member_(member) {}
+  ListReadAnalysis run();
+
+ private:
+  // Every append of v to k, as its transaction (repeated when one
+  // transaction appended v twice), in TxnId order.
+  const std::vector<TxnId>& appenders(KeyId k, ValueId v) const {
+    static const std::vector<TxnId> none;
+    auto it = appenders_.find(key_value(k, v));
+    return it == appenders_.end() ? none : it->second;
+  }
+  // The single transaction that appended v to k, kAmbiguous when several
+  // did, kNoTxn when none did.
+  TxnId appender(KeyId k, ValueId v) const {
+    const auto& a = appenders(k, v);
+    if (a.empty()) return kNoTxn;
+    return std::all_of(a.begin(), a.end(), [&](TxnId t) { return t == a.front(); }) ? a.front()
+                                                                                   : kAmbiguous;
+  }
+  std::string values_text(const std::vector<ValueId>& vs) const {
+    std::string out;
+    for (ValueId v : vs) out += (out.empty() ? "" : " ") + h_.value_text(v);
+    return out;
+  }
+  // w's appends to k in program order, those before operation `before` only.
+  std::vector<ValueId> appends_of(TxnId w, KeyId k,
+                                  std::uint32_t before = UINT32_MAX) const;
+  std::string read_text(const ListRead& r) const {
+    return fmt::format("{}: {}", h_.txn(r.txn).name, format_op(h_, h_.txn(r.txn).ops[r.op]));
+  }
+  // The first anomaly of one read on its own, if any.
+  std::optional<UnjustifiedRead> check_read(const ListRead& r);
+  void analyse_key(KeyId k, std::vector<ListRead>& reads);
+  UnjustifiedRead anomaly(const ListRead& r, ReadAnomaly kind, TxnId writer,
+                          std::string message) const {
+    UnjustifiedRead u;
+    u.txn = r.txn;
+    u.op = r.op;
+    u.kind = kind;
+    u.writer = writer;
+    u.message = std::move(message);
+    return u;
+  }
+
+  const History& h_;
+  const std::vector<bool>& member_;
+  std::unordered_map<std::uint64_t, std::vector<TxnId>> appenders_;
+  ListReadAnalysis out_;
+};
+
+std::vector<ValueId> Analysis::appends_of(TxnId w, KeyId k, std::uint32_t before) const {
+  std::vector<ValueId> out;
+  const auto& ops = h_.txn(w).ops;
+  for (std::uint32_t i = 0; i < ops.size() && i < before; ++i)
+    if (ops[i].kind == OpKind::Write && ops[i].key == k) out.push_back(ops[i].value);
+  return out;
+}
+
+std::optional<UnjustifiedRead> Analysis::check_read(const ListRead& r) {
+  const KeyId k = h_.txn(r.txn).ops[r.op].key;
+  const auto& list = *r.list;
+  // Duplicates: an element more often than it was appended.
+  std::unordered_map<ValueId, std::size_t> seen;
+  for (ValueId v : list) {
+    budget::poll();
+    if (++seen[v] > std::max<std::size_t>(1, appenders(k, v).size()))
+      return anomaly(r, ReadAnomaly::DuplicateElements, kNoTxn,
+                     fmt::format("{} holds {} more than once (duplicate elements)", read_text(r),
+                                 h_.value_text(v)));
+  }
+  // Each element: who appended it.
+  for (ValueId v : list) {
+    const TxnId w = appender(k, v);
+    if (w == kAmbiguous) continue;
+    if (w == kNoTxn)
+      return anomaly(r, ReadAnomaly::ThinAir, kNoTxn,
+                     fmt::format("{} holds {}, which no transaction appended (a garbage read)",
+                                 read_text(r), h_.value_text(v)));
+    const Transaction& wt = h_.txn(w);
+    if (w == r.txn) {
+      const auto before = appends_of(w, k, r.op);
+      if (std::find(before.begin(), before.end(), v) == before.end())
+        return anomaly(r, ReadAnomaly::FutureRead, w,
+                       fmt::format("{} holds {}, which it appends only later (a future read)",
+                                   read_text(r), h_.value_text(v)));
+      continue;
+    }
+    if (wt.status == TxnStatus::Aborted)
+      return anomaly(r, ReadAnomaly::Aborted, w,
+                     fmt::format("{} holds {}, appended by aborted {} (G1a)", read_text(r),
+                                 h_.value_text(v), wt.name));
+    if (!member_[w])
+      return wt.status == TxnStatus::Unknown
+                 ? anomaly(r, ReadAnomaly::UnknownStatus, w,
+                           fmt::format("{} holds {}, appended by {}, whose commit status is "
+                                       "unknown",
+                                       read_text(r), h_.value_text(v), wt.name))
+                 : anomaly(r, ReadAnomaly::NotMember, w,
+                           fmt::format("{} holds {}, appended by {}, which is not among the "
+                                       "transactions considered",
+                                       read_text(r), h_.value_text(v), wt.name));
+  }
+  if (list.empty()) return std::nullopt;
+  // The last run: the list ends in a prefix of its writer's appends; all of
+  // them, or it read an intermediate version (G1b).
+  const TxnId w = appender(k, list.back());
+  if (w == kAmbiguous || w == r.txn) return std::nullopt;
+  std::size_t start = list.size();
+  while (start > 0 && appender(k, list[start - 1]) == w) --start;
+  const std::vector<ValueId> run(list.begin() + static_cast<std::ptrdiff_t>(start), list.end());
+  const std::vector<ValueId> all = appends_of(w, k);
+  if (run.size() > all.size() || !std::equal(run.begin(), run.end(), all.begin()))
+    return anomaly(r, ReadAnomaly::IncompatibleOrder, w,
+                   fmt::format("{} ends with {}'s appends {} but {} appended {} in that order "
+                               "(incompatible order)",
+                               read_text(r), h_.txn(w).name, values_text(run), h_.txn(w).name,
+                               values_text(all)));
+  if (run.size() < all.size())
+    return anomaly(r, ReadAnomaly::Intermediate, w,
+                   fmt::format("{} reads an intermediate version of {}: {} appended {} after {} "
+                               "(G1b)",
+                               read_text(r), h_.txn(w).name, h_.txn(w).name,
+                               h_.value_text(all[run.size()]), h_.value_text(run.back())));
+  return std::nullopt;
+}
+
+void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
+  std::vector<ListRead> clean;
+  for (const ListRead& r : reads) {
+    // The reader's own earlier appends end the list (INT, as Elle checks it).
+    const auto own = appends_of(r.txn, k, r.op);
+    const auto& list = *r.list;
+    if (!own.empty() && (own.size() > list.size() ||
+                         !std::equal(own.rbegin(), own.rend(), list.rbegin()))) {
+      out_.int_violations.push_back(IntViolation{
+          r.txn, r.op,
+          fmt::format("{} does not end with its own earlier appends {}", read_text(r),
+                      values_text(own))});
+      continue;
+    }
+    if (auto a = check_read(r)) {
+      out_.anomalies.push_back(std::move(*a));
+      continue;
+    }
+    clean.push_back(r);
+  }
+  if (clean.empty()) return;
+  // Every list must be a prefix of the longest (Elle: sorted by length, each
+  // a prefix of the next).
+  std::stable_sort(clean.begin(), clean.end(), [](const ListRead& a, const ListRead& b) {
+    return a.list->size() < b.list->size();
+  });
+  for (std::size_t i = 0; i + 1 < clean.size(); ++i) {
+    const auto& a = *clean[i].list;
+    const auto& b = *clean[i + 1].list;
+    if (std::equal(a.begin(), a.end(), b.begin())) continue;
+    UnjustifiedRead u = anomaly(clean[i + 1], ReadAnomaly::IncompatibleOrder, kNoTxn,
+                                fmt::format("{} and {} are not prefixes of one order of {} "
+                                            "(incompatible order)",
+                                            read_text(clean[i]), read_text(clean[i + 1]),
+                                            h_.key_text(k)));
+    u.other_txn = clean[i].txn;
+    u.other_op = clean[i].op;
+    out_.anomalies.push_back(std::move(u));
+    return;
+  }
+  const ListRead& longest = clean.back();
+  const auto& list = *longest.list;
+  KnownOrder order;
+  order.key = k;
+  order.reader = longest.txn;
+  order.op = longest.op;
+  std::unordered_set<TxnId> in_chain, unordered;
+  std::size_t ambiguous = 0;
+  for (std::size_t i = 0; i < list.size();) {
+    budget::poll();
+    const TxnId w = appender(k, list[i]);
+    std::size_t j = i + 1;
+    while (j < list.size() && appender(k, list[j]) == w) ++j;
+    if (w == kAmbiguous) {
+      for (std::size_t e = i; e < j; ++e) {
+        ++ambiguous;
+        for (TxnId a : appenders(k, list[e]))
+          if (member_[a] && unordered.insert(a).second) order.unordered.push_back(a);
+      }
+      i = j;
+      continue;
+    }
+    if (!in_chain.insert(w).second) {
+      // w's appends on both sides of another transaction's: a write cycle.
+      const TxnId between = order.chain.back();
+      out_.anomalies.push_back(anomaly(
+          longest, ReadAnomaly::InterleavedAppends, w,
+          fmt::format("{} shows {}'s appends to {} before and after {}'s: {} -ww({})-> {} "
+                      "-ww({})-> {} (G0)",
+                      read_text(longest), h_.txn(w).name, h_.key_text(k),
+                      h_.txn(between).name, h_.txn(w).name, h_.key_text(k),
+                      h_.txn(between).name, h_.key_text(k), h_.txn(w).name)));
+      return;
+    }
+    // A run before the last holds all of its writer's appends, in order.
+    if (j < list.size() && w != longest.txn) {
+      const auto all = appends_of(w, k);
+      if (all.size() != j - i || !std::equal(all.begin(), all.end(), list.begin() + static_cast<std::ptrdiff_t>(i))) {
+        out_.anomalies.push_back(anomaly(
+            longest, ReadAnomaly::IncompatibleOrder, w,
+            fmt::format("{} holds {}'s appends {} but {} appended {} (incompatible order)",
+                        read_text(longest), h_.txn(w).name,
+                        values_text(std::vector<ValueId>(list.begin() + static_cast<std::ptrdiff_t>(i),
+                                                         list.begin() + static_cast<std::ptrdiff_t>(j))),
+                        h_.txn(w).name, values_text(all))));
+        return;
+      }
+    }
+    order.chain.push_back(w);
+    if (h_.txn(w).status == TxnStatus::Unknown) out_.forced_commits.push_back(w);
+    i = j;
+  }
+  if (ambiguous > 0)
+    out_.notes.push_back(fmt::format(
+        "{}: {} element{} of the longest read were appended by more than one transaction; "
+        "the version order around them is not used",
+        h_.key_text(k), ambiguous, ambiguous == 1 ? "" : "s"));
+  if (!order.chain.empty()) out_.orders.push_back(std::move(order));
+}
+
+ListReadAnalysis Analysis::run() {
+  const std::size_t keys = h_.keys().size();
+  std::vector<std::vector<ListRead>> reads(keys);
+  std::size_t unknown_lists = 0;
+  for (TxnId t = 1; t < h_.num_txns(); ++t) {
+    const auto& ops = h_.txn(t).ops;
+    for (std::uint32_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].list == kNoList) continue;
+      if (analysed_list_read(h_, member_, t, ops[i]))
+        reads[ops[i].key].push_back(ListRead{t, i, &h_.lists()[ops[i].list]});
+      else if (t < member_.size() && member_[t])
+        ++unknown_lists;
+    }
+  }
+  for (TxnId t = 1; t < h_.num_txns(); ++t) {
+    const auto& ops = h_.txn(t).ops;
+    for (const Op& op : ops)
+      if (op.kind == OpKind::Write && !reads[op.key].empty()) {
+        appenders_[key_value(op.key, op.value)].push_back(t);
+      }
+  }
+  for (KeyId k = 0; k < keys; ++k)
+    if (!reads[k].empty()) analyse_key(k, reads[k]);
+  if (unknown_lists > 0)
+    out_.notes.push_back(fmt::format(
+        "{} list read{} of transactions of unknown status: only their last elements are used",
+        unknown_lists, unknown_lists == 1 ? "" : "s"));
+  std::sort(out_.forced_commits.begin(), out_.forced_commits.end());
+  out_.forced_commits.erase(std::unique(out_.forced_commits.begin(), out_.forced_commits.end()),
+                            out_.forced_commits.end());
+  return std::move(out_);
+}
+
+}  // namespace
+
+ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member) {
+  if (!h.has_list_reads()) return {};
+  return Analysis(h, member).run();
+}
+
+}  // namespace iso

@@ -1,0 +1,69 @@
+// Known version orders revealed by list-append reads (LEVELS.md, "Known
+// version orders"; Elle's list-append rules, Kingsbury & Alvaro 2020).
+//
+// A list read of key x that returns [v1 ... vn] reads the version of x that
+// vn's append installed, and shows how x got there: it is the state after the
+// appends of the transactions w1, ..., wm whose elements it holds, each one's
+// appends to x contiguous, complete and in its program order, and of no other
+// transaction. So w1 < ... < wm in the version order of x, and wm precedes
+// every other writer of x. That order is part of the history, not of a
+// witness: every level with a version or commit order must agree with it
+// (Adya's ww, Biswas–Enea's co on the writers of x, Cerone's ar).
+//
+// What no execution can produce is reported as a typed read anomaly:
+//  - an element no transaction appended: a garbage (thin-air) read;
+//  - an element only an aborted transaction appended: G1a;
+//  - an element twice in one read: duplicate elements;
+//  - two reads of x neither of which is a prefix of the other, or a list
+//    holding a transaction's appends incompletely (except at its end) or out
+//    of program order: incompatible order;
+//  - a list that ends inside another transaction's appends: G1b;
+//  - one transaction's appends on both sides of another's: G0 (a write
+//    cycle, as Elle infers it);
+//  - a list that does not end with the reader's own earlier appends: INT.
+// An element appended by a transaction of unknown status inside a committed
+// read proves that it committed. A value appended by several transactions
+// is ambiguous: Elle refuses such histories; here the order around those
+// elements is not used, and a note says so.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/history/history.hpp"
+#include "engine/history/read_anomaly.hpp"
+
+namespace iso {
+
+// What the list reads of one key reveal.
+struct KnownOrder {
+  KeyId key = 0;
+  // Member writers of the key in version order, each before the next; the
+  // last precedes every other member writer of the key except `unordered`.
+  std::vector<TxnId> chain;
+  // Writers of ambiguous elements (appended by several transactions).
+  std::vector<TxnId> unordered;
+  // The read whose list shows the whole chain (the longest).
+  TxnId reader = 0;
+  std::uint32_t op = 0;
+};
+
+struct ListReadAnalysis {
+  std::vector<KnownOrder> orders;             // by key
+  std::vector<UnjustifiedRead> anomalies;
+  std::vector<IntViolation> int_violations;
+  std::vector<TxnId> forced_commits;          // unknown-status members a list shows
+  std::vector<std::string> notes;
+};
+
+// True for the reads the analysis decides: list reads of committed members.
+// Their values need no other justification.
+bool analysed_list_read(const History& h, const std::vector<bool>& member, TxnId t,
+                        const Op& op);
+
+// Analyses the list reads of the committed transactions among `member`
+// (indexed by TxnId). Non-members contribute no versions: an element only
+// they appended is an anomaly of the read.
+ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member);
+
+}  // namespace iso

@@ -1,0 +1,55 @@
+// Reads that no execution can justify, found before any level is decided:
+// they make a history inconsistent at every level that forbids thin-air,
+// aborted and intermediate reads (all the levels isosynth ships). Each has a
+// type, so that explanations and verdicts never depend on message text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine/history/history.hpp"
+
+namespace iso {
+
+inline constexpr TxnId kNoTxn = UINT32_MAX;
+
+enum class ReadAnomaly : std::uint8_t {
+  ThinAir,            // no transaction wrote the value (a garbage list element)
+  Aborted,            // G1a: only an aborted transaction wrote it
+  Intermediate,       // G1b: another transaction's non-final write
+  UnknownStatus,      // only transactions of unknown status that are not members wrote it
+  NotMember,          // only committed transactions outside the members considered wrote it
+  FutureRead,         // the reader's own later write
+  DuplicateElements,  // a list read holds an element twice (Elle: duplicate-elements)
+  IncompatibleOrder,  // list reads of a key disagree on its version order (Elle)
+  InterleavedAppends, // a list shows one transaction's appends around another's: G0
+};
+
+// The name users know the anomaly by (Adya, Elle): "thin-air read", "G1a",
+// "G1b", "duplicate elements", "incompatible order", "G0", ...
+std::string_view read_anomaly_name(ReadAnomaly kind);
+
+// A read that nothing justifies.
+struct UnjustifiedRead {
+  TxnId txn = 0;
+  std::uint32_t op = 0;           // the read, an index into Transaction::ops
+  ReadAnomaly kind = ReadAnomaly::ThinAir;
+  TxnId writer = kNoTxn;          // the writer it names, when one does (G1a, G1b, ...)
+  // IncompatibleOrder between two reads: the other one.
+  TxnId other_txn = kNoTxn;
+  std::uint32_t other_op = 0;
+  std::string message;            // one line, e.g. "T2: r(x,5) reads the write of aborted T1 (G1a)"
+};
+
+// A violation of internal consistency (Cerone et al. 2015, INT): a read that
+// does not return the value of the last earlier operation on the same key
+// in the same transaction (its own write, or its own earlier read), or a
+// list read that does not end with the transaction's own earlier appends.
+struct IntViolation {
+  TxnId txn = 0;
+  std::uint32_t op = 0;     // the offending read
+  std::string message;      // e.g. "T1: r(x,2) does not return its own earlier write w(x,1)"
+};
+
+}  // namespace iso
