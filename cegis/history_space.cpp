@@ -209,6 +209,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
   bindings_.bind(s.so, so_);
   bindings_.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
   bindings_.bind(s.t0, constant_matrix(N, 1, {{T(0)}}));
+  bindings_.bind(s.vo, constant_matrix(N, 3, {}));  // synthesized histories have no list reads
 }
 
 History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) const {

@@ -1,4 +1,5 @@
 #include "cegis/synthesizer.hpp"
+#include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
 
 #include <algorithm>
@@ -11,7 +12,6 @@
 #include "engine/logic/translator.hpp"
 #include "engine/model/concrete.hpp"
 #include "engine/model/schema.hpp"
-#include "engine/polygraph/checker.hpp"
 #include "engine/sat/solver.hpp"
 
 namespace iso::cegis {
@@ -65,25 +65,34 @@ Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<b
   Witness w;
   for (std::size_t i = 0; i < e.framework->witness.size(); ++i) {
     const auto& decl = e.framework->witness[i];
-    WitnessRelation rel{decl.name, decl.order, {}, {}};
+    WitnessRelation rel{decl.name, decl.rel->type, decl.order, {}, {}};
     for (const auto& [idx, lit] : e.witness[i].cells)
       if (c.eval(lit, inputs))
-        rel.pairs.emplace_back(static_cast<TxnId>(idx / n_atoms), static_cast<TxnId>(idx % n_atoms));
+        rel.tuples.push_back({static_cast<TxnId>(idx / n_atoms), static_cast<TxnId>(idx % n_atoms)});
     if (decl.order) {
       std::vector<TxnId> all(n_txns + 1);
       for (TxnId t = 0; t <= n_txns; ++t) all[t] = t;
-      rel.sequence = order_sequence(rel.pairs, all);
+      rel.sequence = order_sequence(rel.tuples, all);
     }
     w.relations.push_back(std::move(rel));
   }
   return w;
 }
 
-std::vector<std::pair<TxnId, TxnId>> index_order_pairs(const History& h) {
-  std::vector<std::pair<TxnId, TxnId>> pairs;
+// The transaction index order as pinned relations of a framework: its
+// orders on Txn fixed to T0 < T1 < ... (the order the candidate's own
+// executions use, so a witness found under it generalizes best).
+PinnedRelations index_order_hint(const Framework& fw, const History& h) {
+  std::vector<std::vector<std::uint32_t>> pairs;
   for (TxnId a = 0; a < h.num_txns(); ++a)
-    for (TxnId b = a + 1; b < h.num_txns(); ++b) pairs.emplace_back(a, b);
-  return pairs;
+    for (TxnId b = a + 1; b < h.num_txns(); ++b) pairs.push_back({a, b});
+  PinnedRelations hint;
+  for (const auto& w : fw.witness)
+    if (w.order && w.order_sort == model::kTxn) {
+      hint.emplace_back(w.name, std::move(pairs));
+      break;
+    }
+  return hint;
 }
 
 class Loop {
@@ -94,12 +103,10 @@ class Loop {
   SynthResult run();
 
  private:
-  double remaining() const {
-    return opt_.timeout_seconds > 0 ? opt_.timeout_seconds - seconds_since(start_) : 1e9;
-  }
+  void run_loop(SynthResult& result);
   void assert_formula(const FormulaPtr& f, const Bindings& b, bool negate);
-  std::optional<Witness> counterexample(const History& h, const AbstractHistory& ah,
-                                        const lua::Level& level, bool& timed_out);
+  std::optional<Witness> counterexample(const History& h, const lua::Level& level,
+                                        bool& timed_out);
   void report_progress();
   std::vector<Bindings> deny_templates(const lua::Level& deny);
 
@@ -173,46 +180,44 @@ void Loop::report_progress() {
   opt_.on_progress(Progress{stats_.candidates, stats_.lemmas, seconds_since(start_)});
 }
 
-std::optional<Witness> Loop::counterexample(const History& h, const AbstractHistory& ah,
-                                            const lua::Level& level, bool& timed_out) {
+std::optional<Witness> Loop::counterexample(const History& h, const lua::Level& level,
+                                            bool& timed_out) {
   auto t = Clock::now();
-  CheckOptions copt;
-  copt.timeout_seconds = std::max(0.01, remaining());
-  std::optional<Witness> w;
-  // A level with a graph characterization is decided by the polygraph first:
-  // a denied candidate needs no witness, and the generic oracle would have to
-  // prove that none exists.
-  if (!level.graph.empty()) {
-    poly::CheckOptions popt;
-    popt.level = *poly::graph_level_from_name(level.graph);  // validated by the library
-    popt.timeout_seconds = copt.timeout_seconds;
-    popt.explain = false;  // only the verdict matters here
-    poly::CheckResult r = poly::check_history(h, popt);
-    if (r.verdict == poly::Verdict::Violated) {
-      stats_.oracle_seconds += seconds_since(t);
-      return std::nullopt;
-    }
-  }
-  // A witness in the index order generalizes best: the candidate's own
-  // executions live there, so the lemma cuts where the search is.
-  const auto& ws = level.framework->witness;
-  auto order = std::find_if(ws.begin(), ws.end(), [](const auto& r) { return r.order; });
-  if (opt_.reuse_index_order && order != ws.end()) {
-    FixedRelations fixed{{order->name, index_order_pairs(h)}};
-    CheckResult r = check_members(ah, level, copt, fixed);
-    if (r.verdict == Verdict::Allowed) w = std::move(r.witness);
-  }
-  if (!w) {
-    CheckResult r = check_members(ah, level, copt);
-    if (r.verdict == Verdict::Allowed) w = std::move(r.witness);
-    if (r.verdict == Verdict::Unknown) timed_out = true;
+  DecideOptions opt;
+  opt.explain = false;  // a violated candidate needs no explanation
+  opt.hint = index_order_hint(*level.framework, h);
+  Decision d = decide(h, level, opt);
+  if (d.verdict == Verdict::Allowed && !d.witness) {
+    // The graph checker allowed it, but the framework's witness is not built
+    // from its commit order: the generic oracle finds one.
+    opt.force_generic = true;
+    d = decide(h, level, opt);
   }
   stats_.oracle_seconds += seconds_since(t);
-  return w;
+  if (d.verdict == Verdict::Unknown) timed_out = true;
+  if (d.verdict != Verdict::Allowed) return std::nullopt;
+  return std::move(d.witness);
 }
 
 SynthResult Loop::run() {
   SynthResult result;
+  budget::ScopedDeadline deadline(opt_.timeout_seconds);
+  try {
+    run_loop(result);
+  } catch (const TimeoutError&) {
+    result = SynthResult{};
+    result.outcome = Outcome::Timeout;
+  }
+  stats_.gates = circuit_.num_gates();
+  stats_.sat_vars = solver_.stats().vars;
+  stats_.sat_clauses = solver_.stats().clauses;
+  stats_.conflicts = solver_.stats().conflicts;
+  stats_.total_seconds = seconds_since(start_);
+  result.stats = stats_;
+  return result;
+}
+
+void Loop::run_loop(SynthResult& result) {
   const std::uint32_t n_atoms = space_.universe().size();
   {
     auto t = Clock::now();
@@ -228,7 +233,7 @@ SynthResult Loop::run() {
     fixed = fixed || fix_here;
     assert_formula(a->constraint(), allow_execs_.back().bindings, false);
   }
-  // A denied history violates a deny level under *every* witness, so any
+  // A history violates a deny level under *every* witness, so any
   // witness built from the history and the allow executions gives a sound
   // constraint on candidates: not (WF and N)(h, W). These instances prune the
   // candidate space before the first oracle call; the allow witnesses of the
@@ -238,11 +243,6 @@ SynthResult Loop::run() {
 
   while (true) {
     report_progress();
-    if (remaining() <= 0) {
-      result.outcome = Outcome::Timeout;
-      break;
-    }
-    solver_.set_max_seconds(remaining());
     auto t = Clock::now();
     sat::Result r = solver_.solve();
     stats_.solve_seconds += seconds_since(t);
@@ -257,10 +257,9 @@ SynthResult Loop::run() {
     ++stats_.candidates;
     const std::vector<bool> inputs = cnf_.input_values();
     History h = space_.decode(circuit_, inputs);
-    AbstractHistory ah = abstract_history(h);
     bool refuted = false, timed_out = false;
     for (const lua::Level* d : p_.deny) {
-      std::optional<Witness> w = counterexample(h, ah, *d, timed_out);
+      std::optional<Witness> w = counterexample(h, *d, timed_out);
       if (!w) continue;
       refuted = true;
       // Lemma: not (WF and N)(h, w) with w constant.
@@ -268,7 +267,8 @@ SynthResult Loop::run() {
       for (std::size_t i = 0; i < d->framework->witness.size(); ++i) {
         const auto& rel = w->relations[i];
         std::vector<std::vector<Atom>> tuples;
-        for (const auto& [a, c] : rel.pairs) tuples.push_back({space_.txn_atom(a), space_.txn_atom(c)});
+        for (const auto& tuple : rel.tuples)
+          tuples.push_back({space_.txn_atom(tuple[0]), space_.txn_atom(tuple[1])});
         b.bind(d->framework->witness[i].rel, constant_matrix(n_atoms, 2, tuples));
       }
       assert_formula(d->constraint(), b, true);
@@ -287,13 +287,6 @@ SynthResult Loop::run() {
       break;
     }
   }
-  stats_.gates = circuit_.num_gates();
-  stats_.sat_vars = solver_.stats().vars;
-  stats_.sat_clauses = solver_.stats().clauses;
-  stats_.conflicts = solver_.stats().conflicts;
-  stats_.total_seconds = seconds_since(start_);
-  result.stats = stats_;
-  return result;
 }
 
 }  // namespace
@@ -330,10 +323,18 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
         for (TxnId t : r.sequence)
           if (renamed[t] != UINT32_MAX) seq.push_back(renamed[t]);
         r.sequence = std::move(seq);
-        std::vector<std::pair<TxnId, TxnId>> pairs;
-        for (const auto& [a, b] : r.pairs)
-          if (renamed[a] != UINT32_MAX && renamed[b] != UINT32_MAX) pairs.emplace_back(renamed[a], renamed[b]);
-        r.pairs = std::move(pairs);
+        std::vector<std::vector<std::uint32_t>> tuples;
+        for (const auto& tuple : r.tuples) {
+          std::vector<std::uint32_t> t2 = tuple;
+          bool keep = true;
+          for (std::size_t c = 0; c < t2.size(); ++c)
+            if (r.type[c] == model::kTxn) {
+              keep = keep && renamed[t2[c]] != UINT32_MAX;
+              if (keep) t2[c] = renamed[t2[c]];
+            }
+          if (keep) tuples.push_back(std::move(t2));
+        }
+        r.tuples = std::move(tuples);
       }
     }
   }
@@ -345,16 +346,23 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
   return loop.run();
 }
 
-bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses,
-                 const CheckOptions& opt) {
+bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses) {
   std::vector<Witness> ws;
+  DecideOptions opt;
+  opt.explain = false;
   for (const lua::Level* a : p.allow) {
-    CheckResult r = check(h, *a, opt);
-    if (r.verdict != Verdict::Allowed) return false;
-    ws.push_back(*r.witness);
+    Decision d = decide(h, *a, opt);
+    if (d.verdict != Verdict::Allowed) return false;
+    if (!d.witness) {
+      DecideOptions generic = opt;
+      generic.force_generic = true;
+      d = decide(h, *a, generic);
+    }
+    if (!d.witness) return false;
+    ws.push_back(std::move(*d.witness));
   }
   for (const lua::Level* d : p.deny)
-    if (check(h, *d, opt).verdict != Verdict::Denied) return false;
+    if (decide(h, *d, opt).verdict != Verdict::Violated) return false;
   if (allow_witnesses) *allow_witnesses = std::move(ws);
   return true;
 }
@@ -410,19 +418,27 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
   }
   // 2. Drop operations one at a time while the history stays a solution.
   History h = *found.history;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
-      for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
-        History smaller = drop_operation(h, t, i);
-        std::vector<Witness> ws;
-        if (in_space(smaller, p.space) && is_solution(smaller, p, &ws)) {
-          h = without_empty_transactions(smaller, &ws);
-          found.allow_witnesses = std::move(ws);
-          changed = true;
+  budget::ScopedDeadline deadline(opt.timeout_seconds > 0
+                                      ? std::max(0.01, opt.timeout_seconds - seconds_since(start))
+                                      : 0);
+  try {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
+        for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
+          History smaller = drop_operation(h, t, i);
+          std::vector<Witness> ws;
+          if (in_space(smaller, p.space) && is_solution(smaller, p, &ws)) {
+            h = without_empty_transactions(smaller, &ws);
+            found.allow_witnesses = std::move(ws);
+            changed = true;
+          }
         }
-      }
+    }
+  } catch (const TimeoutError&) {
+    // h is a solution still; it is only not as small as it could be.
+    found.notes.push_back("minimization stopped at the time limit: the history may not be minimal");
   }
   found.history = std::move(h);
   total.total_seconds = seconds_since(start) + found.stats.total_seconds;

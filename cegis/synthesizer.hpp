@@ -1,5 +1,5 @@
 // History synthesis by CEGIS (Isolde Algorithm 1, generalized; DESIGN.md §6.2):
-// find a history in the scope allowed by every `allow` level and denied by
+// find a history in the scope allowed by every `allow` level and violating
 // every `deny` level, or prove that none exists.
 //
 // One incremental SAT instance holds the history space, one witness per
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cegis/history_space.hpp"
-#include "cegis/oracle.hpp"
+#include "engine/decide/decide.hpp"
 #include "engine/history/history.hpp"
 #include "lua/spec_library.hpp"
 
@@ -63,16 +63,16 @@ struct SynthResult {
   std::optional<History> history;       // Found: empty transactions removed
   std::vector<Witness> allow_witnesses; // Found: one per allow level, same order
   SynthStats stats;
+  std::vector<std::string> notes;       // e.g. minimization cut short by the time limit
 };
 
-// Throws OracleError or lua::SpecError / logic errors for unusable levels
+// Throws DecideRefused or lua::SpecError / logic errors for unusable levels
 // (e.g. a witness over sorts other than Txn).
 SynthResult synthesize(const Problem& p, const SynthOptions& opt = {});
 
 // Is `h` a solution of the problem? (Every allow level allows it, every deny
-// level denies it; decided by the oracle.) Fills the allow witnesses.
-bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses = nullptr,
-                 const CheckOptions& opt = {});
+// level is violated by it; decided by decide().) Fills the allow witnesses.
+bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses = nullptr);
 
 // Shrinks a solution: each scope dimension while the problem stays
 // satisfiable, then single operations while the history stays a solution.

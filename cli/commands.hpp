@@ -1,5 +1,5 @@
 // The subcommands of the isosynth executable. Each returns the process exit
-// code: 0 = found / allowed, 1 = not found / denied, 2 = usage or input
+// code: 0 = found / allowed, 1 = not found / violated, 2 = usage or input
 // error, 3 = timeout.
 #pragma once
 
@@ -18,7 +18,8 @@ struct CheckArgs {
   std::vector<std::string> levels;
   std::vector<std::string> specs;
   std::string format;          // empty: detect
-  std::string init = "auto";   // auto | implicit | explicit
+  std::string init = "auto";   // auto | implicit | explicit | none
+  std::string sessions = "auto";  // auto (as each level defines) | ignore
   bool json = false;
   bool stats = false;
   bool witness = false;        // print a commit order when allowed
@@ -61,6 +62,8 @@ int run_levels(const LevelsArgs& a);
 
 struct ShowArgs {
   std::string file;
+  std::string format;          // empty: detect
+  std::string init = "auto";
   bool json = false;
 };
 int run_show(const ShowArgs& a);

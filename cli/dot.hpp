@@ -5,14 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "cegis/oracle.hpp"
+#include "engine/decide/witness.hpp"
 #include "engine/history/history.hpp"
 
 namespace iso::cli {
 
 struct LabelledWitness {
   std::string level;
-  const cegis::Witness* witness;
+  const Witness* witness;
 };
 
 std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "engine/history/formats/formats.hpp"
 
 using namespace iso::cli;
 
@@ -26,6 +27,21 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
                 "Every written key must be read first (Isolde's history space)");
 }
 
+// --format and --init: how check and show read their input.
+void add_input_options(CLI::App* cmd, std::string& format, std::string& init) {
+  std::vector<std::string> formats;
+  for (auto f : iso::format_names()) formats.emplace_back(f);
+  cmd->add_option("--format", format,
+                  "Read the input in this format instead of detecting it: native, elle-edn, "
+                  "elle-json, text, awdit, dbcop, cobra, viper, isopredict")
+      ->check(CLI::IsMember(formats));
+  cmd->add_option("--init", init,
+                  "The initial state: as the format's producer means it (auto), T0 writing every "
+                  "key's initial value (implicit), the file's first transaction taken as T0 "
+                  "(explicit), or none (a read of a value nobody wrote is thin-air)")
+      ->check(CLI::IsMember({"auto", "implicit", "explicit", "none"}));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,12 +57,12 @@ int main(int argc, char** argv) {
       "  isosynth check examples/histories/write-skew.json --level SER\n"
       "  isosynth levels\n"
       "  isosynth show examples/histories/long-fork.json\n"
-      "Exit codes: 0 found / allowed, 1 none / denied, 2 usage or input error, 3 timeout.");
+      "Exit codes: 0 found / allowed, 1 none / violated, 2 usage or input error, 3 timeout.");
 
   SynthArgs synth;
-  auto* sy = app.add_subcommand("synth", "Synthesize a history allowed by some levels and denied by others");
+  auto* sy = app.add_subcommand("synth", "Synthesize a history allowed by some levels and violating others");
   sy->add_option("--allow", synth.allow, "Level the history must be allowed by (repeatable)");
-  sy->add_option("--deny", synth.deny, "Level the history must be denied by (repeatable)");
+  sy->add_option("--deny", synth.deny, "Level the history must violate (repeatable)");
   add_search_options(sy, synth.search, "Print the history as native JSON with the witnesses");
   sy->add_option("--dot", synth.dot, "Write a Graphviz picture of the history to this file");
   sy->add_flag("--stats", synth.stats, "Print candidates, lemmas, clauses and times on stderr");
@@ -74,14 +90,15 @@ int main(int argc, char** argv) {
   c->add_option("file", check.file,
                 "History file or folder (format detected; see --format)")
       ->required();
-  c->add_option("--format", check.format,
-                "Read the input in this format instead of detecting it: native, elle-edn, "
-                "elle-json, text, awdit, dbcop, cobra, viper, isopredict");
-  c->add_option("--init", check.init,
-                "A first transaction that only writes initial values: taken as the initial "
-                "state T0 (explicit), as a transaction (implicit), or decided (auto)")
-      ->check(CLI::IsMember({"auto", "implicit", "explicit"}));
-  c->add_flag("--witness", check.witness, "Print a commit order when a graph-checked level allows");
+  add_input_options(c, check.format, check.init);
+  c->add_option("--sessions", check.sessions,
+                "Session order as each level defines it (auto: kept by the biswas and cerone "
+                "levels, absent from Adya's), or ignored by every level (ignore: each "
+                "transaction in its own session, as Elle's serializable)")
+      ->check(CLI::IsMember({"auto", "ignore"}));
+  c->add_flag("--witness", check.witness,
+              "Print each allowed level's witness (co, vis and ar, or ww per key; for SI the "
+              "snapshots) also for histories of more than 12 transactions");
   c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation's cycle");
   c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");
   c->add_option("--acyclicity", check.acyclicity,
@@ -106,7 +123,8 @@ int main(int argc, char** argv) {
       "  isosynth check h.json --spec my-levels.lua --level my.UpdateSer --json\n"
       "  isosynth check ../shared/data/histories/dbcop/dgraph-si-violation -l SER -l SI\n"
       "  isosynth check run.edn --level SER --witness --stats --dot cycle.dot\n"
-      "Exit code: 0 when every level allows the history, 1 when some level denies it.");
+      "Exit code: 0 when every level allows the history, 1 when one is violated, 2 for a usage "
+      "or input error, 3 when --timeout ran out.");
 
   LevelsArgs levels;
   auto* l = app.add_subcommand("levels", "List every known level with its documentation");
@@ -114,9 +132,15 @@ int main(int argc, char** argv) {
   l->add_flag("--json", levels.json, "Print as JSON");
 
   ShowArgs show;
-  auto* s = app.add_subcommand("show", "Pretty-print a history in the papers' notation");
-  s->add_option("file", show.file, "History file (native JSON)")->required();
+  auto* s = app.add_subcommand("show", "Print a history in the papers' notation, or convert it to native JSON");
+  s->add_option("file", show.file, "History file or folder, in any format check reads ('-': standard input)")
+      ->required();
+  add_input_options(s, show.format, show.init);
   s->add_flag("--json", show.json, "Print the history in the native JSON format");
+  s->footer(
+      "Examples:\n"
+      "  isosynth show examples/histories/long-fork.json\n"
+      "  isosynth show run.edn --json > run.json      # any format to native JSON");
 
   try {
     app.parse(argc, argv);

@@ -1,81 +1,208 @@
 #include "cli/render.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include <fmt/format.h>
+
+#include "cli/check_render.hpp"
+#include "engine/model/schema.hpp"
 
 namespace iso::cli {
 
-std::string verdict_word(cegis::Verdict v) {
-  switch (v) {
-    case cegis::Verdict::Allowed: return "allowed";
-    case cegis::Verdict::Denied: return "violated";
-    case cegis::Verdict::Unknown: return "unknown";
+namespace {
+
+using Tuple = std::vector<std::uint32_t>;
+
+// The tuples of a per-key relation Obj->Txn->Txn (a strict order per key),
+// as each key's sequence: by the number of predecessors.
+std::map<KeyId, std::vector<TxnId>> per_key_orders(const WitnessRelation& rel) {
+  std::map<KeyId, std::map<TxnId, std::size_t>> count;
+  for (const Tuple& t : rel.tuples) {
+    count[t[0]][t[1]] += 0;
+    count[t[0]][t[2]] += 1;
   }
-  return "unknown";
+  std::map<KeyId, std::vector<TxnId>> out;
+  for (auto& [k, c] : count) {
+    std::vector<std::pair<std::size_t, TxnId>> v;
+    for (auto [t, n] : c) v.emplace_back(n, t);
+    std::sort(v.begin(), v.end());
+    for (auto [n, t] : v) out[k].push_back(t);
+  }
+  return out;
 }
 
-static std::string name(const History& h, TxnId t) { return h.txn(t).name; }
+bool is_per_key(const WitnessRelation& rel) {
+  return rel.type == logic::Type{model::kObj, model::kTxn, model::kTxn};
+}
+bool is_txn_pairs(const WitnessRelation& rel) {
+  return rel.type == logic::Type{model::kTxn, model::kTxn};
+}
 
-std::string check_result_text(const History& h, const lua::Level& level, const cegis::CheckResult& r) {
-  std::string s = fmt::format("{}: {}\n", level.name, verdict_word(r.verdict));
-  if (r.verdict != cegis::Verdict::Allowed) {
-    s += fmt::format("  {}\n", r.reason);
-    return s;
+std::string id_text(const History& h, logic::SortId sort, std::uint32_t id) {
+  if (sort == model::kTxn) return h.txn_name(id);
+  if (sort == model::kObj) return h.key_text(id);
+  return h.value_text(id);
+}
+
+std::string raw_id(const History& h, logic::SortId sort, std::uint32_t id) {
+  if (sort == model::kTxn) return h.txn(id).name;
+  if (sort == model::kObj) return h.keys()[id].text;
+  return h.value_text(id);
+}
+
+// The last transaction whose commit each transaction's begin follows.
+std::vector<std::pair<TxnId, TxnId>> snapshot_points(const Witness& w) {
+  std::vector<std::pair<TxnId, TxnId>> out;
+  TxnId last = kInitTxn;
+  for (const ScheduleEvent& e : w.schedule) {
+    if (e.commit)
+      last = e.txn;
+    else
+      out.emplace_back(e.txn, last);
   }
-  const cegis::Witness& w = *r.witness;
+  return out;
+}
+
+}  // namespace
+
+std::string witness_text(const History& h, const Witness& w) {
+  std::string s;
   for (const auto& rel : w.relations) {
-    if (rel.order) {
+    if (rel.order && !rel.sequence.empty()) {
       std::string seq;
-      for (TxnId t : rel.sequence) seq += (seq.empty() ? "" : " < ") + name(h, t);
+      for (TxnId t : rel.sequence) seq += (seq.empty() ? "" : " < ") + h.txn_name(t);
       s += fmt::format("  {}: {}\n", rel.name, seq);
-    } else {
+    } else if (is_per_key(rel)) {
+      for (const auto& [k, order] : per_key_orders(rel)) {
+        std::string seq;
+        for (TxnId t : order) seq += (seq.empty() ? "" : " < ") + h.txn_name(t);
+        s += fmt::format("  {}({}): {}\n", rel.name, h.key_text(k), seq);
+      }
+    } else if (is_txn_pairs(rel)) {
       // T0's edges are forced by every framework; show the rest.
       std::string pairs;
-      for (const auto& [a, b] : rel.pairs)
-        if (a != kInitTxn) pairs += fmt::format("{}{}->{}", pairs.empty() ? "" : " ", name(h, a), name(h, b));
+      for (const Tuple& t : rel.tuples)
+        if (t[0] != kInitTxn)
+          pairs += fmt::format("{}{}->{}", pairs.empty() ? "" : " ", h.txn_name(t[0]),
+                               h.txn_name(t[1]));
       s += fmt::format("  {}: {}\n", rel.name, pairs.empty() ? "(only T0's edges)" : pairs);
+    } else {
+      std::string tuples;
+      for (const Tuple& t : rel.tuples) {
+        std::string one;
+        for (std::size_t c = 0; c < t.size(); ++c)
+          one += (c ? ", " : "") + id_text(h, rel.type[c], t[c]);
+        tuples += fmt::format("{}({})", tuples.empty() ? "" : " ", one);
+      }
+      s += fmt::format("  {}: {}\n", rel.name, tuples.empty() ? "(empty)" : tuples);
     }
   }
+  if (!w.schedule.empty()) {
+    std::string points;
+    for (auto [t, after] : snapshot_points(w))
+      points += fmt::format("{}{} sees up to {}", points.empty() ? "" : ", ", h.txn_name(t),
+                            h.txn_name(after));
+    s += fmt::format("  snapshots: {}\n", points);
+  }
   for (const auto& [writer, key, reader] : w.chosen_reads)
-    s += fmt::format("  wr: {} reads {} from {}\n", name(h, reader), h.key_text(key), name(h, writer));
-  for (TxnId t : w.committed_unknown) s += fmt::format("  {} (status unknown) taken as committed\n", name(h, t));
+    s += fmt::format("  wr: {} reads {} from {}\n", h.txn_name(reader), h.key_text(key),
+                     h.txn_name(writer));
+  for (TxnId t : w.committed_unknown)
+    s += fmt::format("  {} (status unknown) taken as committed\n", h.txn_name(t));
   return s;
 }
 
-nlohmann::json witness_json(const History& h, const cegis::Witness& w) {
+nlohmann::json witness_json(const History& h, const Witness& w) {
+  auto name = [&](TxnId t) { return h.txn(t).name; };
   nlohmann::json j = nlohmann::json::object();
   for (const auto& rel : w.relations) {
-    if (rel.order) {
+    if (rel.order && !rel.sequence.empty()) {
       nlohmann::json seq = nlohmann::json::array();
-      for (TxnId t : rel.sequence) seq.push_back(name(h, t));
+      for (TxnId t : rel.sequence) seq.push_back(name(t));
       j[rel.name] = seq;
+    } else if (is_per_key(rel)) {
+      nlohmann::json keys = nlohmann::json::object();
+      for (const auto& [k, order] : per_key_orders(rel)) {
+        nlohmann::json seq = nlohmann::json::array();
+        for (TxnId t : order) seq.push_back(name(t));
+        keys[h.keys()[k].text] = seq;
+      }
+      j[rel.name] = keys;
     } else {
-      nlohmann::json pairs = nlohmann::json::array();
-      for (const auto& [a, b] : rel.pairs) pairs.push_back({name(h, a), name(h, b)});
-      j[rel.name] = pairs;
+      nlohmann::json tuples = nlohmann::json::array();
+      for (const Tuple& t : rel.tuples) {
+        nlohmann::json one = nlohmann::json::array();
+        for (std::size_t c = 0; c < t.size(); ++c) one.push_back(raw_id(h, rel.type[c], t[c]));
+        tuples.push_back(one);
+      }
+      j[rel.name] = tuples;
     }
+  }
+  if (!w.schedule.empty()) {
+    nlohmann::json sched = nlohmann::json::array();
+    for (const ScheduleEvent& e : w.schedule)
+      sched.push_back({{e.commit ? "commit" : "begin", name(e.txn)}});
+    j["schedule"] = sched;
   }
   if (!w.chosen_reads.empty()) {
     nlohmann::json wr = nlohmann::json::array();
     for (const auto& [writer, key, reader] : w.chosen_reads)
-      wr.push_back({name(h, writer), h.key_text(key), name(h, reader)});
+      wr.push_back({name(writer), h.keys()[key].text, name(reader)});
     j["wr"] = wr;
   }
   if (!w.committed_unknown.empty()) {
     nlohmann::json c = nlohmann::json::array();
-    for (TxnId t : w.committed_unknown) c.push_back(name(h, t));
+    for (TxnId t : w.committed_unknown) c.push_back(name(t));
     j["committed"] = c;
   }
   return j;
 }
 
-nlohmann::json check_result_json(const History& h, const lua::Level& level, const cegis::CheckResult& r) {
-  nlohmann::json j{{"level", level.name}, {"verdict", verdict_word(r.verdict)}};
-  if (r.verdict == cegis::Verdict::Allowed) {
-    j["witness"] = witness_json(h, *r.witness);
-  } else {
-    j["reason"] = r.reason;
+std::string decision_text(const History& h, const Level& level, const Decision& d, bool witness) {
+  std::string head = fmt::format("{}: {}", level.name, verdict_word(d.verdict));
+  if (d.anomaly) head += ": " + d.anomaly->name;
+  if (d.sessions_ignored) head += " (without session order)";
+  std::string s = head + "\n";
+  if (d.anomaly) {
+    s += anomaly_text(h, *d.anomaly);
+  } else if (!d.reason.empty()) {
+    s += fmt::format("  {}\n", d.reason);
   }
+  if (d.verdict == Verdict::Allowed && witness) {
+    if (d.witness) {
+      s += witness_text(h, *d.witness);
+    } else if (!d.commit_order.empty()) {
+      std::string seq;
+      for (TxnId t : d.commit_order) seq += (seq.empty() ? "" : " < ") + h.txn_name(t);
+      s += fmt::format("  commit order: {}\n", seq);
+    }
+  }
+  for (const auto& note : d.notes) s += fmt::format("  note: {}\n", note);
+  return s;
+}
+
+nlohmann::json decision_json(const History& h, const Level& level, const Decision& d, bool witness) {
+  nlohmann::json j{{"level", level.name},
+                   {"verdict", std::string(verdict_word(d.verdict))},
+                   {"checker", std::string(checker_name(d.checker))},
+                   {"sessions", d.sessions_ignored ? "ignored" : "kept"}};
+  if (d.anomaly) j["anomaly"] = anomaly_json(h, *d.anomaly);
+  if (!d.reason.empty()) j["reason"] = d.reason;
+  if (d.verdict == Verdict::Allowed && witness) {
+    if (d.witness) j["witness"] = witness_json(h, *d.witness);
+    if (!d.commit_order.empty()) {
+      nlohmann::json co = nlohmann::json::array();
+      for (TxnId t : d.commit_order) co.push_back(h.txn(t).name);
+      j["commit_order"] = co;
+    }
+  }
+  if (!d.notes.empty()) j["notes"] = d.notes;
   return j;
+}
+
+std::string dump_json(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace iso::cli

@@ -1,19 +1,27 @@
-// Rendering of check results for people (text) and machines (JSON).
+// Rendering of decisions for people (text) and machines (JSON): one form for
+// `check`, `synth` and `compare`. Names and keys in text go through
+// display_text(), so no input can forge a line; JSON holds them as they are.
 #pragma once
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "cegis/oracle.hpp"
+#include "engine/decide/decide.hpp"
 #include "engine/history/history.hpp"
-#include "lua/spec_library.hpp"
 
 namespace iso::cli {
 
-std::string verdict_word(cegis::Verdict v);  // "allowed", "violated", "unknown"
-std::string check_result_text(const History& h, const lua::Level& level, const cegis::CheckResult& r);
-nlohmann::json check_result_json(const History& h, const lua::Level& level, const cegis::CheckResult& r);
-nlohmann::json witness_json(const History& h, const cegis::Witness& w);
+// The witness, one relation per line, indented by two spaces.
+std::string witness_text(const History& h, const Witness& w);
+nlohmann::json witness_json(const History& h, const Witness& w);
+
+// "LEVEL: VERDICT[: ANOMALY]" and the lines that show why: the anomaly, the
+// reason, or (with `witness`) the witness; notes last.
+std::string decision_text(const History& h, const Level& level, const Decision& d, bool witness);
+nlohmann::json decision_json(const History& h, const Level& level, const Decision& d, bool witness);
+
+// JSON text that is always valid: invalid UTF-8 in strings is replaced.
+std::string dump_json(const nlohmann::json& j);
 
 }  // namespace iso::cli

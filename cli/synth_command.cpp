@@ -1,5 +1,5 @@
 // isosynth synth and isosynth compare: find a history allowed by some levels
-// and denied by others, or show that none exists within the scope.
+// and violating others, or show that none exists within the scope.
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
 #include "cli/render.hpp"
+#include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
 
@@ -70,20 +71,18 @@ nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& 
 }
 
 std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r) {
-  std::string s = format_history(*r.history) + "\n";
+  const History& h = *r.history;
+  std::string s = format_history(h) + "\n";
   for (std::size_t i = 0; i < p.allow.size(); ++i) {
-    cegis::CheckResult cr;
-    cr.verdict = cegis::Verdict::Allowed;
-    cr.witness = r.allow_witnesses[i];
-    s += check_result_text(*r.history, *p.allow[i], cr);
+    Decision d;
+    d.verdict = Verdict::Allowed;
+    d.witness = r.allow_witnesses[i];
+    d.sessions_ignored = !p.allow[i]->uses_sessions();
+    s += decision_text(h, *p.allow[i], d, true);
   }
-  for (const auto* d : p.deny) {
-    std::string ws;
-    for (std::size_t i = 0; i < d->framework->witness.size(); ++i)
-      ws += (i ? " and " : "") + d->framework->witness[i].name;
-    s += fmt::format("{}: denied\n  checked against every {}: none satisfies {} and the {} axioms\n",
-                     d->name, ws, d->name, d->framework->name);
-  }
+  // Each deny level decided once more, to show why it rejects the history.
+  for (const auto* level : p.deny) s += decision_text(h, *level, decide(h, *level), false);
+  for (const auto& note : r.notes) s += fmt::format("note: {}\n", note);
   return s;
 }
 
@@ -113,10 +112,10 @@ int run_synth(const SynthArgs& a) {
   end_progress_line(r);
   if (a.stats) print_stats("synth", r.stats);
 
-  const std::string what = fmt::format("allowed by {{{}}} and denied by {{{}}}", names(p.allow), names(p.deny));
+  const std::string what = fmt::format("allowed by {{{}}} and violating {{{}}}", names(p.allow), names(p.deny));
   if (r.outcome == cegis::Outcome::Timeout) {
     if (a.search.json) {
-      fmt::print("{}\n", nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}.dump(2));
+      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}));
     } else {
       fmt::print("timeout: no history {} found in {:.1f} s (scope {})\n", what, r.stats.total_seconds, p.scope.text());
     }
@@ -124,7 +123,7 @@ int run_synth(const SynthArgs& a) {
   }
   if (r.outcome == cegis::Outcome::None) {
     if (a.search.json) {
-      fmt::print("{}\n", nlohmann::json{{"outcome", "none"}, {"scope", p.scope.text()}}.dump(2));
+      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"}, {"scope", p.scope.text()}}));
     } else {
       fmt::print("none: no history {} exists within scope {} (transactions, objects, values)\n", what,
                  p.scope.text());
@@ -137,7 +136,7 @@ int run_synth(const SynthArgs& a) {
     write_text_file(a.dot, history_dot(*r.history, ws));
   }
   if (a.search.json) {
-    fmt::print("{}\n", solution_json(p, r).dump(2));
+    fmt::print("{}\n", dump_json(solution_json(p, r)));
   } else {
     fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(), solution_text(p, r));
   }
@@ -167,7 +166,7 @@ int run_compare(const CompareArgs& a) {
     nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
     j["a_not_b"] = a_not_b ? solution_json(ab, r1) : nlohmann::json(nullptr);
     j["b_not_a"] = b_not_a ? solution_json(ba, r2) : nlohmann::json(nullptr);
-    fmt::print("{}\n", j.dump(2));
+    fmt::print("{}\n", dump_json(j));
     return timeout ? kExitTimeout : kExitOk;
   }
   const std::map<std::string, std::string> meaning = {
@@ -177,8 +176,8 @@ int run_compare(const CompareArgs& a) {
       {"incomparable", fmt::format("each of {} and {} allows a history the other denies", A, B)},
       {"unknown", "a search ran out of time"}};
   fmt::print("{}: {} within scope {}\n", verdict, meaning.at(verdict), ab.scope.text());
-  if (a_not_b) fmt::print("\nallowed by {}, denied by {}:\n{}", A, B, solution_text(ab, r1));
-  if (b_not_a) fmt::print("\nallowed by {}, denied by {}:\n{}", B, A, solution_text(ba, r2));
+  if (a_not_b) fmt::print("\nallowed by {}, violating {}:\n{}", A, B, solution_text(ab, r1));
+  if (b_not_a) fmt::print("\nallowed by {}, violating {}:\n{}", B, A, solution_text(ba, r2));
   return timeout ? kExitTimeout : kExitOk;
 }
 

@@ -394,6 +394,7 @@ void push_history(lua_State* L) {
   field("Tplus", s.Tplus);
   field("U", s.U);
   field("hb", s.hb);
+  field("vo", rel(s.vo));
   luaL_setmetatable(L, "isosynth.strict");
 }
 
@@ -507,10 +508,13 @@ int declare_level(lua_State* L) {
   lv->location = where(L, 1);
   lv->doc = opt_string_field(L, 1, "doc");
   lv->framework = fw->second;
-  lv->graph = opt_string_field(L, 1, "graph");
-  if (!lv->graph.empty() && !poly::graph_level_from_name(lv->graph))
-    return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
-                      "(\"SER\", \"SI\", \"RA\" or \"CC\")", name.c_str(), lv->graph.c_str());
+  const std::string graph = opt_string_field(L, 1, "graph");
+  if (!graph.empty()) {
+    lv->graph = poly::graph_level_from_name(graph);
+    if (!lv->graph)
+      return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
+                        "(\"SER\", \"SI\", \"RA\" or \"CC\")", name.c_str(), graph.c_str());
+  }
   lua_getfield(L, 1, "axiom");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "level '%s': 'axiom' must be a function(h, e) returning a formula",
@@ -678,15 +682,6 @@ int message_handler(lua_State* L) {
 }
 
 }  // namespace
-
-FormulaPtr Level::constraint() const {
-  std::vector<FormulaPtr> parts;
-  for (const auto& w : framework->witness)
-    if (w.order) parts.push_back(total_order(rel(w.rel), sort(w.order_sort)));
-  parts.push_back(framework->wf);
-  parts.push_back(axiom);
-  return and_(std::move(parts));
-}
 
 SpecLibrary::SpecLibrary(Limits limits) : state_(std::make_unique<State>()) {
   state_->limits = limits;

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/level/level.hpp"
 #include "engine/logic/ast.hpp"
 
 struct lua_State;
@@ -31,36 +32,10 @@ class SpecError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct WitnessRelation {
-  std::string name;            // "co", "vis", "ar"
-  logic::RelationPtr rel;
-  bool order = false;          // declared with order(S): a strict total order on S
-  logic::SortId order_sort = logic::kAnySort;
-};
-
-struct Framework {
-  std::string name;
-  std::string doc;
-  std::string location;        // "specs/biswas.lua:12"
-  std::vector<WitnessRelation> witness;
-  logic::FormulaPtr wf;        // the framework's axioms, conjoined with every level
-};
-
-struct Level {
-  std::string name;            // "biswas.SER"
-  std::string doc;
-  std::string location;
-  const Framework* framework = nullptr;
-  logic::FormulaPtr axiom;
-  // A graph characterization the level declares ("SER", "SI", "RA" or "CC";
-  // poly::graph_level_from_name): `check` then decides it through the graph
-  // checker (the hyper-polygraph, or saturation for RA and CC) instead of
-  // the generic oracle. Empty when the level has none.
-  std::string graph;
-
-  // The whole constraint on an execution: order witnesses, wf, and the axiom.
-  logic::FormulaPtr constraint() const;
-};
+// The spec language builds the engine's frameworks and levels.
+using WitnessRelation = iso::WitnessDecl;
+using Framework = iso::Framework;
+using Level = iso::Level;
 
 struct Limits {
   std::size_t memory_bytes = 256u << 20;

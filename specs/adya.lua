@@ -9,13 +9,17 @@
 --          rw(x) = {(s, t) | ∃u. wr(u, x, s) ∧ (u, t) ∈ ww(x), s ≠ t}
 -- G1a (aborted reads) and G1b (intermediate reads) are excluded by
 -- construction: a history with a committed read that no committed final
--- write justifies is denied by every level of every framework.
--- Session order is not part of Adya's graph; the levels that VeriStrong
--- characterizes by it (PL-SI, PL-3) add it, as docs/levels.md says.
+-- write justifies violates every level of every framework.
+-- Session order is not part of Adya's graph, so these levels are
+-- session-free (LEVELS.md, "Sessions"): PL-3 is serializability and PL-SI
+-- snapshot isolation with every transaction in its own session (Elle's
+-- serializable and snapshot-isolation, Viper's Adya SI). The session forms
+-- are biswas.SER and biswas.SI (Elle's strong-session-*, Strong Session SI);
+-- docs/levels.md maps the names.
 
 framework "adya" {
   doc = "Adya 1999: a history plus a version order ww(x) per key, a strict total order "
-     .. "on the writers of x with T0 first",
+     .. "on the writers of x with T0 first that agrees with x's known version order",
   witness = { ww = rel(Obj, Txn, Txn) },
   wf = function(h, e)
     return forall(Obj, function(x)
@@ -23,6 +27,7 @@ framework "adya" {
       local wwx = x .. e.ww
       return total_order(wwx, Wr)                      -- ww(x) orders Wr(x)
            & (h.T0 * (Wr - h.T0)):within(wwx)          -- T0 first
+           & (x .. h.vo):within(wwx)                   -- and the known version order
     end)
   end,
 }
@@ -61,40 +66,41 @@ level "PL-2.99" {
   axiom = function(h, e) return noG1(h, e) & acyclic(WW(e) + h.wr + RW(h, e)) end,
 }
 
--- G-SI: a cycle of (so ∪ wr ∪ ww) ; rw? (VeriStrong Thm A.2).
+-- G-SI: a cycle of (wr ∪ ww) ; rw? (VeriStrong Thm A.2, without sessions).
 local function PLSI(h, e)
-  local D = h.so + h.wr + WW(e)
+  local D = h.wr + WW(e)
   return noG1(h, e) & acyclic(D .. opt(RW(h, e)))
 end
 
 level "PL-SI" {
   framework = "adya",
-  doc = "PL-SI (Adya 1999, §4.3, as in VeriStrong Thm A.2): no G0, G1, G-SI; "
-     .. "(so ∪ wr ∪ ww) ; rw? acyclic",
+  doc = "PL-SI (Adya 1999, §4.3, as in VeriStrong Thm A.2 without session order): no G0, G1, "
+     .. "G-SI; (wr ∪ ww) ; rw? acyclic. Elle's snapshot-isolation, Viper's Adya SI",
   graph = "SI",
   axiom = PLSI,
 }
 
 level "SI" {
   framework = "adya",
-  doc = "Snapshot isolation in the Adya framework: the same level as adya.PL-SI",
+  doc = "Snapshot isolation in the Adya framework, session-free: the same level as adya.PL-SI",
   graph = "SI",
   axiom = PLSI,
 }
 
--- PL-3: no G0, G1, G2: so ∪ wr ∪ ww ∪ rw acyclic (VeriStrong Thm 3.5).
-local function PL3(h, e) return acyclic(h.so + h.wr + WW(e) + RW(h, e)) end
+-- PL-3: no G0, G1, G2: wr ∪ ww ∪ rw acyclic (VeriStrong Thm 3.5, without
+-- session order).
+local function PL3(h, e) return acyclic(h.wr + WW(e) + RW(h, e)) end
 
 level "PL-3" {
   framework = "adya",
-  doc = "PL-3 (Adya 1999, §4.5): no G0, G1, G2; so ∪ wr ∪ ww ∪ rw acyclic",
+  doc = "PL-3 (Adya 1999, §4.5): no G0, G1, G2; wr ∪ ww ∪ rw acyclic. Elle's serializable",
   graph = "SER",
   axiom = PL3,
 }
 
 level "SER" {
   framework = "adya",
-  doc = "Serializability in the Adya framework: the same level as adya.PL-3",
+  doc = "Serializability in the Adya framework, session-free: the same level as adya.PL-3",
   graph = "SER",
   axiom = PL3,
 }

@@ -8,11 +8,12 @@
 
 framework "biswas" {
   doc = "Biswas & Enea 2019: a history plus a commit order co, a strict total order "
-     .. "with T0 first that contains so ∪ wr",
+     .. "with T0 first that contains so ∪ wr and the known version orders",
   witness = { co = order(Txn) },
   wf = function(h, e)
     return (h.T0 * h.Tplus):within(e.co)       -- T0 commits first
          & (h.so + h.wr):within(e.co)          -- so ∪ WR ⊆ co
+         & (Obj .. h.vo):within(e.co)          -- co on Wr(x) agrees with x's known version order
   end,
 }
 

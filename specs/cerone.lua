@@ -35,12 +35,14 @@ end
 
 framework "cerone" {
   doc = "Cerone, Bernardi & Gotsman 2015: a history plus visibility vis ⊆ ar and arbitration ar, "
-     .. "a strict total order with T0 first; T0 is visible to all; EXT and SESSION hold",
+     .. "a strict total order with T0 first that agrees with the known version orders; T0 is "
+     .. "visible to all; EXT and SESSION hold",
   witness = { vis = rel(Txn, Txn), ar = order(Txn) },
   wf = function(h, e)
     return e.vis:within(e.ar)
          & (h.T0 * h.Tplus):within(e.ar)
          & (h.T0 * h.Tplus):within(e.vis)
+         & (Obj .. h.vo):within(e.ar)          -- ar on Wr(x) agrees with x's known version order
          & EXT(h, e) & SESSION(h, e)
   end,
 }

@@ -6,7 +6,7 @@
 -- the repairs). Plume's other patterns (thin-air, aborted and intermediate
 -- reads, not-my-own/last write, non-repeatable and fractured reads inside a
 -- transaction, cyclic co) are excluded by construction: a history with such a
--- read is denied by every level (INT, unjustified read), and co is an order.
+-- read violates every level (INT, unjustified read), and co is an order.
 
 library "plume"
 

@@ -75,7 +75,7 @@ struct Pending {
 UnjustifiedRead unjustified(const History& h, const PairIndex& nonmember_final,
                             const PairIndex& intermediate, TxnId t, const ExternalRead& r) {
   const Transaction& txn = h.txn(t);
-  std::string head = fmt::format("{}: {}", txn.name, format_op(h, txn.ops[r.op]));
+  std::string head = fmt::format("{}: {}", h.txn_name(t), format_op(h, txn.ops[r.op]));
   PairKey p = pair_key(r.key, r.value);
   UnjustifiedRead u;
   u.txn = t;
@@ -111,7 +111,7 @@ UnjustifiedRead unjustified(const History& h, const PairIndex& nonmember_final,
     if (it->second == t) continue;
     return set(ReadAnomaly::Intermediate, it->second,
                fmt::format("{} reads an intermediate write of {} (G1b)", head,
-                           h.txn(it->second).name));
+                           h.txn_name(it->second)));
   }
   for (std::size_t i = r.op + 1; i < txn.ops.size(); ++i) {
     const Op& op = txn.ops[i];
@@ -186,9 +186,9 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
           if (last.value != op.value) {
             std::string msg =
                 last.kind == OpKind::Write
-                    ? fmt::format("{}: {} does not return its own earlier write {}", txn.name,
+                    ? fmt::format("{}: {} does not return its own earlier write {}", h.txn_name(t),
                                   format_op(h, op), format_op(h, last))
-                    : fmt::format("{}: {} does not repeat its own earlier read {}", txn.name,
+                    : fmt::format("{}: {} does not repeat its own earlier read {}", h.txn_name(t),
                                   format_op(h, op), format_op(h, last));
             a.int_violations.push_back(IntViolation{t, i, std::move(msg)});
           }

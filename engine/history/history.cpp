@@ -19,11 +19,35 @@ std::string value_tag(const Value& v) {
 
 }  // namespace
 
+namespace {
+
+// The length of the valid UTF-8 sequence at s[i] that is not a C1 control
+// character (U+0080..U+009F) or a line/paragraph separator, or 0.
+std::size_t printable_utf8(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t j) { return static_cast<unsigned char>(s[j]); };
+  const unsigned char c = b(i);
+  std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  std::uint32_t cp = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
+  for (std::size_t j = 1; j < n; ++j) {
+    if ((b(i + j) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b(i + j) & 0x3F);
+  }
+  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
+  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  if (cp <= 0x9F || cp == 0x2028 || cp == 0x2029) return 0;
+  return n;
+}
+
+}  // namespace
+
 std::string quote_string(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
   out.push_back('"');
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    const auto u = static_cast<unsigned char>(c);
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -31,15 +55,40 @@ std::string quote_string(std::string_view s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        if (u < 0x20 || u == 0x7f) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(u));
+        } else if (u >= 0x80) {
+          if (std::size_t n = printable_utf8(s, i)) {
+            out.append(s.substr(i, n));
+            i += n;
+            continue;
+          }
+          out += fmt::format("\\x{:02x}", static_cast<unsigned>(u));
         } else {
           out.push_back(c);
         }
     }
+    ++i;
   }
   out.push_back('"');
   return out;
+}
+
+std::string display_text(std::string_view s) {
+  bool plain = !s.empty();
+  for (std::size_t i = 0; i < s.size() && plain;) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    if (u >= 0x80) {
+      std::size_t n = printable_utf8(s, i);
+      plain = n > 0;
+      i += n;
+      continue;
+    }
+    plain = u > 0x20 && u < 0x7f && std::string_view("\"\\,`'").find(static_cast<char>(u)) ==
+                                          std::string_view::npos;
+    ++i;
+  }
+  return plain ? std::string(s) : quote_string(s);
 }
 
 History::History() {
@@ -122,6 +171,17 @@ void History::add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line) 
 void History::set_init(KeyId k, ValueId v) {
   assert(k < keys_.size() && v < values_.size());
   init_[k] = v;
+}
+
+History History::each_in_own_session() const {
+  History out = *this;
+  out.sessions_.clear();
+  for (TxnId t = 1; t < out.txns_.size(); ++t) {
+    out.txns_[t].session = static_cast<SessionId>(out.sessions_.size());
+    out.txns_[t].position = 0;
+    out.sessions_.push_back({t});
+  }
+  return out;
 }
 
 ValueId History::init_value(KeyId k) const {

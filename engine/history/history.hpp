@@ -76,8 +76,17 @@ struct Transaction {
 };
 
 // A string in double quotes with JSON escapes for '"', '\\' and control
-// characters: "abc", "a\"b".
+// characters ("abc", "a\"b"), and \xNN for a byte that is not part of
+// valid UTF-8: for people to read, not for JSON.
 std::string quote_string(std::string_view s);
+
+// How an identifier from an input (a transaction name, a key) is printed:
+// as it is when it is one word of visible characters (no blank, quote,
+// backslash or comma), otherwise quoted with escapes, so that no input can
+// forge a line of output or a terminal escape: "T1\nbiswas.SER: allowed".
+// Non-ASCII text that is valid UTF-8 is kept; invalid bytes, C1 and other
+// control characters are escaped.
+std::string display_text(std::string_view s);
 
 class History {
  public:
@@ -127,8 +136,15 @@ class History {
   std::optional<TxnId> find_txn(std::string_view name) const;
   std::optional<KeyId> find_key(std::string_view text) const;
 
-  // Text of a key or value as the papers print it: x, 0, "abc", null.
-  std::string key_text(KeyId k) const { return keys_[k].text; }
+  // A copy with every transaction in its own session (in TxnId order);
+  // transaction, key and value ids are unchanged.
+  History each_in_own_session() const;
+
+  // Text of a key or value as the papers print it: x, 0, "abc", null
+  // (display_text: an unusual key is quoted).
+  std::string key_text(KeyId k) const { return display_text(keys_[k].text); }
+  // A transaction's name as printed (display_text).
+  std::string txn_name(TxnId t) const { return display_text(txns_[t].name); }
   std::string value_text(ValueId v) const;
 
  private:

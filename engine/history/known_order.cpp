@@ -75,7 +75,7 @@ class Analysis {
   std::vector<ValueId> appends_of(TxnId w, KeyId k,
                                   std::uint32_t before = UINT32_MAX) const;
   std::string read_text(const ListRead& r) const {
-    return fmt::format("{}: {}", h_.txn(r.txn).name, format_op(h_, h_.txn(r.txn).ops[r.op]));
+    return fmt::format("{}: {}", h_.txn_name(r.txn), format_op(h_, h_.txn(r.txn).ops[r.op]));
   }
   // The first anomaly of one read on its own, if any.
   std::optional<UnjustifiedRead> check_read(const ListRead& r);
@@ -162,13 +162,13 @@ std::optional<UnjustifiedRead> Analysis::check_read(const ListRead& r) {
     return anomaly(r, ReadAnomaly::IncompatibleOrder, w,
                    fmt::format("{} ends with {}'s appends {} but {} appended {} in that order "
                                "(incompatible order)",
-                               read_text(r), h_.txn(w).name, values_text(run), h_.txn(w).name,
+                               read_text(r), h_.txn_name(w), values_text(run), h_.txn_name(w),
                                values_text(all)));
   if (run.size() < all.size())
     return anomaly(r, ReadAnomaly::Intermediate, w,
                    fmt::format("{} reads an intermediate version of {}: {} appended {} after {} "
                                "(G1b)",
-                               read_text(r), h_.txn(w).name, h_.txn(w).name,
+                               read_text(r), h_.txn_name(w), h_.txn_name(w),
                                h_.value_text(all[run.size()]), h_.value_text(run.back())));
   return std::nullopt;
 }
@@ -242,9 +242,9 @@ void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
           longest, ReadAnomaly::InterleavedAppends, w,
           fmt::format("{} shows {}'s appends to {} before and after {}'s: {} -ww({})-> {} "
                       "-ww({})-> {} (G0)",
-                      read_text(longest), h_.txn(w).name, h_.key_text(k),
-                      h_.txn(between).name, h_.txn(w).name, h_.key_text(k),
-                      h_.txn(between).name, h_.key_text(k), h_.txn(w).name)));
+                      read_text(longest), h_.txn_name(w), h_.key_text(k),
+                      h_.txn_name(between), h_.txn_name(w), h_.key_text(k),
+                      h_.txn_name(between), h_.key_text(k), h_.txn_name(w))));
       return;
     }
     // A run before the last holds all of its writer's appends, in order.
@@ -254,10 +254,10 @@ void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
         out_.anomalies.push_back(anomaly(
             longest, ReadAnomaly::IncompatibleOrder, w,
             fmt::format("{} holds {}'s appends {} but {} appended {} (incompatible order)",
-                        read_text(longest), h_.txn(w).name,
+                        read_text(longest), h_.txn_name(w),
                         values_text(std::vector<ValueId>(list.begin() + static_cast<std::ptrdiff_t>(i),
                                                          list.begin() + static_cast<std::ptrdiff_t>(j))),
-                        h_.txn(w).name, values_text(all))));
+                        h_.txn_name(w), values_text(all))));
         return;
       }
     }

@@ -37,7 +37,7 @@ std::string format_op(const History& h, const Op& op) {
 
 std::string format_txn(const History& h, TxnId t) {
   const Transaction& txn = h.txn(t);
-  std::string out = txn.name + ":";
+  std::string out = h.txn_name(t) + ":";
   for (const Op& op : txn.ops) {
     out += ' ';
     out += format_op(h, op);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -414,6 +415,41 @@ std::string to_string(const FormulaPtr& f) {
     case Op::TotalOrder: return "total_order(" + to_string(f->exprs[0]) + ")";
   }
   return "?";
+}
+
+namespace {
+
+// Depth-first over the DAG; `seen` holds the nodes already visited.
+struct MentionSearch {
+  const Relation& r;
+  std::unordered_set<const void*> seen;
+
+  bool expr(const Expr& e) {
+    if (!seen.insert(&e).second) return false;
+    if (e.op == Expr::Op::Relation && e.rel->id == r.id) return true;
+    for (const auto& k : e.kids)
+      if (expr(*k)) return true;
+    for (const auto& d : e.decls)
+      if (expr(*d.domain)) return true;
+    return e.cond && formula(*e.cond);
+  }
+  bool formula(const Formula& f) {
+    if (!seen.insert(&f).second) return false;
+    for (const auto& x : f.exprs)
+      if (expr(*x)) return true;
+    for (const auto& k : f.kids)
+      if (formula(*k)) return true;
+    for (const auto& d : f.decls)
+      if (expr(*d.domain)) return true;
+    return false;
+  }
+};
+
+}  // namespace
+
+bool mentions(const FormulaPtr& f, const Relation& r) {
+  MentionSearch search{r, {}};
+  return search.formula(*f);
 }
 
 }  // namespace iso::logic

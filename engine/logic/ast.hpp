@@ -136,4 +136,7 @@ FormulaPtr member(const std::vector<ExprPtr>& atoms, const ExprPtr& r);
 std::string to_string(const ExprPtr& e);
 std::string to_string(const FormulaPtr& f);
 
+// Does the formula mention relation r anywhere (shared nodes visited once)?
+bool mentions(const FormulaPtr& f, const Relation& r);
+
 }  // namespace iso::logic

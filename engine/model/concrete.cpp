@@ -1,5 +1,7 @@
 #include "engine/model/concrete.hpp"
 
+#include <algorithm>
+
 #include "engine/model/schema.hpp"
 
 namespace iso::model {
@@ -58,6 +60,21 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   inst.bindings.bind(s.writes, constant_matrix(n, 3, writes));
   inst.bindings.bind(s.so, constant_matrix(n, 2, so));
   inst.bindings.bind(s.t0, constant_matrix(n, 1, {{T(kInitTxn)}}));
+  // Known version orders, transitively closed: each writer of a chain
+  // precedes the later ones and every other writer of the key.
+  std::vector<std::vector<Atom>> vo;
+  for (const KnownOrder& ko : h.known_orders) {
+    std::vector<TxnId> after(ko.chain.begin(), ko.chain.end());
+    for (TxnId t : h.txns)
+      if (t != kInitTxn && h.writes(t, ko.key) &&
+          std::find(ko.chain.begin(), ko.chain.end(), t) == ko.chain.end() &&
+          std::find(ko.unordered.begin(), ko.unordered.end(), t) == ko.unordered.end())
+        after.push_back(t);
+    for (std::size_t i = 0; i < ko.chain.size(); ++i)
+      for (std::size_t j = i + 1; j < after.size(); ++j)
+        vo.push_back({K(ko.key), T(ko.chain[i]), T(after[j])});
+  }
+  inst.bindings.bind(s.vo, constant_matrix(n, 3, vo));
   BoolMatrix wrx = variable_matrix(c, n, 3, wr_certain, wr_upper);
   // Exactly one writer per external read with several candidates.
   std::vector<BLit> wf;

@@ -13,6 +13,7 @@ const HistorySchema& history_schema() {
     s.so = make_relation("so", {kTxn, kTxn});
     s.wrx = make_relation("wrx", {kTxn, kObj, kTxn});
     s.t0 = make_relation("T0", {kTxn});
+    s.vo = make_relation("vo", {kObj, kTxn, kTxn});
     s.T0 = rel(s.t0);
     s.Tplus = diff(sort(kTxn), s.T0);
     s.wr = project(rel(s.wrx), {0, 2});

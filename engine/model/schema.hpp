@@ -12,6 +12,12 @@
 //                            of x returns t1's final write (a choice among
 //                            candidate writers when written values repeat)
 //   t0     : Txn             the initial transaction
+//   vo     : Obj->Txn->Txn   known version order: vo(x, t1, t2) iff the history
+//                            itself shows that t1's version of x precedes
+//                            t2's (list-append reads; engine/history/
+//                            known_order.hpp); transitively closed. Every
+//                            framework's wf makes its version or commit
+//                            order contain it.
 // Derived expressions are what specs use; see lua/ for their Lua names.
 #pragma once
 
@@ -24,7 +30,7 @@ inline constexpr logic::SortId kObj = 1;
 inline constexpr logic::SortId kVal = 2;
 
 struct HistorySchema {
-  logic::RelationPtr reads, writes, so, wrx, t0;
+  logic::RelationPtr reads, writes, so, wrx, t0, vo;
 
   logic::ExprPtr T0;      // {t0}
   logic::ExprPtr Tplus;   // Txn - t0

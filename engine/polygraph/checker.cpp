@@ -40,7 +40,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       continue;
     }
     result.verdict = Verdict::Violated;
-    result.anomaly = Anomaly{"INT", v.message, {}, {v.txn}};
+    result.anomaly = int_anomaly(v);
     result.stats.seconds.construct = seconds_since(start);
     return result;
   }
@@ -50,7 +50,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
       continue;
     }
     result.verdict = Verdict::Violated;
-    result.anomaly = Anomaly{std::string(read_anomaly_name(r.kind)), r.message, {}, {r.txn}};
+    result.anomaly = read_anomaly(r);
     result.stats.seconds.construct = seconds_since(start);
     return result;
   }
@@ -65,6 +65,8 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
     result.verdict = out.verdict;
     result.commit_order = std::move(out.commit_order);
     result.anomaly = std::move(out.anomaly);
+    for (TxnId t : result.commit_order)
+      if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);
     return result;
   }
 
@@ -93,7 +95,13 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
 
   SolveOutcome out = solve_polygraph(pg, forced_aborts, options, result.stats, start);
   result.verdict = out.verdict;
-  if (out.verdict == Verdict::Allowed) result.commit_order = std::move(out.commit_order);
+  if (out.verdict == Verdict::Allowed) {
+    result.commit_order = std::move(out.commit_order);
+    result.schedule = std::move(out.schedule);
+    result.chosen_reads = std::move(out.chosen_reads);
+  }
+  for (TxnId t : result.commit_order)
+    if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);
   if (out.verdict == Verdict::Violated) {
     if (out.cycle.empty()) {
       result.anomaly = Anomaly{"cycle",

@@ -13,8 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/decide/witness.hpp"
 #include "engine/history/abstract.hpp"
 #include "engine/history/history.hpp"
+#include "engine/level/verdict.hpp"
 #include "engine/polygraph/dependency.hpp"
 
 namespace iso::poly {
@@ -74,8 +76,6 @@ struct CheckStats {
   bool eager = false;               // acyclicity encoded eagerly
 };
 
-enum class Verdict { Allowed, Violated, Unknown };
-
 struct CheckResult {
   Verdict verdict = Verdict::Unknown;
   std::optional<Anomaly> anomaly;   // when Violated
@@ -83,6 +83,14 @@ struct CheckResult {
   // commit order of a witness execution: a topological order of an acyclic
   // compatible graph's dependencies.
   std::vector<TxnId> commit_order;
+  // When Allowed under SI: each committed transaction's begin and commit in
+  // an order that explains the history (engine/decide/witness.hpp).
+  std::vector<ScheduleEvent> schedule;
+  // When Allowed: the read-from chosen for reads with several candidate
+  // writers (writer, key, reader), and the unknown-status transactions the
+  // execution commits.
+  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
+  std::vector<TxnId> committed_unknown;
   CheckStats stats;
   std::vector<std::string> notes;
 };

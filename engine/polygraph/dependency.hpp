@@ -37,6 +37,17 @@ struct DepEdge {
 // engine/polygraph/saturation.hpp).
 enum class GraphLevel : std::uint8_t { Ser, Si, Ra, Cc };
 
+// "SER", "SI", "RA", "CC".
+inline std::string_view graph_level_name(GraphLevel g) {
+  switch (g) {
+    case GraphLevel::Ser: return "SER";
+    case GraphLevel::Si: return "SI";
+    case GraphLevel::Ra: return "RA";
+    case GraphLevel::Cc: return "CC";
+  }
+  return "?";
+}
+
 // The graph level a spec names with `graph = "..."`: "SER", "SI", "RA", "CC".
 inline std::optional<GraphLevel> graph_level_from_name(std::string_view name) {
   if (name == "SER") return GraphLevel::Ser;

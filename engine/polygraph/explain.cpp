@@ -8,15 +8,24 @@ namespace iso::poly {
 
 std::string format_cycle(const History& h, const std::vector<DepEdge>& cycle) {
   if (cycle.empty()) return "";
-  std::string out = h.txn(cycle.front().from).name;
+  std::string out = h.txn_name(cycle.front().from);
   for (const DepEdge& e : cycle) {
     if (e.type == Dep::SO)
-      out += fmt::format(" -so-> {}", h.txn(e.to).name);
+      out += fmt::format(" -so-> {}", h.txn_name(e.to));
     else
-      out += fmt::format(" -{}({})-> {}", dep_name(e.type), h.key_text(e.key), h.txn(e.to).name);
+      out += fmt::format(" -{}({})-> {}", dep_name(e.type), h.key_text(e.key), h.txn_name(e.to));
   }
   return out;
 }
+
+Anomaly read_anomaly(const UnjustifiedRead& r) {
+  Anomaly a{std::string(read_anomaly_name(r.kind)), r.message, {}, {r.txn}};
+  if (r.writer != kNoTxn && r.writer != r.txn) a.txns.push_back(r.writer);
+  if (r.other_txn != kNoTxn && r.other_txn != r.txn) a.txns.push_back(r.other_txn);
+  return a;
+}
+
+Anomaly int_anomaly(const IntViolation& v) { return Anomaly{"INT", v.message, {}, {v.txn}}; }
 
 Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle) {
   auto first_rw = std::find_if(cycle.begin(), cycle.end(),

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/history/read_anomaly.hpp"
 #include "engine/polygraph/checker.hpp"
 
 namespace iso::poly {
@@ -16,6 +17,11 @@ namespace iso::poly {
 // both are on one key and "write skew" when on two).
 // The cycle is rotated to start at its first rw edge, if any.
 Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle);
+
+// A read nothing justifies, or an INT violation, as an anomaly named by its
+// type (read_anomaly_name(); "INT").
+Anomaly read_anomaly(const UnjustifiedRead& r);
+Anomaly int_anomaly(const IntViolation& v);
 
 // "T1 -rw(x)-> T2 -ww(x)-> T1".
 std::string format_cycle(const History& h, const std::vector<DepEdge>& cycle);

@@ -50,6 +50,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   for (KeyId k = 0; k < writers_.size(); ++k) {
     const auto& ws = writers_[k];
     for (TxnId w : ws) {
+      if (!h.t0_writes(k)) break;  // no initial version of k to overwrite
       if (unknown_[w]) {
         conditional_.push_back({kInitTxn, w, Dep::WW, k});
       } else {

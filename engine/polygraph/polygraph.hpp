@@ -62,7 +62,9 @@ class Polygraph {
   // returned one of their writes other than the last element.
   const std::vector<TxnId>& forced_commits() const { return forced_commits_; }
   std::vector<WwPair>& pairs() { return pairs_; }
+  const std::vector<WwPair>& pairs() const { return pairs_; }
   std::vector<WrChoice>& choices() { return choices_; }
+  const std::vector<WrChoice>& choices() const { return choices_; }
   const std::vector<TxnId>& writers(KeyId k) const { return writers_[k]; }
   // The known graph as a theory graph (edge id = index into known()), a
   // topological order and reachability of it.

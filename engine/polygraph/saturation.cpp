@@ -250,13 +250,13 @@ std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_abor
         }
         const Transaction& txn = h_.txn(t);
         std::vector<std::string> names;
-        for (TxnId w : cands) names.push_back(h_.txn(w).name);
+        for (TxnId w : cands) names.push_back(h_.txn_name(w));
         Anomaly an;
         an.name = "read of an unknown-status write";
         an.description = fmt::format(
             "{}: {} reads a value only {} wrote, whose commit status is unknown and which cannot "
             "have committed",
-            txn.name, format_op(h_, txn.ops[rs[i].op]), fmt::join(names, ", "));
+            h_.txn_name(t), format_op(h_, txn.ops[rs[i].op]), fmt::join(names, ", "));
         an.txns.push_back(t);
         an.txns.insert(an.txns.end(), cands.begin(), cands.end());
         return an;
@@ -844,11 +844,11 @@ std::optional<Anomaly> Saturation::explain_read(std::uint32_t r) {
     if (!inner) return std::nullopt;
     const Transaction& txn = h_.txn(rd.txn);
     std::vector<std::string> names;
-    for (TxnId w : rd.cands) names.push_back(h_.txn(w).name);
+    for (TxnId w : rd.cands) names.push_back(h_.txn_name(w));
     inner->description = fmt::format(
         "{}: {} reads a value only {} wrote, whose commit status is unknown; {} cannot have "
         "committed: {}",
-        txn.name, format_op(h_, txn.ops[rd.op]), fmt::join(names, ", "), h_.txn(u).name,
+        h_.txn_name(rd.txn), format_op(h_, txn.ops[rd.op]), fmt::join(names, ", "), h_.txn_name(u),
         inner->description);
     if (!unknown(rd.txn)) inner->name = "read of an unknown-status write";
     inner->txns.insert(inner->txns.begin(), rd.txn);
@@ -1023,8 +1023,8 @@ Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
       a.txns.push_back(t3);
   }
   const Edge& e = edges_[ids.front()];
-  const std::string t1 = h_.txn(e.to).name, t2 = h_.txn(e.from).name;
-  const std::string t3 = h_.txn(reads_[e.read].txn).name, x = h_.key_text(e.key);
+  const std::string t1 = h_.txn_name(e.to), t2 = h_.txn_name(e.from);
+  const std::string t3 = h_.txn_name(reads_[e.read].txn), x = h_.key_text(e.key);
   Visibility v = visibility(e);
   std::string why;
   switch (v.how) {

@@ -1,20 +1,14 @@
-// Encoding of a pruned hyper-polygraph into SAT and solving it (DESIGN §4.4).
-// Lazy acyclicity, for graphs of any size: solve; insert the model's edges
-// into a dynamic topological order over the known graph (kept from one model
-// to the next); turn each cycle met into a clause over the choices it needs;
-// repeat until a model is acyclic or the solver proves that none is. Eager
-// acyclicity, for small graphs: order variables with transitivity clauses,
-// one solver call.
-//
-// Variables: one per open write-write pair, oriented so that `true` follows
-// the known graph's topological order (with the solver's default polarity
-// `true`, this is VeriStrong's order-guided polarity, §6.2); one per
-// candidate of an open read; one commit choice per unknown-status
-// transaction. Clauses: exactly one candidate per read (of a committed
-// reader), 2-width cycle clauses (Alg. 2), cycle clauses found lazily.
+// Solving a pruned hyper-polygraph (DESIGN §4.4, §4.5 steps 3-4): the SAT
+// encoding (encoder.hpp) with lazy acyclicity for graphs of any size
+// (lazy.cpp: solve; insert the model's edges into a dynamic topological
+// order kept from one model to the next; turn each cycle met into a clause
+// over the choices it needs; repeat) or eager acyclicity for small graphs
+// (eager.cpp: order variables with transitivity clauses, one call). An
+// accepted model becomes an execution (execution.cpp).
 #pragma once
 
 #include <chrono>
+#include <tuple>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -26,7 +20,11 @@ namespace iso::poly {
 
 struct SolveOutcome {
   Verdict verdict = Verdict::Unknown;
-  std::vector<TxnId> commit_order;  // Allowed
+  // Allowed: the execution of the accepted model (CheckResult says what
+  // each means).
+  std::vector<TxnId> commit_order;
+  std::vector<ScheduleEvent> schedule;
+  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
   std::vector<DepEdge> cycle;       // Violated: the shortest cycle found
 };
 

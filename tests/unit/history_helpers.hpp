@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/decide/decide.hpp"
 #include "engine/history/history.hpp"
 
 namespace iso {
@@ -17,6 +18,14 @@ inline std::vector<std::pair<KeyId, std::vector<ValueId>>> list_reads(const Hist
       if (op.list != kNoList && !h.lists()[op.list].empty())
         out.emplace_back(op.key, h.lists()[op.list]);
   return out;
+}
+
+// The generic oracle's decision: decide() forced past any graph
+// characterization, so tests can compare the two.
+inline Decision generic_decision(const History& h, const Level& level) {
+  DecideOptions opt;
+  opt.force_generic = true;
+  return decide(h, level, opt);
 }
 
 }  // namespace iso

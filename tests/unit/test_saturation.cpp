@@ -5,6 +5,8 @@
 // re-verified against the axioms, its explanations checked edge by edge.
 #include <doctest/doctest.h>
 
+#include "tests/unit/history_helpers.hpp"
+
 #include <algorithm>
 #include <map>
 #include <random>
@@ -13,7 +15,6 @@
 
 #include <fmt/format.h>
 
-#include "cegis/oracle.hpp"
 #include "engine/history/abstract.hpp"
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/checker.hpp"
@@ -64,7 +65,7 @@ History random_case(std::mt19937_64& rng, int i) {
 
 // solve_saturation with a given representation of happens-before, after the
 // pre-checks check_history does; nullopt when those already decide.
-std::optional<poly::Verdict> saturation_with(const History& h, poly::GraphLevel level,
+std::optional<Verdict> saturation_with(const History& h, poly::GraphLevel level,
                                              poly::HbRepresentation hb) {
   AbstractHistory a = poly::check_abstraction(h);
   std::vector<TxnId> forced;
@@ -215,16 +216,16 @@ TEST_CASE("saturation RA and CC agree with the brute force and the oracle on ran
     for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
       const std::string name = level_name(level);
       poly::CheckResult r = check(h, level);
-      REQUIRE(r.verdict != poly::Verdict::Unknown);
-      const bool got = r.verdict == poly::Verdict::Allowed;
+      REQUIRE(r.verdict != Verdict::Unknown);
+      const bool got = r.verdict == Verdict::Allowed;
       const bool expect = brute::allows_some_commit(h, "biswas." + name);
       if (got != expect)
         FAIL_CHECK(fmt::format("{} on history #{}: brute force {}, saturation {}\n{}", name, i,
                                expect, got, format_history(h)));
       if (i % 4 == 0) {
-        cegis::CheckResult o = cegis::check(h, library().level("biswas." + name));
-        REQUIRE(o.verdict != cegis::Verdict::Unknown);
-        CHECK_MESSAGE((o.verdict == cegis::Verdict::Allowed) == got,
+        Decision o = generic_decision(h, library().level("biswas." + name));
+        REQUIRE(o.verdict != Verdict::Unknown);
+        CHECK_MESSAGE((o.verdict == Verdict::Allowed) == got,
                       fmt::format("{} on #{}\n{}", name, i, format_history(h)));
         ++oracle_checked;
       }
@@ -247,8 +248,8 @@ TEST_CASE("saturation RA and CC agree with the brute force and the oracle on ran
         auto bits = saturation_with(h, level, poly::HbRepresentation::Bitsets);
         REQUIRE(vc.has_value() == bits.has_value());
         if (vc) {
-          CHECK((*vc == poly::Verdict::Allowed) == got);
-          CHECK((*bits == poly::Verdict::Allowed) == got);
+          CHECK((*vc == Verdict::Allowed) == got);
+          CHECK((*bits == Verdict::Allowed) == got);
         }
       }
       counts[fmt::format("{} {}", name, got ? "allowed" : "violated")]++;
@@ -275,7 +276,7 @@ TEST_CASE("saturation on classic anomalies") {
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'r', "x", 1}, {'r', "y", 0}}}});
     for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
-      REQUIRE(r.verdict == poly::Verdict::Violated);
+      REQUIRE(r.verdict == Verdict::Violated);
       REQUIRE(r.anomaly.has_value());
       CHECK(r.anomaly->name == "fractured read");
       CHECK(cycle_problem(h, r.anomaly->cycle).empty());
@@ -291,10 +292,10 @@ TEST_CASE("saturation on classic anomalies") {
     History h = build({{{{'w', "x", 1}}}, {{{'r', "x", 1}, {'w', "y", 1}}},
                        {{{'r', "y", 1}, {'r', "x", 0}}}});
     poly::CheckResult ra = check(h, poly::GraphLevel::Ra);
-    CHECK(ra.verdict == poly::Verdict::Allowed);
+    CHECK(ra.verdict == Verdict::Allowed);
     CHECK(commit_order_problem(h, poly::GraphLevel::Ra, ra.commit_order).empty());
     poly::CheckResult cc = check(h, poly::GraphLevel::Cc);
-    REQUIRE(cc.verdict == poly::Verdict::Violated);
+    REQUIRE(cc.verdict == Verdict::Violated);
     CHECK(cc.anomaly->name == "causality violation");
     CHECK(cycle_problem(h, cc.anomaly->cycle).empty());
     CHECK(cc.anomaly->description.find("T3 reads x from T0") != std::string::npos);
@@ -304,7 +305,7 @@ TEST_CASE("saturation on classic anomalies") {
     // T1: w(x,1) -so-> T2: r(x,0)
     History h = build({{{{'w', "x", 1}}, {{'r', "x", 0}}}});
     poly::CheckResult r = check(h, poly::GraphLevel::Ra);
-    REQUIRE(r.verdict == poly::Verdict::Violated);
+    REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "missed session write");
     CHECK(cycle_problem(h, r.anomaly->cycle).empty());
   }
@@ -313,7 +314,7 @@ TEST_CASE("saturation on classic anomalies") {
     History h = build({{{{'w', "x", 1}, {'r', "y", 1}}}, {{{'w', "y", 1}, {'r', "x", 1}}}});
     for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
-      REQUIRE(r.verdict == poly::Verdict::Violated);
+      REQUIRE(r.verdict == Verdict::Violated);
       CHECK(r.anomaly->name == "G1c");
       CHECK(r.anomaly->cycle.size() == 2);
       CHECK(cycle_problem(h, r.anomaly->cycle).empty());
@@ -325,7 +326,7 @@ TEST_CASE("saturation on classic anomalies") {
                        {{{'r', "y", 2}, {'r', "x", 1}}}});
     for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
-      REQUIRE(r.verdict == poly::Verdict::Allowed);
+      REQUIRE(r.verdict == Verdict::Allowed);
       CHECK(r.commit_order == std::vector<TxnId>{0, 1, 2, 3});
     }
   }
@@ -338,7 +339,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'w', "x", 1}}},
                        {{{'r', "x", 1}, {'r', "y", 0}}}});
     poly::CheckResult r = check(h, poly::GraphLevel::Ra);
-    CHECK(r.verdict == poly::Verdict::Allowed);
+    CHECK(r.verdict == Verdict::Allowed);
     CHECK(r.commit_order.size() == 4);
     CHECK(brute::allows_some_commit(h, "biswas.RA"));
   }
@@ -347,7 +348,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'w', "x", 1}, {'w', "y", 2}}},
                        {{{'r', "x", 1}, {'r', "y", 0}}}});
     poly::CheckResult r = check(h, poly::GraphLevel::Ra);
-    REQUIRE(r.verdict == poly::Verdict::Violated);
+    REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "fractured read");
     CHECK(cycle_problem(h, r.anomaly->cycle).empty());
     CHECK(r.stats.cycle_clauses >= 1);
@@ -359,7 +360,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
                        {{{'r', "x", 1}, {'r', "y", 0}}}});
     h.txn(1).status = TxnStatus::Unknown;
     poly::CheckResult r = check(h, poly::GraphLevel::Cc);
-    REQUIRE(r.verdict == poly::Verdict::Allowed);
+    REQUIRE(r.verdict == Verdict::Allowed);
     CHECK(commit_order_problem(h, poly::GraphLevel::Cc, r.commit_order).empty());
   }
   SUBCASE("an unknown-status writer that must have committed") {
@@ -367,7 +368,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'r', "x", 1}, {'r', "y", 0}}}});
     h.txn(1).status = TxnStatus::Unknown;
     poly::CheckResult r = check(h, poly::GraphLevel::Ra);
-    REQUIRE(r.verdict == poly::Verdict::Violated);
+    REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "fractured read");
   }
   SUBCASE("a read of a write that cannot have committed") {
@@ -375,7 +376,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     History h = build({{{{'w', "x", 1}, {'r', "z", 7}}}, {{{'r', "x", 1}}}});
     h.txn(1).status = TxnStatus::Unknown;
     poly::CheckResult r = check(h, poly::GraphLevel::Ra);
-    REQUIRE(r.verdict == poly::Verdict::Violated);
+    REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "read of an unknown-status write");
     CHECK(r.anomaly->cycle.empty());
   }
@@ -401,8 +402,8 @@ TEST_CASE("saturation: vector clocks and bitsets agree on medium histories") {
     History h = brute::random_history(rng, opt);
     for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
-      REQUIRE(r.verdict != poly::Verdict::Unknown);
-      if (r.verdict == poly::Verdict::Allowed) {
+      REQUIRE(r.verdict != Verdict::Unknown);
+      if (r.verdict == Verdict::Allowed) {
         ++allowed;
         CHECK(commit_order_problem(h, level, r.commit_order).empty());
       } else {
@@ -449,7 +450,7 @@ TEST_CASE("saturation: serial histories with repeated values are allowed") {
       copt.timeout_seconds = 20;
       poly::CheckResult r = poly::check_history(h, copt);
       INFO("history #", i, ", ", std::string(level_name(level)));
-      REQUIRE(r.verdict == poly::Verdict::Allowed);
+      REQUIRE(r.verdict == Verdict::Allowed);
       CHECK(r.commit_order.size() == h.num_txns());
       CHECK(commit_order_problem(h, level, r.commit_order).empty());
     }
@@ -489,7 +490,7 @@ TEST_CASE("saturation: a cycle behind a long acyclic stretch is found") {
       opt.level = level;
       opt.timeout_seconds = 20;
       poly::CheckResult r = poly::check_history(h, opt);
-      REQUIRE(r.verdict == poly::Verdict::Violated);
+      REQUIRE(r.verdict == Verdict::Violated);
       CHECK(r.anomaly->name == "G1c");
       CHECK(r.anomaly->cycle.size() == 2);
       CHECK(cycle_problem(h, r.anomaly->cycle).empty());
@@ -514,7 +515,7 @@ TEST_CASE("saturation: runs of session order are one edge in explanations") {
   h.add_read(reader, x, h.intern_value(std::int64_t{1}));
   h.add_read(reader, y, h.intern_value(std::int64_t{0}));
   poly::CheckResult r = check(h, poly::GraphLevel::Ra);
-  REQUIRE(r.verdict == poly::Verdict::Violated);
+  REQUIRE(r.verdict == Verdict::Violated);
   CHECK(r.anomaly->name == "fractured read");
   CHECK(r.anomaly->cycle == std::vector<poly::DepEdge>{{last, 0, poly::Dep::WW, y},
                                                        {0, last, poly::Dep::SO, 0}});

@@ -36,8 +36,8 @@ std::pair<bool, bool> verdicts(const std::string& path, ReadOptions ro = {}) {
     opt.level = level;
     opt.timeout_seconds = 120;
     poly::CheckResult c = poly::check_history(r.history, opt);
-    REQUIRE_MESSAGE(c.verdict != poly::Verdict::Unknown, path);
-    return c.verdict == poly::Verdict::Allowed;
+    REQUIRE_MESSAGE(c.verdict != Verdict::Unknown, path);
+    return c.verdict == Verdict::Allowed;
   };
   return {run(poly::GraphLevel::Ser), run(poly::GraphLevel::Si)};
 }
@@ -45,23 +45,6 @@ std::pair<bool, bool> verdicts(const std::string& path, ReadOptions ro = {}) {
 // One table-2 history where our SI verdict differs from VeriStrong's.
 const std::string kSessionDisagreement =
     "ser/roachdb_general_all_writes/6_30_20_540/hist-00038/history.bincode";
-
-// The same committed transactions, each in a session of its own.
-History without_sessions(const History& h) {
-  History out;
-  for (KeyId k = 0; k < h.keys().size(); ++k) out.intern_key(h.keys()[k].text, h.keys()[k].integer);
-  for (TxnId t = 1; t < h.num_txns(); ++t) {
-    const Transaction& txn = h.txn(t);
-    if (txn.status != TxnStatus::Committed) continue;
-    TxnId u = out.add_txn(out.add_session(), txn.name);
-    for (const Op& op : txn.ops) {
-      ValueId v = out.intern_value(h.values()[op.value]);
-      if (op.kind == OpKind::Read) out.add_read(u, op.key, v);
-      if (op.kind == OpKind::Write) out.add_write(u, op.key, v);
-    }
-  }
-  return out;
-}
 
 struct Known {
   const char* path;
@@ -172,15 +155,15 @@ TEST_CASE("the table-2 SI disagreement is a session-order violation") {
   poly::CheckOptions opt;
   opt.level = poly::GraphLevel::Si;
   poly::CheckResult with = poly::check_history(r.history, opt);
-  REQUIRE(with.verdict == poly::Verdict::Violated);
+  REQUIRE(with.verdict == Verdict::Violated);
   REQUIRE(with.anomaly.has_value());
   bool uses_so = false;
   for (const auto& e : with.anomaly->cycle) uses_so |= e.type == poly::Dep::SO;
   CHECK(uses_so);
-  History flat = without_sessions(r.history);
-  CHECK(poly::check_history(flat, opt).verdict == poly::Verdict::Allowed);
+  History flat = iso::without_sessions(r.history);
+  CHECK(poly::check_history(flat, opt).verdict == Verdict::Allowed);
   opt.level = poly::GraphLevel::Ser;
-  CHECK(poly::check_history(flat, opt).verdict == poly::Verdict::Violated);
+  CHECK(poly::check_history(flat, opt).verdict == Verdict::Violated);
 }
 
 namespace {
@@ -244,8 +227,8 @@ TEST_CASE("SER witnesses of the shared histories replay as serial executions") {
       poly::CheckOptions opt;
       opt.timeout_seconds = 120;
       poly::CheckResult c = poly::check_history(r.history, opt);
-      REQUIRE(c.verdict != poly::Verdict::Unknown);
-      if (c.verdict != poly::Verdict::Allowed) continue;
+      REQUIRE(c.verdict != Verdict::Unknown);
+      if (c.verdict != Verdict::Allowed) continue;
       // Unknown-status transactions the witness committed replay as committed.
       CHECK(serial_replay_problem(r.history, c.commit_order) == "");
       ++replayed;

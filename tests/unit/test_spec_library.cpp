@@ -1,9 +1,10 @@
 // The spec language: loading, the sandbox, and one-line errors with file:line.
 #include <doctest/doctest.h>
 
+#include "tests/unit/history_helpers.hpp"
+
 #include <string>
 
-#include "cegis/oracle.hpp"
 #include "engine/history/json_format.hpp"
 #include "lua/spec_library.hpp"
 
@@ -118,7 +119,7 @@ TEST_CASE("a user level: UpdateSer as in Isolde Listing 1 agrees with biswas.Upd
     History h = read_native_json_file(std::string(ISOSYNTH_SOURCE_DIR) + "/examples/histories/" +
                                       name + ".json");
     INFO(name);
-    CHECK(cegis::check(h, mine).verdict == cegis::check(h, lib.level("biswas.UpdateSer")).verdict);
+    CHECK(generic_decision(h, mine).verdict == generic_decision(h, lib.level("biswas.UpdateSer")).verdict);
   }
 }
 
@@ -131,6 +132,6 @@ TEST_CASE("composition: a later spec can reuse levels[...] of the library") {
       "compose.lua");
   History h = read_native_json_file(std::string(ISOSYNTH_SOURCE_DIR) +
                                     "/examples/histories/long-fork.json");
-  CHECK(cegis::check(h, lib.level("mine.PSIish")).verdict ==
-        cegis::check(h, lib.level("cerone.PSI")).verdict);
+  CHECK(generic_decision(h, lib.level("mine.PSIish")).verdict ==
+        generic_decision(h, lib.level("cerone.PSI")).verdict);
 }

@@ -3,6 +3,8 @@
 // oracle and by the brute-force enumerator (soundness is tested, not assumed).
 #include <doctest/doctest.h>
 
+#include "tests/unit/history_helpers.hpp"
+
 #include <array>
 #include <random>
 #include <set>
@@ -47,12 +49,12 @@ void verify_solution(const Problem& p, const SynthResult& r) {
   CHECK(h.keys().size() <= p.scope.objects);
   for (const auto* a : p.allow) {
     INFO("allow ", a->name);
-    CHECK(check(h, *a).verdict == Verdict::Allowed);
+    CHECK(decide(h, *a).verdict == Verdict::Allowed);
     CHECK(brute::allows(ah, a->name));
   }
   for (const auto* d : p.deny) {
     INFO("deny ", d->name);
-    CHECK(check(h, *d).verdict == Verdict::Denied);
+    CHECK(decide(h, *d).verdict == Verdict::Violated);
     CHECK_FALSE(brute::allows(ah, d->name));
   }
   REQUIRE(r.allow_witnesses.size() == p.allow.size());

@@ -40,7 +40,7 @@ std::vector<std::string_view> format_names();
 // How a transaction that only writes the initial state is read (FORMATS.md,
 // common conventions): as the initial transaction T0 itself (Explicit), as an
 // ordinary transaction (Implicit), or decided by the reader (Auto).
-enum class InitMode { Auto, Implicit, Explicit };
+enum class InitMode { Auto, Implicit, Explicit, None };
 
 struct ReadOptions {
   InitMode init = InitMode::Auto;

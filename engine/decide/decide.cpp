@@ -1,0 +1,171 @@
+#include "engine/decide/decide.hpp"
+
+#include <fmt/format.h>
+
+#include "engine/decide/framework_witness.hpp"
+#include "engine/decide/generic.hpp"
+#include "engine/util/budget.hpp"
+
+namespace iso {
+
+std::string_view checker_name(Checker c) {
+  switch (c) {
+    case Checker::Polygraph: return "polygraph";
+    case Checker::Saturation: return "saturation";
+    case Checker::Generic: return "generic";
+  }
+  return "?";
+}
+
+History without_sessions(const History& h) { return h.each_in_own_session(); }
+
+namespace {
+
+// Past this many transactions a graph checker's witness is not re-checked
+// against the level's formula (the check unrolls it; tests re-check larger
+// ones by direct replay).
+constexpr std::size_t kRecheckMaxTxns = 16;
+
+bool has_session_order(const History& h) {
+  for (const auto& s : h.sessions())
+    if (s.size() > 1) return true;
+  return false;
+}
+
+void decide_graph(const History& h, const Level& level, const DecideOptions& opt, Decision& d) {
+  const poly::GraphLevel g = *level.graph;
+  d.checker = g == poly::GraphLevel::Ra || g == poly::GraphLevel::Cc ? Checker::Saturation
+                                                                       : Checker::Polygraph;
+  poly::CheckOptions po;
+  po.level = g;
+  po.acyclicity = opt.acyclicity;
+  po.prune = opt.prune;
+  po.two_width = opt.two_width;
+  po.explain = opt.explain;
+  po.progress = opt.progress;
+  poly::CheckResult r = poly::check_history(h, po);
+  d.verdict = r.verdict;
+  d.anomaly = std::move(r.anomaly);
+  d.graph_stats = r.stats;
+  for (auto& n : r.notes) d.notes.push_back(std::move(n));
+  if (r.verdict == Verdict::Violated && !d.anomaly)
+    d.reason = "every choice of version order and read-from closes a cycle";
+  if (r.verdict != Verdict::Allowed) return;
+  d.commit_order = r.commit_order;
+  if (!opt.witness) return;
+  GraphExecution e{g, std::move(r.commit_order), std::move(r.schedule), std::move(r.chosen_reads),
+                   std::move(r.committed_unknown)};
+  d.witness = framework_witness(h, *level.framework, e);
+  if (!d.witness) {
+    d.notes.push_back(fmt::format(
+        "the {} framework's witness is not built from the graph checker's commit order; the "
+        "commit order is shown instead",
+        level.framework->name));
+    return;
+  }
+  // The construction is a theorem (framework_witness.hpp); on small
+  // histories, check it anyway, so a wrong witness is never printed.
+  if (h.num_txns() <= kRecheckMaxTxns + 1) {
+    std::string why;
+    if (!satisfies(h, level, *d.witness, &why, SessionMode::Auto))
+      throw std::logic_error(fmt::format(
+          "internal error: the {} checker's witness for {} does not satisfy its formula: {}",
+          checker_name(d.checker), level.name, why));
+  }
+}
+
+void decide_generic(const History& h, const Level& level, const DecideOptions& opt, Decision& d) {
+  d.checker = Checker::Generic;
+  if (auto why = refusal(h, level, opt)) throw DecideRefused(*why);
+  generic::Result r;
+  if (!opt.hint.empty()) r = generic::check(h, level, opt.max_unknown, opt.hint);
+  if (r.verdict != Verdict::Allowed) {
+    GenericStats hinted = r.stats;
+    r = generic::check(h, level, opt.max_unknown);
+    r.stats.translate_seconds += hinted.translate_seconds;
+    r.stats.solve_seconds += hinted.solve_seconds;
+    r.stats.solver_calls += hinted.solver_calls;
+  }
+  d.verdict = r.verdict;
+  d.witness = std::move(r.witness);
+  d.anomaly = std::move(r.anomaly);
+  d.reason = std::move(r.reason);
+  d.generic_stats = r.stats;
+}
+
+}  // namespace
+
+std::optional<std::string> refusal(const History& h, const Level& level,
+                                   const DecideOptions& opt) {
+  if (level.graph && !opt.force_generic) return std::nullopt;
+  const std::size_t txns = h.num_txns() - 1;
+  if (txns > opt.generic_max_txns)
+    return fmt::format(
+        "level {} has no graph characterization, and the generic oracle handles at most {} "
+        "transactions (this history has {}); check SER, SI, RA or CC, or a smaller history",
+        level.name, opt.generic_max_txns, txns);
+  std::size_t unknown = 0;
+  bool predicates = false;
+  for (TxnId t = 1; t < h.num_txns(); ++t) {
+    unknown += h.txn(t).status == TxnStatus::Unknown;
+    for (const Op& op : h.txn(t).ops) predicates = predicates || op.kind == OpKind::PredicateRead;
+  }
+  if (unknown > opt.max_unknown)
+    return fmt::format(
+        "level {} goes to the generic oracle, which tries every choice of the transactions of "
+        "unknown status that committed and handles at most {} of them (this history has {})",
+        level.name, opt.max_unknown, unknown);
+  if (predicates)
+    return fmt::format("level {} goes to the generic oracle, which does not model predicate reads",
+                       level.name);
+  return std::nullopt;
+}
+
+Decision decide(const History& original, const Level& level, const DecideOptions& opt) {
+  Decision d;
+  budget::ScopedDeadline deadline(opt.timeout_seconds);
+  const bool ignore = opt.sessions == SessionMode::Ignore || !level.uses_sessions();
+  std::optional<History> split;
+  if (ignore && has_session_order(original)) split = without_sessions(original);
+  d.sessions_ignored = split.has_value();
+  const History& h = split ? *split : original;
+  try {
+    if (level.graph && !opt.force_generic)
+      decide_graph(h, level, opt, d);
+    else
+      decide_generic(h, level, opt, d);
+  } catch (const TimeoutError&) {
+    d.verdict = Verdict::Unknown;
+    d.reason = "time limit reached";
+    d.anomaly.reset();
+    d.witness.reset();
+  }
+  if (h.has_list_reads() && !level.uses_known_orders())
+    d.notes.push_back(fmt::format(
+        "{} does not use the known version orders (h.vo) that list-append reads reveal; its "
+        "verdict rests on the last element of each list",
+        level.name));
+  return d;
+}
+
+bool satisfies(const History& original, const Level& level, const Witness& w, std::string* why,
+               SessionMode sessions) {
+  const bool ignore = sessions == SessionMode::Ignore || !level.uses_sessions();
+  std::optional<History> split;
+  if (ignore && has_session_order(original)) split = without_sessions(original);
+  const History& h = split ? *split : original;
+  std::vector<bool> member = committed_members(h);
+  for (TxnId t : w.committed_unknown)
+    if (t < member.size()) member[t] = true;
+  PinnedRelations pinned;
+  for (const auto& r : w.relations) pinned.emplace_back(r.name, r.tuples);
+  generic::Result r =
+      generic::check_members(abstract_history(h, member), level, pinned, w.chosen_reads);
+  if (r.verdict == Verdict::Allowed) return true;
+  if (why)
+    *why = r.anomaly ? r.anomaly->description
+                     : fmt::format("{} (with the witness fixed)", r.reason);
+  return false;
+}
+
+}  // namespace iso

@@ -1,0 +1,244 @@
+#include "engine/decide/generic.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "engine/logic/cnf.hpp"
+#include "engine/logic/translator.hpp"
+#include "engine/model/concrete.hpp"
+#include "engine/model/schema.hpp"
+#include "engine/polygraph/explain.hpp"
+#include "engine/sat/solver.hpp"
+#include "engine/util/timing.hpp"
+
+namespace iso {
+
+std::vector<TxnId> order_sequence(const std::vector<std::vector<std::uint32_t>>& pairs,
+                                  const std::vector<TxnId>& txns) {
+  // A strict total order: sort by the number of predecessors.
+  std::vector<std::pair<std::size_t, TxnId>> rank;
+  for (TxnId t : txns) {
+    std::size_t preds = 0;
+    for (const auto& p : pairs) preds += p.size() == 2 && p[1] == t;
+    rank.emplace_back(preds, t);
+  }
+  std::sort(rank.begin(), rank.end());
+  std::vector<TxnId> seq;
+  for (const auto& r : rank) seq.push_back(r.second);
+  return seq;
+}
+
+namespace generic {
+
+using namespace logic;
+
+namespace {
+
+std::string witness_names(const Framework& fw) {
+  std::string s;
+  for (std::size_t i = 0; i < fw.witness.size(); ++i)
+    s += (i ? (i + 1 == fw.witness.size() ? " and " : ", ") : "") + fw.witness[i].name;
+  return s;
+}
+
+// The atom of id `id` of sort `sort` in the instance, or nullopt when it is
+// not in the universe (a transaction that is not a member).
+std::optional<Atom> atom_of(const model::ConcreteInstance& inst, SortId sort, std::uint32_t id) {
+  const Universe& u = inst.universe;
+  if (sort == model::kTxn) {
+    if (id >= inst.atom_of_txn.size() || inst.atom_of_txn[id] == UINT32_MAX) return std::nullopt;
+    return inst.atom_of_txn[id];
+  }
+  if (id >= u.count(sort)) return std::nullopt;
+  return u.atom(sort, id);
+}
+
+// The id (TxnId, KeyId, ValueId) of an atom of the given sort.
+std::uint32_t id_of(const model::ConcreteInstance& inst, SortId sort, Atom a) {
+  const Universe& u = inst.universe;
+  if (sort == model::kTxn) return inst.txn_of_atom[a - u.first(model::kTxn)];
+  return a - u.first(sort);
+}
+
+}  // namespace
+
+Result check_members(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned,
+                     const std::vector<std::tuple<TxnId, KeyId, TxnId>>& fixed_reads) {
+  Result result;
+  if (h.has_predicate_reads)
+    throw DecideRefused("predicate reads are not supported by the generic oracle");
+  if (!h.int_violations.empty()) {
+    result.verdict = Verdict::Violated;
+    result.anomaly = poly::int_anomaly(h.int_violations.front());
+    return result;
+  }
+  if (!h.unjustified_reads.empty()) {
+    result.verdict = Verdict::Violated;
+    result.anomaly = poly::read_anomaly(h.unjustified_reads.front());
+    return result;
+  }
+
+  auto t0 = Clock::now();
+  Circuit circuit;
+  model::ConcreteInstance inst = model::concrete_instance(h, circuit);
+  const Universe& u = inst.universe;
+  const std::uint32_t n = u.size();
+  std::vector<BoolMatrix> witness_matrices;
+  for (const auto& w : level.framework->witness) {
+    const auto arity = static_cast<std::uint32_t>(w.rel->type.size());
+    auto pin = std::find_if(pinned.begin(), pinned.end(),
+                            [&](const auto& p) { return p.first == w.name; });
+    if (pin != pinned.end()) {
+      std::vector<std::vector<Atom>> tuples;
+      for (const auto& tuple : pin->second) {
+        if (tuple.size() != arity) continue;
+        std::vector<Atom> atoms;
+        for (std::size_t c = 0; c < arity; ++c)
+          if (auto a = atom_of(inst, w.rel->type[c], tuple[c])) atoms.push_back(*a);
+        if (atoms.size() == arity) tuples.push_back(std::move(atoms));
+      }
+      witness_matrices.push_back(constant_matrix(n, arity, tuples));
+    } else {
+      witness_matrices.push_back(
+          variable_matrix(circuit, n, arity, {}, model::all_tuples(u, w.rel->type)));
+    }
+    inst.bindings.bind(w.rel, witness_matrices.back());
+  }
+  Translator tr(u, circuit, inst.bindings);
+  BLit goal = circuit.and_(inst.wellformed, tr.formula(level.constraint()));
+  // Forced read-from choices.
+  const auto& wrx = *inst.bindings.find(*model::history_schema().wrx);
+  for (const auto& [w, k, r] : fixed_reads) {
+    auto aw = atom_of(inst, model::kTxn, w), ar = atom_of(inst, model::kTxn, r);
+    if (!aw || !ar) {
+      goal = kFalse;
+      break;
+    }
+    goal = circuit.and_(goal, wrx.at(tuple_index(n, {*aw, u.atom(model::kObj, k), *ar})));
+  }
+  result.stats.translate_seconds = seconds_since(t0);
+  result.stats.gates = circuit.num_gates();
+
+  auto no_witness = [&] {
+    result.verdict = Verdict::Violated;
+    result.reason = fmt::format("no {} satisfies {} and the {} axioms",
+                                witness_names(*level.framework), level.name,
+                                level.framework->name);
+    return result;
+  };
+  // Constant folding alone may refute the level. (A true goal still needs a
+  // model for the witness: the solver answers it at once.)
+  if (goal == kFalse) return no_witness();
+  sat::Solver solver;
+  CnfEncoder cnf(circuit, solver);
+  cnf.assert_true(goal);
+  // Every witness cell gets a solver variable, so the model is total.
+  for (const auto& m : witness_matrices)
+    for (const auto& cell : m.cells) cnf.literal(cell.second);
+  auto t1 = Clock::now();
+  sat::Result r = solver.solve();
+  result.stats.solve_seconds = seconds_since(t1);
+  result.stats.sat_vars = solver.stats().vars;
+  result.stats.sat_clauses = solver.stats().clauses;
+  result.stats.solver_calls = 1;
+  if (r == sat::Result::Unknown) {
+    result.reason = "the solver gave no answer";
+    return result;
+  }
+  if (r == sat::Result::Unsat) return no_witness();
+
+  result.verdict = Verdict::Allowed;
+  Witness w;
+  const std::vector<bool> inputs = cnf.input_values();
+  for (std::size_t i = 0; i < level.framework->witness.size(); ++i) {
+    const auto& decl = level.framework->witness[i];
+    WitnessRelation rel{decl.name, decl.rel->type, decl.order, {}, {}};
+    const std::size_t arity = decl.rel->type.size();
+    for (const auto& [idx, lit] : witness_matrices[i].cells) {
+      if (!circuit.eval(lit, inputs)) continue;
+      std::vector<std::uint32_t> tuple(arity);
+      Index rest = idx;
+      for (std::size_t c = arity; c-- > 0;) {
+        const auto a = static_cast<Atom>(rest % n);
+        rest /= n;
+        if (!u.in_sort(a, decl.rel->type[c])) {
+          tuple.clear();
+          break;
+        }
+        tuple[c] = id_of(inst, decl.rel->type[c], a);
+      }
+      if (!tuple.empty()) rel.tuples.push_back(std::move(tuple));
+    }
+    std::sort(rel.tuples.begin(), rel.tuples.end());
+    if (decl.order && decl.order_sort == model::kTxn) rel.sequence = order_sequence(rel.tuples, h.txns);
+    w.relations.push_back(std::move(rel));
+  }
+  // Read-from choices for reads with several candidates.
+  for (TxnId t : h.txns) {
+    const auto& rs = h.abs[t].reads;
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      if (h.candidates[t][i].size() < 2) continue;
+      for (TxnId cand : h.candidates[t][i]) {
+        Index idx = tuple_index(n, {inst.atom_of_txn[cand], u.atom(model::kObj, rs[i].key),
+                                    inst.atom_of_txn[t]});
+        if (circuit.eval(wrx.at(idx), inputs)) w.chosen_reads.emplace_back(cand, rs[i].key, t);
+      }
+    }
+  }
+  result.witness = std::move(w);
+  return result;
+}
+
+Result check(const History& h, const Level& level, std::uint32_t max_unknown,
+             const PinnedRelations& pinned) {
+  std::vector<TxnId> unknown;
+  for (TxnId t = 1; t < h.num_txns(); ++t)
+    if (h.txn(t).status == TxnStatus::Unknown) unknown.push_back(t);
+  if (unknown.size() > max_unknown)
+    throw DecideRefused(fmt::format(
+        "{} transactions have unknown status; the generic oracle tries every subset and handles "
+        "at most {}",
+        unknown.size(), max_unknown));
+  // A transaction of unknown status may or may not have committed: the level
+  // allows the history if it allows some choice. Fewer commits first.
+  std::vector<std::uint32_t> masks(std::size_t{1} << unknown.size());
+  for (std::uint32_t m = 0; m < masks.size(); ++m) masks[m] = m;
+  std::stable_sort(masks.begin(), masks.end(), [](std::uint32_t a, std::uint32_t b) {
+    return __builtin_popcount(a) < __builtin_popcount(b);
+  });
+  Result first;
+  bool have_first = false;
+  GenericStats total;
+  for (std::uint32_t mask : masks) {
+    std::vector<bool> member = committed_members(h);
+    for (std::size_t i = 0; i < unknown.size(); ++i)
+      if (mask & (1u << i)) member[unknown[i]] = true;
+    Result r = check_members(abstract_history(h, member), level, pinned);
+    total.translate_seconds += r.stats.translate_seconds;
+    total.solve_seconds += r.stats.solve_seconds;
+    total.gates += r.stats.gates;
+    total.sat_vars += r.stats.sat_vars;
+    total.sat_clauses += r.stats.sat_clauses;
+    total.solver_calls += r.stats.solver_calls;
+    if (r.verdict == Verdict::Allowed) {
+      for (std::size_t i = 0; i < unknown.size(); ++i)
+        if (mask & (1u << i)) r.witness->committed_unknown.push_back(unknown[i]);
+      r.stats = total;
+      return r;
+    }
+    if (!have_first) {
+      first = std::move(r);
+      have_first = true;
+    }
+  }
+  if (!unknown.empty() && first.verdict == Verdict::Violated)
+    first.reason += fmt::format("{}for every choice of which of the {} unknown-status "
+                                "transactions committed",
+                                first.reason.empty() ? "" : " ", unknown.size());
+  first.stats = total;
+  return first;
+}
+
+}  // namespace generic
+}  // namespace iso

@@ -1,0 +1,36 @@
+// The generic oracle: is a concrete history allowed by a level, by its
+// formula alone? The level's constraint is translated with the history as
+// constants (engine/model/concrete.hpp) and the witness relations as
+// variables (or pinned), into one fresh SAT instance; a model is a witness.
+// Decides any level on small histories; decide() uses it for the levels
+// without a graph characterization, and to re-check witnesses.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/decide/decide.hpp"
+#include "engine/history/abstract.hpp"
+
+namespace iso::generic {
+
+struct Result {
+  Verdict verdict = Verdict::Unknown;
+  std::optional<Witness> witness;         // Allowed
+  std::optional<poly::Anomaly> anomaly;   // Violated by a read anomaly or INT
+  std::string reason;                     // Violated otherwise: "no co satisfies ..."
+  GenericStats stats;
+};
+
+// One fixed set of member transactions. `pinned` fixes witness relations.
+// `fixed_reads`: read-from choices to force, as (writer, key, reader).
+Result check_members(const AbstractHistory& a, const Level& level,
+                     const PinnedRelations& pinned = {},
+                     const std::vector<std::tuple<TxnId, KeyId, TxnId>>& fixed_reads = {});
+
+// Every choice of which unknown-status transactions committed (fewest
+// first), at most `max_unknown` of them; allowed if one choice is.
+Result check(const History& h, const Level& level, std::uint32_t max_unknown,
+             const PinnedRelations& pinned = {});
+
+}  // namespace iso::generic

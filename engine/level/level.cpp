@@ -1,0 +1,24 @@
+#include "engine/level/level.hpp"
+
+#include "engine/model/schema.hpp"
+
+namespace iso {
+
+logic::FormulaPtr Level::constraint() const {
+  std::vector<logic::FormulaPtr> parts;
+  for (const auto& w : framework->witness)
+    if (w.order) parts.push_back(logic::total_order(logic::rel(w.rel), logic::sort(w.order_sort)));
+  parts.push_back(framework->wf);
+  parts.push_back(axiom);
+  return logic::and_(std::move(parts));
+}
+
+bool Level::uses_sessions() const {
+  return logic::mentions(constraint(), *model::history_schema().so);
+}
+
+bool Level::uses_known_orders() const {
+  return logic::mentions(constraint(), *model::history_schema().vo);
+}
+
+}  // namespace iso

@@ -1,0 +1,57 @@
+// Isolation levels as the engine knows them: a framework (the witness
+// relations an execution adds to a history, and their well-formedness
+// axioms) and a level (a formula over a history and a witness), both built
+// by the spec language (lua/) from a spec file. A history is allowed by a
+// level iff some witness makes framework.wf ∧ level.axiom true; that is what
+// engine/decide/decide.hpp decides.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/logic/ast.hpp"
+#include "engine/polygraph/dependency.hpp"
+
+namespace iso {
+
+// A witness relation a framework declares: `co = order(Txn)` (a strict total
+// order on a sort) or `ww = rel(Obj, Txn, Txn)` (any relation).
+struct WitnessDecl {
+  std::string name;            // "co", "vis", "ar", "ww"
+  logic::RelationPtr rel;
+  bool order = false;          // declared with order(S): a strict total order on S
+  logic::SortId order_sort = logic::kAnySort;
+};
+
+struct Framework {
+  std::string name;
+  std::string doc;
+  std::string location;        // "specs/biswas.lua:12"
+  std::vector<WitnessDecl> witness;
+  logic::FormulaPtr wf;        // the framework's axioms, conjoined with every level
+};
+
+struct Level {
+  std::string name;            // "biswas.SER"
+  std::string doc;
+  std::string location;
+  const Framework* framework = nullptr;
+  logic::FormulaPtr axiom;
+  // A graph characterization the level declares (`graph = "SER"`): the
+  // hyper-polygraph (SER, SI) or saturation (RA, CC) decides it, and must
+  // agree with the formula (tests check that they do).
+  std::optional<poly::GraphLevel> graph;
+
+  // The whole constraint on an execution: order witnesses, wf, and the axiom.
+  logic::FormulaPtr constraint() const;
+  // Does the constraint mention session order (h.so, or h.hb built from
+  // it)? A level that does not is session-free (Adya's PL levels): every
+  // path decides it on the history with each transaction in its own session.
+  bool uses_sessions() const;
+  // Does the constraint mention the known version orders (h.vo)? A level
+  // that does not cannot see what list-append reads reveal.
+  bool uses_known_orders() const;
+};
+
+}  // namespace iso

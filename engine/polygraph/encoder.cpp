@@ -1,0 +1,359 @@
+#include "engine/polygraph/encoder.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "engine/sat/cardinality.hpp"
+#include "engine/util/budget.hpp"
+
+namespace iso::poly {
+
+using sat::Lit;
+
+std::size_t CondEdgeHash::operator()(const CondEdge& e) const {
+  std::uint64_t x = (static_cast<std::uint64_t>(e.edge.from) << 32) ^ e.edge.to;
+  x = x * 0x9e3779b97f4a7c15ull ^
+      (static_cast<std::uint64_t>(e.edge.key) << 2 | static_cast<std::uint64_t>(e.edge.type));
+  for (std::uint8_t i = 0; i < e.n; ++i) x = x * 0x9e3779b97f4a7c15ull ^ e.lits[i].x;
+  return static_cast<std::size_t>(x ^ (x >> 29));
+}
+
+namespace {
+
+// A tournament that is not transitive has a 3-cycle i -> m -> j -> i. With
+// the vertices sorted by wins, take a back edge j -> i where wins(i) >=
+// wins(j): if no m beaten by i beat j, j would beat i and all that i beats,
+// more than i. `idx` sorts `ws` by wins, most first.
+template <class Precedes>
+std::array<TxnId, 3> three_cycle(const std::vector<TxnId>& ws,
+                                 const std::vector<std::uint32_t>& idx, Precedes precedes) {
+  for (std::size_t r = 0; r < idx.size(); ++r)
+    for (std::size_t s = r + 1; s < idx.size(); ++s) {
+      TxnId i = ws[idx[r]], j = ws[idx[s]];
+      if (!precedes(j, i)) continue;
+      for (TxnId m : ws)
+        if (m != i && m != j && precedes(i, m) && precedes(m, j)) return {i, m, j};
+    }
+  return {};  // unreachable for a non-transitive tournament
+}
+
+}  // namespace
+
+Encoder::Encoder(Polygraph& pg, CheckStats& stats)
+    : pg_(pg), stats_(stats), commit_var_(pg.history().num_txns(), kNoVar) {}
+
+void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
+  const History& h = pg_.history();
+  for (TxnId t = 1; t < h.num_txns(); ++t)
+    if (pg_.unknown(t)) commit_var_[t] = solver_.new_var();
+  for (TxnId t : forced_aborts) {
+    solver_.add_clause({Lit::neg(commit_var_[t])});
+    ++clauses_;
+  }
+  for (TxnId t : pg_.forced_commits()) {
+    solver_.add_clause({Lit::pos(commit_var_[t])});
+    ++clauses_;
+  }
+  // Topological positions orient the pair variables.
+  const TheoryGraph& th = pg_.theory();
+  std::vector<std::uint32_t> pos(th.num_nodes(), 0);
+  for (std::uint32_t i = 0; i < pg_.order().size(); ++i) pos[pg_.order()[i]] = i;
+  auto node = [&](TxnId t) { return th.level() == GraphLevel::Ser ? t : 2 * t; };
+
+  auto& pairs = pg_.pairs();
+  pair_var_.assign(pairs.size(), kNoVar);
+  pair_first_.assign(pairs.size(), 0);
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    budget::poll();
+    if (pairs[p].state != 0) continue;
+    pair_var_[p] = solver_.new_var();
+    bool a_first = pos[node(pairs[p].a)] <= pos[node(pairs[p].b)];
+    pair_first_[p] = a_first ? pairs[p].a : pairs[p].b;
+    ++stats_.ww_open;
+  }
+  auto& choices = pg_.choices();
+  choice_var_.assign(choices.size(), kNoVar);
+  std::vector<Lit> lits;
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    budget::poll();
+    const WrChoice& ch = choices[c];
+    if (ch.fixed) continue;
+    ++stats_.wr_open;
+    std::uint32_t first = solver_.new_vars(static_cast<std::uint32_t>(ch.cands.size()));
+    choice_var_[c] = first;
+    lits.clear();
+    for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+      Lit r = choice_lit(c, i);
+      lits.push_back(r);
+      // A write is read only if its transaction committed, and so is the read.
+      if (pg_.unknown(ch.cands[i])) {
+        solver_.add_clause({~r, Lit::pos(commit_var_[ch.cands[i]])});
+        ++clauses_;
+      }
+      if (pg_.unknown(ch.reader)) {
+        solver_.add_clause({~r, Lit::pos(commit_var_[ch.reader])});
+        ++clauses_;
+      }
+    }
+    std::optional<Lit> guard;
+    if (pg_.unknown(ch.reader)) guard = Lit::pos(commit_var_[ch.reader]);
+    clauses_ += sat::exactly_one(solver_, lits, guard);
+  }
+  if (two_width) two_width_clauses();
+  solver_.set_default_polarity(true);
+  stats_.vars = solver_.num_vars();
+  stats_.clauses = clauses_;
+}
+
+std::optional<Lit> Encoder::ww_lit(KeyId k, TxnId from, TxnId to) const {
+  auto p = pg_.pair_index(k, from, to);
+  if (!p || pair_var_[*p] == kNoVar) return std::nullopt;
+  return pair_lit(*p, from);
+}
+
+// VeriStrong Alg. 2 over the choices between committed transactions: two
+// literals whose edges close a cycle with known paths (canonical), and a
+// write-read choice with a write-write choice that derive an anti-dependency
+// closing a cycle (RW). Both are implied by acyclicity, so adding them keeps
+// the formula equisatisfiable; they let unit propagation see these cycles.
+void Encoder::two_width_clauses() {
+  struct Choice {
+    Lit lit;
+    std::vector<DepEdge> implied;
+  };
+  std::vector<Choice> lits;
+  const auto& pairs = pg_.pairs();
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (pair_var_[p] == kNoVar) continue;
+    const WwPair& pr = pairs[p];
+    if (pg_.unknown(pr.a) || pg_.unknown(pr.b)) continue;
+    lits.push_back({pair_lit(p, pr.a), pg_.implied_by_ww(pr.a, pr.b, pr.key)});
+    lits.push_back({pair_lit(p, pr.b), pg_.implied_by_ww(pr.b, pr.a, pr.key)});
+  }
+  const auto& choices = pg_.choices();
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    if (choice_var_[c] == kNoVar || pg_.unknown(choices[c].reader)) continue;
+    const WrChoice& ch = choices[c];
+    for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+      budget::poll();
+      if (pg_.unknown(ch.cands[i])) continue;
+      Lit r = choice_lit(c, i);
+      lits.push_back({r, pg_.implied_by_wr(ch.cands[i], ch.reader, ch.key)});
+      // RW case: this read with each open order of its writer before another.
+      for (TxnId w : pg_.writers(ch.key)) {
+        if (w == ch.cands[i] || w == ch.reader || pg_.unknown(w)) continue;
+        auto l = ww_lit(ch.key, ch.cands[i], w);
+        if (!l) continue;
+        DepEdge rw{ch.reader, w, Dep::RW, ch.key};
+        if (pg_.closes_cycle(rw)) {
+          solver_.add_clause({~r, ~*l});
+          ++stats_.two_width_clauses;
+          if (two_width_.size() < 4096)
+            two_width_.push_back({rw, DepEdge{ch.cands[i], w, Dep::WW, ch.key}});
+        }
+      }
+    }
+  }
+  // Canonical case, under a work budget: quadratic in the open choices.
+  const TheoryGraph& th = pg_.theory();
+  const auto& reach = pg_.reach();
+  std::size_t work = 0;
+  constexpr std::size_t kBudget = 40'000'000;
+  std::array<TheoryArc, 2> a1, a2;
+  for (std::size_t i = 0; i < lits.size() && work < kBudget; ++i) {
+    for (std::size_t j = i + 1; j < lits.size() && work < kBudget; ++j) {
+      budget::poll();
+      if (lits[i].lit.var() == lits[j].lit.var()) continue;
+      bool cyclic = false;
+      DepEdge e1{}, e2{};
+      for (const DepEdge& x : lits[i].implied) {
+        std::uint32_t n1 = th.arcs(x, a1);
+        for (const DepEdge& y : lits[j].implied) {
+          std::uint32_t n2 = th.arcs(y, a2);
+          ++work;
+          for (std::uint32_t u = 0; u < n1 && !cyclic; ++u)
+            for (std::uint32_t v = 0; v < n2 && !cyclic; ++v)
+              cyclic = reach.reaches_or_same(a1[u].to, a2[v].from) &&
+                       reach.reaches_or_same(a2[v].to, a1[u].from);
+          if (cyclic) {
+            e1 = x;
+            e2 = y;
+            break;
+          }
+        }
+        if (cyclic) break;
+      }
+      if (!cyclic) continue;
+      solver_.add_clause({~lits[i].lit, ~lits[j].lit});
+      ++stats_.two_width_clauses;
+      if (two_width_.size() < 4096) two_width_.push_back({e1, e2});
+    }
+  }
+  clauses_ += stats_.two_width_clauses;
+}
+
+std::vector<DepEdge> Encoder::rebuild(const TwoWidth& tw) const {
+  const TheoryGraph& th = pg_.theory();
+  std::array<TheoryArc, 2> a1, a2;
+  std::uint32_t n1 = th.arcs(tw.first, a1), n2 = th.arcs(tw.second, a2);
+  std::vector<DepEdge> best;
+  const auto& reach = pg_.reach();
+  auto known_path = [&](graph::Node from, graph::Node to, std::vector<DepEdge>& out) {
+    if (from == to) return;
+    for (const DepEdge& d : pg_.to_deps(*graph::shortest_path(pg_.known_graph(), from, to)))
+      out.push_back(d);
+  };
+  for (std::uint32_t u = 0; u < n1; ++u)
+    for (std::uint32_t v = 0; v < n2; ++v) {
+      if (!reach.reaches_or_same(a1[u].to, a2[v].from) ||
+          !reach.reaches_or_same(a2[v].to, a1[u].from))
+        continue;
+      std::vector<DepEdge> cycle{tw.first};
+      known_path(a1[u].to, a2[v].from, cycle);
+      cycle.push_back(tw.second);
+      known_path(a2[v].to, a1[u].from, cycle);
+      if (best.empty() || cycle.size() < best.size()) best = std::move(cycle);
+    }
+  return best;
+}
+
+std::vector<DepEdge> Encoder::shortest_two_width_cycle() const {
+  std::vector<DepEdge> shortest;
+  for (const TwoWidth& tw : two_width_) {
+    auto c = rebuild(tw);
+    if (!c.empty() && (shortest.empty() || c.size() < shortest.size())) shortest = std::move(c);
+  }
+  return shortest;
+}
+
+ModelEdges Encoder::model_edges() const {
+  const History& h = pg_.history();
+  const auto& pairs = pg_.pairs();
+  const auto& choices = pg_.choices();
+  ModelEdges out;
+  auto& edges = out.edges;
+
+  // Conditional edges of unknown-status transactions that committed.
+  for (const DepEdge& e : pg_.conditional()) {
+    if (!committed_in_model(e.from) || !committed_in_model(e.to)) continue;
+    CondEdge c{e};
+    add_commit_condition(c, e.from);
+    add_commit_condition(c, e.to);
+    edges.push_back(c);
+  }
+  // The writer each open read reads from in this model, per key.
+  struct Read {
+    TxnId reader, writer;
+    std::optional<Lit> lit;
+  };
+  std::vector<std::vector<Read>> reads_of(h.keys().size());
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    const WrChoice& ch = choices[c];
+    if (choice_var_[c] == kNoVar || !committed_in_model(ch.reader)) continue;
+    for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+      Lit r = choice_lit(c, i);
+      if (!solver_.model_value(r)) continue;
+      CondEdge e{{ch.cands[i], ch.reader, Dep::WR, ch.key}};
+      e.add(r);
+      edges.push_back(e);
+      reads_of[ch.key].push_back({ch.reader, ch.cands[i], r});
+    }
+  }
+  // Version order per key: the model's tournament over committed writers.
+  std::vector<TxnId> ws;
+  std::vector<std::uint32_t> wi, wins, idx;  // writer indices into writers(k)
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    budget::poll();
+    const auto& all = pg_.writers(k);
+    ws.clear();
+    wi.clear();
+    for (std::uint32_t i = 0; i < all.size(); ++i)
+      if (committed_in_model(all[i])) {
+        ws.push_back(all[i]);
+        wi.push_back(i);
+      }
+    if (ws.empty()) continue;
+    // Does the r-th writer of ws precede the s-th?
+    auto precedes_at = [&](std::uint32_t r, std::uint32_t s) {
+      auto p = pg_.pair_at(k, wi[r], wi[s]);
+      const WwPair& pr = pairs[p];
+      if (pr.state != 0) return (pr.state > 0) == (pr.a == ws[r]);
+      return solver_.model_value(pair_lit(p, ws[r]));
+    };
+    wins.assign(ws.size(), 0);
+    for (std::uint32_t i = 0; i < ws.size(); ++i)
+      for (std::uint32_t j = i + 1; j < ws.size(); ++j) ++wins[precedes_at(i, j) ? i : j];
+    idx.resize(ws.size());
+    for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
+    bool transitive = true;
+    for (std::uint32_t r = 0; r < idx.size(); ++r)
+      transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
+    auto cond_of = [&](TxnId x, TxnId y) {
+      CondEdge e{{x, y, Dep::WW, k}};
+      if (auto l = ww_lit(k, x, y)) e.add(*l);
+      add_commit_condition(e, x);
+      add_commit_condition(e, y);
+      return e;
+    };
+    if (!transitive) {
+      std::unordered_map<TxnId, std::uint32_t> at;
+      for (std::uint32_t r = 0; r < ws.size(); ++r) at.emplace(ws[r], r);
+      auto [i, m, j] = three_cycle(ws, idx, [&](TxnId x, TxnId y) {
+        return precedes_at(at.at(x), at.at(y));
+      });
+      out.broken.push_back({cond_of(i, m), cond_of(m, j), cond_of(j, i)});
+      continue;
+    }
+    std::vector<TxnId> chain;
+    for (std::uint32_t r : idx) chain.push_back(ws[r]);
+    std::unordered_map<TxnId, std::uint32_t> rank;
+    for (std::uint32_t r = 0; r < chain.size(); ++r) rank.emplace(chain[r], r);
+    for (std::uint32_t r = 0; r + 1 < chain.size(); ++r) {
+      CondEdge e = cond_of(chain[r], chain[r + 1]);
+      if (e.n > 0) edges.push_back(e);
+    }
+    // Anti-dependencies: a read of w precedes the write after w (other than
+    // the reader itself, whose own later writes follow by ww).
+    auto successor = [&](TxnId w, TxnId reader) -> std::optional<TxnId> {
+      std::uint32_t r = w == kInitTxn ? 0 : rank.at(w) + 1;
+      if (r < chain.size() && chain[r] == reader) ++r;
+      if (r >= chain.size()) return std::nullopt;
+      return chain[r];
+    };
+    auto add_rw = [&](TxnId reader, TxnId w, std::optional<Lit> r) {
+      auto nx = successor(w, reader);
+      if (!nx) return;
+      CondEdge e{{reader, *nx, Dep::RW, k}};
+      if (r) e.add(*r);
+      if (w != kInitTxn)
+        if (auto l = ww_lit(k, w, *nx)) e.add(*l);
+      add_commit_condition(e, *nx);
+      add_commit_condition(e, reader);
+      if (e.n > 0) edges.push_back(e);
+    };
+    for (const Read& rd : reads_of[k]) add_rw(rd.reader, rd.writer, rd.lit);
+    for (TxnId w : chain)
+      for (TxnId s : pg_.known_readers(k, w)) add_rw(s, w, std::nullopt);
+    for (TxnId s : pg_.known_readers(k, kInitTxn)) add_rw(s, kInitTxn, std::nullopt);
+  }
+  return out;
+}
+
+std::vector<std::tuple<TxnId, KeyId, TxnId>> Encoder::chosen_reads() const {
+  std::vector<std::tuple<TxnId, KeyId, TxnId>> out;
+  const auto& choices = pg_.choices();
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    const WrChoice& ch = choices[c];
+    if (!committed_in_model(ch.reader)) continue;
+    if (choice_var_[c] == kNoVar) {
+      if (!ch.cands.empty()) out.emplace_back(ch.cands.front(), ch.key, ch.reader);
+      continue;
+    }
+    for (std::size_t i = 0; i < ch.cands.size(); ++i)
+      if (solver_.model_value(choice_lit(c, i))) out.emplace_back(ch.cands[i], ch.key, ch.reader);
+  }
+  return out;
+}
+
+}  // namespace iso::poly

@@ -1,0 +1,142 @@
+// The SAT encoding of a pruned hyper-polygraph (DESIGN §4.5, step 3), shared
+// by the lazy and the eager acyclicity encodings (lazy.cpp, eager.cpp).
+//
+// Variables: one per open write-write pair, oriented so that `true` follows
+// the known graph's topological order (with the solver's default polarity
+// `true`, VeriStrong's order-guided polarity, §6.2); one per candidate of an
+// open read; one commit choice per unknown-status transaction. Clauses:
+// exactly one candidate per read of a committed reader, the commit
+// conditions of choices, and (lazy) 2-width cycle clauses (Alg. 2).
+//
+// A model fixes a compatible dependency graph: model_edges() lists its
+// edges beyond the known ones, each with the literals it exists by, so that
+// a cycle through them becomes a clause over exactly those literals.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "engine/polygraph/checker.hpp"
+#include "engine/polygraph/polygraph.hpp"
+#include "engine/polygraph/solve.hpp"
+#include "engine/sat/solver.hpp"
+#include "engine/util/timing.hpp"
+
+namespace iso::poly {
+
+// An edge that exists when all of its literals are true.
+struct CondEdge {
+  DepEdge edge;
+  std::array<sat::Lit, 4> lits{};
+  std::uint8_t n = 0;
+  void add(sat::Lit l) {
+    for (std::uint8_t i = 0; i < n; ++i)
+      if (lits[i] == l) return;
+    lits[n++] = l;
+  }
+  friend bool operator==(const CondEdge& a, const CondEdge& b) {
+    if (!(a.edge == b.edge) || a.n != b.n) return false;
+    for (std::uint8_t i = 0; i < a.n; ++i)
+      if (!(a.lits[i] == b.lits[i])) return false;
+    return true;
+  }
+};
+
+struct CondEdgeHash {
+  std::size_t operator()(const CondEdge& e) const;
+};
+
+// The edges of the current model beyond the known graph. When a key's
+// version order in the model is not transitive (the pair variables of a key
+// form a tournament), `broken` holds one of its 3-cycles instead: a cycle of
+// every graph with those choices.
+struct ModelEdges {
+  std::vector<CondEdge> edges;
+  std::vector<std::vector<CondEdge>> broken;
+};
+
+// A 2-width cycle clause, kept to rebuild its cycle for an explanation.
+struct TwoWidth {
+  DepEdge first, second;
+};
+
+class Encoder {
+ public:
+  static constexpr std::uint32_t kNoVar = UINT32_MAX;
+
+  Encoder(Polygraph& pg, CheckStats& stats);
+
+  // Variables and the clauses every encoding needs; 2-width clauses when
+  // asked (the lazy encoding).
+  void encode(const std::vector<TxnId>& forced_aborts, bool two_width);
+
+  Polygraph& polygraph() { return pg_; }
+  const Polygraph& polygraph() const { return pg_; }
+  sat::Solver& solver() { return solver_; }
+  CheckStats& stats() { return stats_; }
+  void count_clauses(std::size_t n) { clauses_ += n; }
+  std::size_t clauses() const { return clauses_; }
+
+  // --- variables -------------------------------------------------------------
+  bool has_pair_var(std::size_t p) const { return pair_var_[p] != kNoVar; }
+  // "from precedes to on the pair's key", for an open pair.
+  sat::Lit pair_lit(std::size_t p, TxnId from) const {
+    return pair_first_[p] == from ? sat::Lit::pos(pair_var_[p]) : sat::Lit::neg(pair_var_[p]);
+  }
+  // The literal of an open pair (from, to) on k, if the pair is open.
+  std::optional<sat::Lit> ww_lit(KeyId k, TxnId from, TxnId to) const;
+  // Choice c's candidate i, when the choice is open.
+  bool has_choice_var(std::size_t c) const { return choice_var_[c] != kNoVar; }
+  sat::Lit choice_lit(std::size_t c, std::size_t i) const {
+    return sat::Lit::pos(choice_var_[c] + static_cast<std::uint32_t>(i));
+  }
+  void add_commit_condition(CondEdge& e, TxnId t) const {
+    if (pg_.unknown(t)) e.add(sat::Lit::pos(commit_var_[t]));
+  }
+
+  // --- the current model -----------------------------------------------------
+  bool committed_in_model(TxnId t) const {
+    return !pg_.unknown(t) || solver_.model_value(commit_var_[t]);
+  }
+  ModelEdges model_edges() const;
+  // The read-from of every read with several candidate writers, as
+  // (writer, key, reader), for committed readers.
+  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads() const;
+
+  // The cycle a 2-width clause stands for: its two edges joined by known
+  // paths. The shortest of those rebuilt, for an explanation.
+  std::vector<DepEdge> shortest_two_width_cycle() const;
+
+ private:
+  void two_width_clauses();
+  std::vector<DepEdge> rebuild(const TwoWidth& tw) const;
+
+  Polygraph& pg_;
+  CheckStats& stats_;
+  sat::Solver solver_;
+  std::vector<std::uint32_t> commit_var_;
+  std::vector<std::uint32_t> pair_var_;    // per pair, kNoVar when known
+  std::vector<TxnId> pair_first_;          // the endpoint `true` puts first
+  std::vector<std::uint32_t> choice_var_;  // per choice: first candidate var, or kNoVar
+  std::vector<TwoWidth> two_width_;
+  std::size_t clauses_ = 0;
+};
+
+// Lazy acyclicity (lazy.cpp): cycle clauses learnt from models until one is
+// acyclic. Allowed leaves the accepted model in the encoder's solver.
+SolveOutcome solve_lazy(Encoder& enc, const CheckOptions& options, Clock::time_point start);
+// Eager acyclicity (eager.cpp): order variables with transitivity, one call.
+// Adds stats.seconds.encode and .solve.
+SolveOutcome solve_eager(Encoder& enc);
+
+// The execution of an accepted model (execution.cpp): for SER a topological
+// order of its dependency graph; for SI a begin/commit schedule (Viper's
+// BC-graph: t's begin precedes its commit, a dependency a -> b puts a's
+// commit before b's begin, an anti-dependency a -> b a's begin before b's
+// commit) and the order of its commits. Also the read-from chosen.
+void fill_execution(const Encoder& enc, SolveOutcome& out);
+
+}  // namespace iso::poly
