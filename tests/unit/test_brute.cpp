@@ -626,6 +626,30 @@ std::vector<History> random_histories(std::uint64_t seed, int count,
   return out;
 }
 
+// allows() agrees with allows_naive() on `levels`, and every witness found
+// satisfies its level according to check_witness(); counts the verdicts.
+void agree_with_naive(const History& h, const std::vector<std::string>& levels,
+                      const iso::brute::Options& opt, int& allowed, int& denied) {
+  const iso::AbstractHistory a = iso::abstract_history(h);
+  for (const std::string& l : levels) {
+    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    const auto w = iso::brute::find_witness(a, l, opt);
+    REQUIRE(w.has_value() == iso::brute::allows_naive(a, l, opt));
+    if (w) REQUIRE(iso::brute::check_witness(h, l, *w, opt).reason == "");
+    (w ? allowed : denied)++;
+  }
+}
+
+// The Biswas–Enea and Cerone et al. definitions of a level agree.
+void frameworks_agree(const History& h, const iso::brute::Options& opt = {}) {
+  const iso::AbstractHistory a = iso::abstract_history(h);
+  for (const char* l : {"RA", "CC", "PC", "SI", "SER"}) {
+    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    REQUIRE(allows(a, std::string("biswas.") + l, opt) ==
+            allows(a, std::string("cerone.") + l, opt));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("brute: random histories are deterministic") {
@@ -647,13 +671,7 @@ TEST_CASE("brute: pruned search agrees with plain enumeration") {
   opt.max_txns = 4;
   int allowed = 0, denied = 0;
   for (const History& h : random_histories(7, 150, opt)) {
-    const iso::AbstractHistory a = iso::abstract_history(h);
-    for (const std::string& l : iso::brute::levels()) {
-      INFO(l, "\n", show(h));
-      const bool fast = allows(a, l);
-      REQUIRE(fast == iso::brute::allows_naive(a, l));
-      (fast ? allowed : denied)++;
-    }
+    agree_with_naive(h, iso::brute::levels(), {}, allowed, denied);
   }
   // The sample exercises both verdicts.
   CHECK(allowed > 200);
@@ -662,13 +680,7 @@ TEST_CASE("brute: pruned search agrees with plain enumeration") {
 
 TEST_CASE("brute: Biswas-Enea and Cerone et al. definitions agree") {
   iso::brute::RandomHistoryOptions opt;
-  for (const History& h : random_histories(11, 400, opt)) {
-    const iso::AbstractHistory a = iso::abstract_history(h);
-    for (const char* l : {"RA", "CC", "PC", "SI", "SER"}) {
-      INFO(l, "\n", show(h));
-      REQUIRE(allows(a, std::string("biswas.") + l) == allows(a, std::string("cerone.") + l));
-    }
-  }
+  for (const History& h : random_histories(11, 400, opt)) frameworks_agree(h);
 }
 
 TEST_CASE("brute: implications between levels") {
@@ -697,4 +709,162 @@ TEST_CASE("brute: implications between levels") {
       if (allows(a, strong)) REQUIRE(allows(a, weak));
     }
   }
+}
+
+// ---------------------------------------------------------------------------
+// Random list-append histories.
+
+namespace {
+
+std::vector<History> random_list_histories(std::uint64_t seed, int count,
+                                           const iso::brute::RandomListOptions& opt) {
+  std::mt19937_64 rng(seed);
+  std::vector<History> out;
+  for (int i = 0; i < count; ++i) out.push_back(iso::brute::random_list_history(rng, opt));
+  return out;
+}
+
+// Small enough for allows_naive(), with every injection likely.
+iso::brute::RandomListOptions small_lists() {
+  iso::brute::RandomListOptions opt;
+  opt.max_txns = 4;
+  opt.garbage = opt.duplicate = opt.swap = 0.1;
+  opt.intermediate = 0.2;
+  opt.explicit_init = 0.1;
+  return opt;
+}
+
+std::vector<std::string> all_level_names() {
+  std::vector<std::string> v = iso::brute::levels();
+  for (const std::string& l : iso::brute::adya_levels()) v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("brute: random list histories are deterministic and small") {
+  iso::brute::RandomListOptions opt;
+  opt.max_txns = 6;
+  opt.max_keys = 3;
+  std::mt19937_64 a(5), b(5);
+  std::map<std::string, int> seen;  // features of the sample
+  for (int i = 0; i < 300; ++i) {
+    const History x = iso::brute::random_list_history(a, opt);
+    const History y = iso::brute::random_list_history(b, opt);
+    REQUIRE(show(x) == show(y));
+    REQUIRE(x.lists() == y.lists());
+    CHECK(x.num_txns() >= 3);
+    CHECK(x.num_txns() <= 7);
+    CHECK(x.keys().size() <= 3);
+    for (const auto& t : x.txns()) {
+      if (t.status == iso::TxnStatus::Aborted) seen["aborted"]++;
+      if (t.status == iso::TxnStatus::Unknown) seen["unknown"]++;
+      std::map<iso::KeyId, int> appends;
+      for (const iso::Op& op : t.ops) {
+        if (op.kind == iso::OpKind::Write) appends[op.key]++;
+        if (op.list != iso::kNoList && appends[op.key] > 0) seen["read after own append"]++;
+        if (op.kind == iso::OpKind::Write && appends[op.key] == 2) seen["two appends"]++;
+      }
+    }
+    for (const auto& l : x.lists()) {
+      if (l.size() >= 2) seen["long list"]++;
+      for (std::size_t j = 0; j < l.size(); ++j) {
+        if (x.value_text(l[j]) == "1000000") seen["garbage"]++;
+        if (std::count(l.begin(), l.end(), l[j]) > 1) seen["duplicate"]++;
+      }
+    }
+  }
+  for (const char* f : {"aborted", "unknown", "read after own append", "two appends",
+                        "long list", "garbage", "duplicate"}) {
+    INFO(f);
+    CHECK(seen[f] > 0);
+  }
+}
+
+TEST_CASE("brute: serial list executions are serializable") {
+  iso::brute::RandomListOptions opt;
+  opt.serial = 1;
+  opt.aborted = opt.unknown = 0;
+  opt.garbage = opt.duplicate = opt.swap = opt.intermediate = 0;
+  opt.max_txns = 6;
+  opt.max_keys = 3;
+  for (const History& h : random_list_histories(3, 150, opt)) {
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    INFO(show(h));
+    REQUIRE(allows(a, "biswas.SER"));
+    REQUIRE(allows(a, "cerone.SER"));
+    REQUIRE(allows(a, "adya.PL-3"));
+  }
+}
+
+TEST_CASE("brute: pruned search agrees with plain enumeration on list histories") {
+  int allowed = 0, denied = 0;
+  for (const History& h : random_list_histories(13, 120, small_lists())) {
+    for (const bool ignore : {false, true}) {
+      agree_with_naive(h, all_level_names(), {.ignore_sessions = ignore}, allowed, denied);
+    }
+  }
+  CHECK(allowed > 1000);
+  CHECK(denied > 1000);
+}
+
+TEST_CASE("brute: the frameworks agree on list histories") {
+  iso::brute::RandomListOptions opt;
+  for (const History& h : random_list_histories(17, 300, opt)) {
+    for (const bool ignore : {false, true}) frameworks_agree(h, {.ignore_sessions = ignore});
+    // Session-free, Biswas–Enea's SER and SI are Adya's PL-3 and PL-SI
+    // (VeriStrong Thms 3.5 and A.2).
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    INFO(show(h));
+    REQUIRE(allows(a, "biswas.SER", {.ignore_sessions = true}) == allows(a, "adya.PL-3"));
+    REQUIRE(allows(a, "biswas.SI", {.ignore_sessions = true}) == allows(a, "adya.PL-SI"));
+  }
+}
+
+TEST_CASE("brute: Adya levels on random register histories") {
+  iso::brute::RandomHistoryOptions opt;
+  opt.max_txns = 4;
+  const std::vector<std::pair<std::string, std::string>> chain = {
+      {"adya.PL-3", "adya.PL-SI"}, {"adya.PL-SI", "adya.PL-2"}, {"adya.PL-2", "adya.PL-1"},
+      {"adya.PL-3", "adya.PL-2.99"}, {"adya.PL-2.99", "adya.PL-3"}, {"biswas.SER", "adya.PL-3"},
+      {"biswas.SI", "adya.PL-SI"}};
+  int allowed = 0, denied = 0;
+  for (const History& h : random_histories(29, 200, opt)) {
+    agree_with_naive(h, iso::brute::adya_levels(), {}, allowed, denied);
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    INFO(show(h));
+    for (const auto& [strong, weak] : chain) {
+      INFO(strong, " => ", weak);
+      if (allows(a, strong)) REQUIRE(allows(a, weak));
+    }
+    REQUIRE(allows(a, "biswas.SER", {.ignore_sessions = true}) == allows(a, "adya.PL-3"));
+    REQUIRE(allows(a, "biswas.SI", {.ignore_sessions = true}) == allows(a, "adya.PL-SI"));
+  }
+  CHECK(allowed > 100);
+  CHECK(denied > 100);
+}
+
+TEST_CASE("brute: a witness of a weaker level fails a stronger level that denies") {
+  // (weaker, stronger) levels of one framework.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"biswas.RA", "biswas.SER"}, {"biswas.PC", "biswas.SI"}, {"plume.TapRA", "plume.TapCC"},
+      {"cerone.RA", "cerone.SER"}, {"cerone.CC", "cerone.PSI"}, {"adya.PL-2", "adya.PL-3"},
+      {"adya.PL-1", "adya.PL-SI"}};
+  int rejected = 0;
+  for (const History& h : random_list_histories(31, 300, iso::brute::RandomListOptions{})) {
+    for (const auto& [weak, strong] : pairs) {
+      INFO(weak, " witness for ", strong, "\n", show(h));
+      const auto w = iso::brute::find_witness_some_commit(h, weak);
+      if (!w) continue;
+      const iso::brute::WitnessCheck c = iso::brute::check_witness(h, strong, *w);
+      if (!iso::brute::allows_some_commit(h, strong)) {
+        REQUIRE_FALSE(c.ok);
+        REQUIRE(c.reason.starts_with(strong + ": "));
+        ++rejected;
+      } else if (c.ok) {
+        REQUIRE(iso::brute::check_witness(h, weak, *w).ok);
+      }
+    }
+  }
+  CHECK(rejected > 50);
 }
