@@ -303,7 +303,8 @@ class ArVisSearch {
       if (has(placed_, t) || (m_.so_pred[t] & ~placed_) != 0) continue;
       const Mask before = placed_;
       place(t);
-      if (internal_reads_ok(t) && choose_vis(t, before)) return true;  // the state holds the witness
+      // On success the state holds the witness.
+      if (internal_reads_ok(t) && choose_vis(t, before)) return true;
       unplace(t);
     }
     return false;
@@ -570,9 +571,12 @@ Problem given_wr(const Model& m, const Witness& w, std::vector<std::vector<int>>
       const int t = id < m.local.size() ? m.local[id] : -1;
       if (t < 0) return fmt::format("wr gives a read of {}, not a member", txn_name(m, id));
       const int i = rf.key < static_cast<KeyId>(m.nkeys) ? m.read_of[t][rf.key] : -1;
-      if (i < 0) return fmt::format("{} has no external read of {}", m.name(t), m.key(static_cast<int>(rf.key)));
+      const std::string key = m.ah->history->key_text(rf.key);
+      if (i < 0) return fmt::format("{} has no external read of {}", m.name(t), key);
       const int s = rf.writer < m.local.size() ? m.local[rf.writer] : -1;
-      if (s < 0) return fmt::format("{} reads {} from a transaction that is not a member", m.name(t), m.key(static_cast<int>(rf.key)));
+      if (s < 0) {
+        return fmt::format("{} reads {} from a transaction that is not a member", m.name(t), key);
+      }
       src[t][i] = s;
     }
   }

@@ -73,7 +73,8 @@ struct ReadFrom {
 // takes it.
 struct Witness {
   // Commit order (biswas, plume), arbitration (cerone), or for adya a total
-  // order containing ww and wr (informative only): member TxnIds, T0 first.
+  // order containing ww (and wr, but for PL-1), informative only: member
+  // TxnIds, T0 first.
   std::vector<TxnId> order;
   // cerone only: the vis edges (a, b) with a, b member TxnIds.
   std::vector<std::pair<TxnId, TxnId>> vis;

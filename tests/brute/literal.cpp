@@ -62,7 +62,9 @@ namespace {
 
 std::vector<int> sequence(const std::vector<int>& pos) {
   std::vector<int> order(pos.size());
-  for (std::size_t t = 0; t < pos.size(); ++t) order[static_cast<std::size_t>(pos[t])] = static_cast<int>(t);
+  for (std::size_t t = 0; t < pos.size(); ++t) {
+    order[static_cast<std::size_t>(pos[t])] = static_cast<int>(t);
+  }
   return order;
 }
 
@@ -105,8 +107,10 @@ bool BiswasLiteral::well_formed(std::string* why) const {
   if (pos[0] != 0) return fail(why, "T0 is not first in co");
   for (int a = 0; a < m.n; ++a) {
     for (int b = 0; b < m.n; ++b) {
-      if (SO[a][b] && !co(a, b)) return fail(why, "co does not contain so: {}, {}", m.name(a), m.name(b));
-      if (WR[a][b] && !co(a, b)) return fail(why, "co does not contain wr: {}, {}", m.name(a), m.name(b));
+      if ((SO[a][b] || WR[a][b]) && !co(a, b)) {
+        return fail(why, "co does not contain {}: {}, {}", SO[a][b] ? "so" : "wr", m.name(a),
+                    m.name(b));
+      }
     }
   }
   return reads_ok(m, [this](int) { return std::span<const int>(order); }, wrsrc, why);

@@ -249,7 +249,9 @@ History random_list_history(std::mt19937_64& rng, const RandomListOptions& opt) 
     if (!serial && !snapshot) {
       // Stale reads: each key independently a prefix of the serial list (the
       // same for every read of the key in t, which repeats its reads).
-      for (auto& l : view) l.resize(static_cast<std::size_t>(pick(rng, 0, static_cast<int>(l.size()))));
+      for (auto& l : view) {
+        l.resize(static_cast<std::size_t>(pick(rng, 0, static_cast<int>(l.size()))));
+      }
     }
     for (ListOp& op : txns[t].ops) {
       if (!op.read) {

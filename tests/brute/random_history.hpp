@@ -57,8 +57,8 @@ struct RandomListOptions {
   // What reads see, chosen once per history: with probability `serial`
   // every earlier applied transaction; with probability `snapshot` a random
   // set of them per transaction (its session predecessors included), in
-  // transaction order; otherwise each read independently a random prefix of
-  // the serial list (stale reads).
+  // transaction order; otherwise, for each transaction and key
+  // independently, a random prefix of the serial list (stale reads).
   double serial = 0.2;
   double snapshot = 0.4;
   // Per transaction: aborted, or of unknown status; such a transaction's

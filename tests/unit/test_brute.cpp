@@ -535,7 +535,8 @@ TEST_CASE("brute: check_witness accepts found witnesses and says why others fail
   w.wr[id(lu, "T1")] = {ReadFrom{x, 0}};
   w.wr[id(lu, "T2")] = {ReadFrom{x, 0}};
   CHECK(check_witness(lu, "biswas.RA", w).ok);
-  CHECK(check_witness(lu, "biswas.SI", w).reason == "biswas.SI: Conflict fails for x, x, T0, T1, T2, T1");
+  CHECK(check_witness(lu, "biswas.SI", w).reason ==
+        "biswas.SI: Conflict fails for x, x, T0, T1, T2, T1");
   CHECK(check_witness(lu, "biswas.SER", w).reason == "biswas.SER: axiom fails for x, T0, T1, T2");
   // The reads have one candidate each: wr may be left out.
   Witness bare = w;
@@ -544,7 +545,8 @@ TEST_CASE("brute: check_witness accepts found witnesses and says why others fail
   // Broken witnesses.
   Witness missing = w;
   missing.order.pop_back();
-  CHECK(check_witness(lu, "biswas.RA", missing).reason == "biswas.RA: T2 is missing from the order");
+  CHECK(check_witness(lu, "biswas.RA", missing).reason ==
+        "biswas.RA: T2 is missing from the order");
   Witness late = w;
   late.order = {id(lu, "T1"), 0, id(lu, "T2")};
   CHECK(check_witness(lu, "biswas.RA", late).reason == "biswas.RA: T0 is not first in co");
@@ -591,10 +593,12 @@ TEST_CASE("brute: check_witness accepts found witnesses and says why others fail
   lo.order = {0, id(l, "T2"), id(l, "T1"), id(l, "T3")};
   CHECK(check_witness(l, "biswas.SER", lo).ok);
   lo.order = {0, id(l, "T1"), id(l, "T2"), id(l, "T3")};
-  CHECK(check_witness(l, "biswas.SER", lo).reason == "biswas.SER: no writer installs T3's read of x [2 1]");
+  CHECK(check_witness(l, "biswas.SER", lo).reason ==
+        "biswas.SER: no writer installs T3's read of x [2 1]");
   Witness lww;
   lww.ww = {{0, id(l, "T1"), id(l, "T2")}};
-  CHECK(check_witness(l, "adya.PL-1", lww).reason == "adya.PL-1: no writer installs T3's read of x [2 1]");
+  CHECK(check_witness(l, "adya.PL-1", lww).reason ==
+        "adya.PL-1: no writer installs T3's read of x [2 1]");
 
   // Unknown status: the witness says who committed.
   History u = make({{"a(x,1)"}, {"r(x,[1])"}});
@@ -607,7 +611,8 @@ TEST_CASE("brute: check_witness accepts found witnesses and says why others fail
   uw.committed = {id(u, "T1")};
   CHECK(check_witness(u, "biswas.RA", uw).ok);
   set_status(u, "T1", iso::TxnStatus::Aborted);
-  CHECK(check_witness(u, "biswas.RA", uw).reason == "biswas.RA: T1 aborted and cannot have committed");
+  CHECK(check_witness(u, "biswas.RA", uw).reason ==
+        "biswas.RA: T1 aborted and cannot have committed");
 }
 
 // ---------------------------------------------------------------------------
