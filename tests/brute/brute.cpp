@@ -6,60 +6,17 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
+
+#include "tests/brute/literal.hpp"
+#include "tests/brute/model.hpp"
 
 namespace iso::brute {
 namespace {
 
-using Mask = std::uint64_t;
-constexpr int kMaxMembers = 63;
-
-constexpr Mask bit(int i) { return Mask{1} << i; }
-constexpr bool has(Mask m, int i) { return (m >> i) & 1U; }
-
-enum class Framework : std::uint8_t { Biswas, Cerone, Plume };
-
-enum class Level : std::uint8_t {
-  BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasUpdateSer,
-  CeroneRA, CeroneCC, CeroneUA, CeronePSI, CeronePC, CeroneSI, CeroneSER,
-  CeroneUpdateSer, CeroneNLU,
-  PlumeTapRA, PlumeTapCC, PlumeRA,
-};
-
-struct LevelInfo {
-  std::string_view name;
-  Level level;
-  Framework framework;
-};
-
-constexpr std::array<LevelInfo, 18> kLevels{{
-    {"biswas.RA", Level::BiswasRA, Framework::Biswas},
-    {"biswas.CC", Level::BiswasCC, Framework::Biswas},
-    {"biswas.PC", Level::BiswasPC, Framework::Biswas},
-    {"biswas.SI", Level::BiswasSI, Framework::Biswas},
-    {"biswas.SER", Level::BiswasSER, Framework::Biswas},
-    {"biswas.UpdateSer", Level::BiswasUpdateSer, Framework::Biswas},
-    {"cerone.RA", Level::CeroneRA, Framework::Cerone},
-    {"cerone.CC", Level::CeroneCC, Framework::Cerone},
-    {"cerone.UA", Level::CeroneUA, Framework::Cerone},
-    {"cerone.PSI", Level::CeronePSI, Framework::Cerone},
-    {"cerone.PC", Level::CeronePC, Framework::Cerone},
-    {"cerone.SI", Level::CeroneSI, Framework::Cerone},
-    {"cerone.SER", Level::CeroneSER, Framework::Cerone},
-    {"cerone.UpdateSer", Level::CeroneUpdateSer, Framework::Cerone},
-    {"cerone.NLU", Level::CeroneNLU, Framework::Cerone},
-    {"plume.TapRA", Level::PlumeTapRA, Framework::Plume},
-    {"plume.TapCC", Level::PlumeTapCC, Framework::Plume},
-    {"plume.RA", Level::PlumeRA, Framework::Plume},
-}};
-
-const LevelInfo& lookup(std::string_view name) {
-  for (const auto& info : kLevels) {
-    if (info.name == name) return info;
-  }
-  throw std::invalid_argument(fmt::format("unknown isolation level '{}'", name));
-}
+using namespace detail;
 
 // Cerone axioms a level adds to EXT and SESSION.
 bool transvis(Level l) { return l == Level::CeroneCC || l == Level::CeronePSI; }
@@ -68,497 +25,34 @@ bool noconflict(Level l) {
   return l == Level::CeroneUA || l == Level::CeronePSI || l == Level::CeroneSI;
 }
 
-// ---------------------------------------------------------------------------
-// The history in local form: members renumbered 0..n-1 with T0 as 0.
-
-struct Read {
-  int key;
-  ValueId value;
-  std::vector<int> cands;  // local ids of the candidate writers
-};
-
-struct Model {
-  const AbstractHistory* ah = nullptr;
-  bool consistent = true;  // no INT violation, no unjustified read
-  int n = 0;
-  int nkeys = 0;
-  std::vector<TxnId> ids;                          // local -> TxnId
-  std::vector<std::vector<std::optional<ValueId>>> w;  // [t][x] final write
-  std::vector<std::vector<int>> wkeys;             // [t] keys t writes
-  std::vector<std::vector<Read>> reads;            // [t] external reads
-  std::vector<std::vector<int>> read_of;           // [t][x] index in reads or -1
-  std::vector<Mask> so_pred;                       // [t] so-predecessors
-  std::vector<Mask> writers;                       // [x] Wr(x)
-  Mask update = 0;                                 // U
-  Mask all = 0;                                    // T
-
-  bool W(int t, int x) const { return w[t][x].has_value(); }
-  bool R(int t, int x) const { return read_of[t][x] >= 0; }
-  bool so(int a, int b) const { return has(so_pred[b], a); }
-};
-
-Model build_model(const AbstractHistory& ah) {
-  Model m;
-  m.ah = &ah;
-  if (!ah.int_violations.empty() || !ah.unjustified_reads.empty()) {
-    m.consistent = false;  // denied by every level; nothing else is needed
-    return m;
-  }
-  const History& h = *ah.history;
-  if (ah.txns.size() > static_cast<std::size_t>(kMaxMembers)) {
-    throw std::length_error(fmt::format(
-        "brute force supports at most {} transactions, got {}", kMaxMembers,
-        ah.txns.size()));
-  }
-  m.ids = ah.txns;
-  if (m.ids.empty() || m.ids.front() != kInitTxn) {
-    m.ids.erase(std::remove(m.ids.begin(), m.ids.end(), kInitTxn), m.ids.end());
-    m.ids.insert(m.ids.begin(), kInitTxn);
-  }
-  m.n = static_cast<int>(m.ids.size());
-  m.nkeys = static_cast<int>(h.keys().size());
-  std::vector<int> local(h.num_txns(), -1);
-  for (int i = 0; i < m.n; ++i) local[m.ids[i]] = i;
-
-  m.w.assign(m.n, std::vector<std::optional<ValueId>>(m.nkeys));
-  m.wkeys.assign(m.n, {});
-  m.reads.assign(m.n, {});
-  m.read_of.assign(m.n, std::vector<int>(m.nkeys, -1));
-  m.so_pred.assign(m.n, 0);
-  m.writers.assign(m.nkeys, 0);
-  m.all = m.n == 64 ? ~Mask{0} : bit(m.n) - 1;
-
-  // T0 writes the initial value of every key.
-  for (int x = 0; x < m.nkeys; ++x) {
-    m.w[0][x] = h.init_value(static_cast<KeyId>(x));
-  }
-  for (int t = 1; t < m.n; ++t) {
-    const TxnId id = m.ids[t];
-    for (const FinalWrite& fw : ah.abs[id].writes) m.w[t][fw.key] = fw.value;
-    const auto& rs = ah.abs[id].reads;
-    for (std::size_t i = 0; i < rs.size(); ++i) {
-      Read r{static_cast<int>(rs[i].key), rs[i].value, {}};
-      if (id < ah.candidates.size() && i < ah.candidates[id].size()) {
-        for (TxnId c : ah.candidates[id][i]) {
-          if (c < local.size() && local[c] >= 0 && local[c] != t) {
-            r.cands.push_back(local[c]);
-          }
-        }
-      }
-      if (r.cands.empty()) m.consistent = false;
-      m.read_of[t][r.key] = static_cast<int>(m.reads[t].size());
-      m.reads[t].push_back(std::move(r));
-    }
-  }
-  for (int t = 0; t < m.n; ++t) {
-    for (int x = 0; x < m.nkeys; ++x) {
-      if (m.W(t, x)) {
-        m.wkeys[t].push_back(x);
-        m.writers[x] |= bit(t);
-        m.update |= bit(t);
-      }
-    }
-  }
-  for (int a = 0; a < m.n; ++a) {
-    const TxnId id = m.ids[a];
-    if (id >= ah.so.size()) continue;
-    for (TxnId b : ah.so[id]) {
-      if (b < local.size() && local[b] >= 0 && local[b] != a) {
-        m.so_pred[local[b]] |= bit(a);
-      }
-    }
-  }
-  for (int t = 1; t < m.n; ++t) m.so_pred[t] |= bit(0);  // t0 before everyone
-  // `so` may be given as its transitive reduction; close it.
-  for (int k = 0; k < m.n; ++k) {
-    for (int i = 0; i < m.n; ++i) {
-      if (has(m.so_pred[i], k)) m.so_pred[i] |= m.so_pred[k];
-    }
-  }
-  return m;
+Model model_for(const AbstractHistory& h, const LevelInfo& info, const Options& options) {
+  // Adya's PL levels have no session order.
+  return build_model(h, options.ignore_sessions || info.framework == Framework::Adya);
 }
 
 // ---------------------------------------------------------------------------
-// Literal evaluation of the definitions on one complete witness. Relations
-// are n x n boolean matrices; quantifiers are loops over T and K.
-
-using Rel = std::vector<std::vector<char>>;
-
-Rel empty_rel(int n) { return Rel(n, std::vector<char>(n, 0)); }
-
-Rel closure(Rel r) {
-  const int n = static_cast<int>(r.size());
-  for (int k = 0; k < n; ++k) {
-    for (int i = 0; i < n; ++i) {
-      if (!r[i][k]) continue;
-      for (int j = 0; j < n; ++j) {
-        if (r[k][j]) r[i][j] = 1;
-      }
-    }
-  }
-  return r;
-}
-
-// wr as a choice: wrsrc[t][i] is the writer of m.reads[t][i].
-struct BiswasLiteral {
-  const Model& m;
-  Level level;
-  const std::vector<int>& pos;
-  const std::vector<std::vector<int>>& wrsrc;
-  Rel SO, WR, HB;
-
-  BiswasLiteral(const Model& model, Level l, const std::vector<int>& p,
-                const std::vector<std::vector<int>>& src)
-      : m(model), level(l), pos(p), wrsrc(src) {
-    const int n = m.n;
-    SO = empty_rel(n);
-    WR = empty_rel(n);
-    for (int a = 0; a < n; ++a) {
-      for (int b = 0; b < n; ++b) SO[a][b] = m.so(a, b) ? 1 : 0;
-    }
-    for (int t = 0; t < n; ++t) {
-      for (int s : wrsrc[t]) WR[s][t] = 1;
-    }
-    Rel u = SO;
-    for (int a = 0; a < n; ++a) {
-      for (int b = 0; b < n; ++b) u[a][b] = (SO[a][b] || WR[a][b]) ? 1 : 0;
-    }
-    HB = closure(std::move(u));
-  }
-
-  bool co(int a, int b) const { return pos[a] < pos[b]; }
-  // wr(t1, x, t3)
-  bool wr(int t1, int x, int t3) const {
-    const int i = m.read_of[t3][x];
-    return i >= 0 && wrsrc[t3][i] == t1;
-  }
-  bool U(int t) const { return has(m.update, t); }
-
-  bool well_formed() const {
-    if (pos[0] != 0) return false;
-    for (int a = 0; a < m.n; ++a) {
-      for (int b = 0; b < m.n; ++b) {
-        if ((SO[a][b] || WR[a][b]) && !co(a, b)) return false;
-      }
-    }
-    return true;
-  }
-
-  bool in_D(int x, int t1, int t2, int t3) const {
-    switch (level) {
-      case Level::BiswasRA:
-      case Level::BiswasCC:
-        return m.R(t3, x) && t3 != t1 && t3 != t2;
-      case Level::BiswasPC:
-      case Level::BiswasSI:
-        return m.R(t3, x);
-      case Level::BiswasSER:
-        return true;
-      case Level::BiswasUpdateSer:
-        return U(t3);
-      default:
-        return false;
-    }
-  }
-
-  bool C(int t2, int t3) const {
-    switch (level) {
-      case Level::BiswasRA:
-        return SO[t2][t3] || WR[t2][t3];
-      case Level::BiswasCC:
-        return HB[t2][t3];
-      case Level::BiswasPC:
-      case Level::BiswasSI:
-        for (int u = 0; u < m.n; ++u) {
-          if ((u == t2 || co(t2, u)) && (SO[u][t3] || WR[u][t3])) return true;
-        }
-        return false;
-      case Level::BiswasSER:
-      case Level::BiswasUpdateSer:
-        return co(t2, t3);
-      default:
-        return false;
-    }
-  }
-
-  // Ax(C, D)
-  bool axiom() const {
-    for (int x = 0; x < m.nkeys; ++x) {
-      for (int t1 = 0; t1 < m.n; ++t1) {
-        if (!m.W(t1, x)) continue;
-        for (int t2 = 0; t2 < m.n; ++t2) {
-          if (!m.W(t2, x) || t1 == t2) continue;
-          for (int t3 = 0; t3 < m.n; ++t3) {
-            if (!in_D(x, t1, t2, t3)) continue;
-            if (wr(t1, x, t3) && C(t2, t3) && !co(t2, t1)) return false;
-          }
-        }
-      }
-    }
-    return true;
-  }
-
-  bool conflict() const {
-    for (int x = 0; x < m.nkeys; ++x) {
-      for (int y = 0; y < m.nkeys; ++y) {
-        for (int t1 = 0; t1 < m.n; ++t1) {
-          if (!m.W(t1, x)) continue;
-          for (int t2 = 0; t2 < m.n; ++t2) {
-            if (!m.W(t2, x) || t1 == t2) continue;
-            for (int t3 = 0; t3 < m.n; ++t3) {
-              if (!m.W(t3, y) || !wr(t1, x, t3)) continue;
-              for (int t4 = 0; t4 < m.n; ++t4) {
-                if (!m.W(t4, y)) continue;
-                if ((t2 == t4 || co(t2, t4)) && co(t4, t3) && !co(t2, t1)) {
-                  return false;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-    return true;
-  }
-
-  // Plume's patterns; each returns true when the pattern occurs.
-  bool pattern_kl(bool use_co) const {
-    for (int x = 0; x < m.nkeys; ++x) {
-      for (int y = 0; y < m.nkeys; ++y) {
-        if (x == y) continue;
-        for (int t1 = 0; t1 < m.n; ++t1) {
-          if (!m.W(t1, x)) continue;
-          for (int t2 = 0; t2 < m.n; ++t2) {
-            if (!m.W(t2, x) || t1 == t2) continue;
-            const bool ord = use_co ? co(t1, t2) : HB[t1][t2] != 0;
-            if (!ord) continue;
-            for (int t3 = 0; t3 < m.n; ++t3) {
-              if (m.R(t3, x) && wr(t1, x, t3) && wr(t2, y, t3)) return true;
-            }
-          }
-        }
-      }
-    }
-    return false;
-  }
-  bool pattern_mn(bool use_co) const {
-    for (int x = 0; x < m.nkeys; ++x) {
-      for (int t1 = 0; t1 < m.n; ++t1) {
-        if (!m.W(t1, x)) continue;
-        for (int t2 = 0; t2 < m.n; ++t2) {
-          if (!m.W(t2, x) || t1 == t2) continue;
-          const bool ord = use_co ? co(t1, t2) : HB[t1][t2] != 0;
-          if (!ord) continue;
-          for (int t3 = 0; t3 < m.n; ++t3) {
-            if (!m.R(t3, x) || t3 == t1 || t3 == t2) continue;
-            if (wr(t1, x, t3) && HB[t2][t3]) return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-  bool fails_to_see_so_predecessor() const {
-    for (int x = 0; x < m.nkeys; ++x) {
-      for (int t1 = 0; t1 < m.n; ++t1) {
-        if (!m.W(t1, x)) continue;
-        for (int t2 = 0; t2 < m.n; ++t2) {
-          if (!m.W(t2, x) || t1 == t2) continue;
-          for (int t3 = 0; t3 < m.n; ++t3) {
-            if (!m.R(t3, x)) continue;
-            if (SO[t2][t3] && wr(t1, x, t3) && HB[t1][t2]) return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-
-  // Isolde's inconsistent-commit-order pattern (history only): two
-  // session-ordered pairs t1 -so-> t2 and t3 -so-> t4 whose readers each read
-  // x from the other pair's writer.
-  bool inconsistent_commit_order() const {
-    for (int x = 0; x < m.nkeys; ++x)
-      for (int t1 = 0; t1 < m.n; ++t1) {
-        if (!m.W(t1, x)) continue;
-        for (int t2 = 0; t2 < m.n; ++t2) {
-          if (!m.R(t2, x) || !SO[t1][t2]) continue;
-          for (int t3 = 0; t3 < m.n; ++t3) {
-            if (!m.W(t3, x) || !wr(t3, x, t2) || SO[t3][t2]) continue;
-            for (int t4 = 0; t4 < m.n; ++t4)
-              if (m.R(t4, x) && SO[t3][t4] && !SO[t1][t4] && wr(t1, x, t4)) return true;
-          }
-        }
-      }
-    return false;
-  }
-
-  bool holds() const {
-    if (!well_formed()) return false;
-    switch (level) {
-      case Level::BiswasRA:
-      case Level::BiswasCC:
-      case Level::BiswasPC:
-      case Level::BiswasSER:
-      case Level::BiswasUpdateSer:
-        return axiom();
-      case Level::BiswasSI:
-        return axiom() && conflict();
-      case Level::PlumeTapRA:
-        return !pattern_kl(false) && !pattern_kl(true);
-      case Level::PlumeTapCC:
-        return !pattern_kl(false) && !pattern_kl(true) && !pattern_mn(false) &&
-               !pattern_mn(true);
-      case Level::PlumeRA:
-        return !pattern_kl(false) && !pattern_kl(true) &&
-               !fails_to_see_so_predecessor() && !inconsistent_commit_order();
-      default:
-        return false;
-    }
-  }
-};
-
-struct CeroneLiteral {
-  const Model& m;
-  Level level;
-  const std::vector<int>& pos;
-  const std::vector<Mask>& vis_pred;  // a in vis_pred[b] iff (a, b) in vis
-
-  bool ar(int a, int b) const { return pos[a] < pos[b]; }
-  bool vis(int a, int b) const { return has(vis_pred[b], a); }
-
-  bool well_formed() const {
-    if (pos[0] != 0) return false;
-    for (int a = 0; a < m.n; ++a) {
-      for (int b = 0; b < m.n; ++b) {
-        if (vis(a, b) && !ar(a, b)) return false;
-      }
-    }
-    for (int t = 1; t < m.n; ++t) {
-      if (!vis(0, t)) return false;
-    }
-    return true;
-  }
-
-  bool ext() const {
-    for (int t = 1; t < m.n; ++t) {
-      for (const Read& r : m.reads[t]) {
-        int best = -1;
-        for (int s = 0; s < m.n; ++s) {
-          if (vis(s, t) && m.W(s, r.key) && (best < 0 || ar(best, s))) best = s;
-        }
-        if (best < 0 || *m.w[best][r.key] != r.value) return false;
-      }
-    }
-    return true;
-  }
-
-  bool session() const {
-    for (int a = 0; a < m.n; ++a) {
-      for (int b = 0; b < m.n; ++b) {
-        if (m.so(a, b) && !vis(a, b)) return false;
-      }
-    }
-    return true;
-  }
-
-  // r ; vis ⊆ vis: TRANSVIS with r = vis, PREFIX with r = ar.
-  template <class R>
-  bool composed_with_vis_within_vis(R r) const {
-    for (int a = 0; a < m.n; ++a) {
-      for (int b = 0; b < m.n; ++b) {
-        if (!r(a, b)) continue;
-        for (int c = 0; c < m.n; ++c) {
-          if (vis(b, c) && !vis(a, c)) return false;
-        }
-      }
-    }
-    return true;
-  }
-  bool transvis_ok() const {
-    return composed_with_vis_within_vis([this](int a, int b) { return vis(a, b); });
-  }
-  bool prefix_ok() const {
-    return composed_with_vis_within_vis([this](int a, int b) { return ar(a, b); });
-  }
-
-  bool noconflict_ok() const {
-    for (int x = 0; x < m.nkeys; ++x) {
-      for (int t = 0; t < m.n; ++t) {
-        for (int s = 0; s < m.n; ++s) {
-          if (t == s || !m.W(t, x) || !m.W(s, x)) continue;
-          if (!vis(t, s) && !vis(s, t)) return false;
-        }
-      }
-    }
-    return true;
-  }
-
-  // TOTALVIS over the transactions in `among`.
-  bool totalvis_ok(Mask among) const {
-    for (int t = 0; t < m.n; ++t) {
-      for (int s = 0; s < m.n; ++s) {
-        if (t == s || !has(among, t) || !has(among, s)) continue;
-        if (!vis(t, s) && !vis(s, t)) return false;
-      }
-    }
-    return true;
-  }
-
-  bool lost_update() const {
-    for (int t = 1; t < m.n; ++t) {
-      for (int x = 0; x < m.nkeys; ++x) {
-        if (!m.W(t, x)) continue;
-        int best = -1;
-        for (int s = 0; s < m.n; ++s) {
-          if (ar(s, t) && m.W(s, x) && (best < 0 || ar(best, s))) best = s;
-        }
-        if (best < 0 || !vis(best, t)) return true;
-      }
-    }
-    return false;
-  }
-
-  bool holds() const {
-    if (!well_formed() || !ext() || !session()) return false;
-    switch (level) {
-      case Level::CeroneRA:
-        return true;
-      case Level::CeroneCC:
-        return transvis_ok();
-      case Level::CeroneUA:
-        return noconflict_ok();
-      case Level::CeronePSI:
-        return transvis_ok() && noconflict_ok();
-      case Level::CeronePC:
-        return prefix_ok();
-      case Level::CeroneSI:
-        return prefix_ok() && noconflict_ok();
-      case Level::CeroneSER:
-        return totalvis_ok(m.all);
-      case Level::CeroneUpdateSer:
-        return totalvis_ok(m.update | bit(0));
-      case Level::CeroneNLU:
-        return !lost_update();
-      default:
-        return false;
-    }
-  }
-};
-
-// ---------------------------------------------------------------------------
-// Search over commit orders (biswas, plume). The order grows one transaction
-// at a time; when t3 is placed, its wr sources are chosen among the placed
-// candidates (wr ⊆ co) and every axiom instance whose reader is t3 is
-// checked. Every instance of every axiom here has its premise implying that
-// t1 and t2 (and t4) precede t3 in co, so checking at t3's placement is
-// exactly the full check.
+// Search over commit orders (biswas, plume) and over a total order containing
+// ww ∪ wr (adya). The order grows one transaction at a time; when t3 is
+// placed, its wr sources are chosen among the placed candidates (wr ⊆ co)
+// and every axiom instance whose reader is t3 is checked. Every instance of
+// every axiom here has its premise implying that t1 and t2 (and t4) precede
+// t3 in co, so checking at t3's placement is exactly the full check. List
+// reads are checked at the reader's placement too: the versions they compare
+// with depend only on the writers placed before.
+//
+// Adya: whenever ww ∪ wr is acyclic some total order O contains it, and then
+// ww(x) is O restricted to the writers of x. So enumerating O (wr ⊆ O, ww
+// read off O) covers every witness of PL-2 and stronger; for PL-2.99 and
+// PL-3 the rw edges into placed writers are the SER axiom's instances. PL-1
+// does not order wr, so its reads are chosen once O is complete, and PL-SI's
+// cycles of (ww ∪ wr) ; rw? are checked on the complete witness only.
 
 class CommitOrderSearch {
  public:
-  CommitOrderSearch(const Model& m, Level level)
-      : m_(m), level_(level), pos_(m.n, -1), wr_(m.n), wr_pred_(m.n, 0),
-        hb_pred_(m.n, 0) {
+  CommitOrderSearch(const Model& m, const LevelInfo& info)
+      : m_(m), level_(info.level), adya_(info.framework == Framework::Adya),
+        defer_reads_(info.level == Level::AdyaPL1), pos_(m.n, -1), wr_(m.n),
+        wr_pred_(m.n, 0), hb_pred_(m.n, 0) {
     for (int t = 0; t < m.n; ++t) wr_[t].assign(m.reads[t].size(), -1);
   }
 
@@ -583,38 +77,63 @@ class CommitOrderSearch {
   }
 
   bool dfs() {
-    if (placed_ == m_.all) {
-      // The one pattern the incremental checks leave to the complete witness:
-      // it depends on the whole read-from choice, not on the order.
-      if (level_ == Level::PlumeRA &&
-          BiswasLiteral(m_, level_, pos_, wr_).inconsistent_commit_order()) {
-        return false;
-      }
-      if (!BiswasLiteral(m_, level_, pos_, wr_).holds()) {
-        throw std::logic_error(
-            "brute: incremental and literal commit-order checks disagree");
-      }
-      return true;
-    }
+    if (placed_ == m_.all) return complete();
     for (int t = 1; t < m_.n; ++t) {
       if (has(placed_, t) || (m_.so_pred[t] & ~placed_) != 0) continue;
       place(t);
-      const bool found = choose(t, 0);
+      if (choose(t, 0)) return true;  // the state holds the witness
       unplace(t);
-      if (found) return true;
     }
     return false;
   }
 
+  // The checks left to the complete witness, and the literal re-check.
+  bool complete() {
+    if (defer_reads_ && !choose_anywhere()) return false;
+    if (adya_) {
+      const std::vector<std::vector<int>> ww = per_key(m_, order_);
+      const bool ok = AdyaLiteral(m_, level_, ww, wr_).holds();
+      if (level_ == Level::AdyaPLSI) return ok;
+      if (!ok) throw std::logic_error("brute: incremental and literal Adya checks disagree");
+      return true;
+    }
+    // This pattern depends on the whole read-from choice, not on the order.
+    if (level_ == Level::PlumeRA &&
+        BiswasLiteral(m_, level_, pos_, wr_).inconsistent_commit_order()) {
+      return false;
+    }
+    if (!BiswasLiteral(m_, level_, pos_, wr_).holds()) {
+      throw std::logic_error("brute: incremental and literal commit-order checks disagree");
+    }
+    return true;
+  }
+
+  // PL-1: each read from any writer whose version it returned, in the
+  // complete order; G0 depends on ww alone.
+  bool choose_anywhere() {
+    for (int t = 1; t < m_.n; ++t) {
+      for (std::size_t i = 0; i < m_.reads[t].size(); ++i) {
+        const Read& r = m_.reads[t][i];
+        const auto it = std::find_if(r.cands.begin(), r.cands.end(),
+                                     [&](int c) { return may_read(m_, r, c, order_); });
+        if (it == r.cands.end()) return false;
+        wr_[t][i] = *it;
+      }
+    }
+    return true;
+  }
+
   bool choose(int t, std::size_t i) {
+    if (defer_reads_) return check_at(t) && dfs();
     if (i == m_.reads[t].size()) {
       Mask wp = 0;
       for (int s : wr_[t]) wp |= bit(s);
       wr_pred_[t] = wp;
       return check_at(t) && dfs();
     }
-    for (int c : m_.reads[t][i].cands) {
-      if (!has(placed_, c) || c == t) continue;
+    const Read& r = m_.reads[t][i];
+    for (int c : r.cands) {
+      if (!has(placed_, c) || !may_read(m_, r, c, order_)) continue;
       wr_[t][i] = c;
       if (choose(t, i + 1)) return true;
     }
@@ -625,48 +144,71 @@ class CommitOrderSearch {
   bool before(int a, int b) const { return pos_[a] < pos_[b]; }
 
   bool check_at(int t3) {
+    // t3 is last in order_: the writers before it are all placed.
+    for (const InternalListRead& r : m_.internal_lists[t3]) {
+      if (!internal_read_ok(m_, t3, r, order_)) return false;
+    }
+    if (adya_) {
+      return level_ == Level::AdyaPL299 || level_ == Level::AdyaPL3 ? axiom_at(t3) : true;
+    }
     const Mask direct = m_.so_pred[t3] | wr_pred_[t3];
     Mask hb = direct;
     for (int p = 0; p < m_.n; ++p) {
       if (has(direct, p)) hb |= hb_pred_[p];
     }
     hb_pred_[t3] = hb;
-    const Mask others = placed_ & ~bit(t3);
-    const auto& rs = m_.reads[t3];
-
     if (level_ == Level::PlumeTapRA || level_ == Level::PlumeTapCC ||
         level_ == Level::PlumeRA) {
-      // k, l: t3 reads x from t1 and y from t2, t2 also writes x.
-      for (std::size_t i = 0; i < rs.size(); ++i) {
-        const int t1 = wr_[t3][i];
-        for (std::size_t j = 0; j < rs.size(); ++j) {
-          if (i == j) continue;
-          const int t2 = wr_[t3][j];
-          if (t1 == t2 || !has(m_.writers[rs[i].key], t2)) continue;
-          if (has(hb_pred_[t2], t1)) return false;  // k
-          if (before(t1, t2)) return false;          // l
-        }
-      }
-      for (std::size_t i = 0; i < rs.size(); ++i) {
-        const int x = rs[i].key;
-        const int t1 = wr_[t3][i];
-        const Mask t2s = m_.writers[x] & others & ~bit(t1);
-        for (int t2 = 0; t2 < m_.n; ++t2) {
-          if (!has(t2s, t2)) continue;
-          if (level_ == Level::PlumeTapCC && has(hb, t2)) {
-            if (has(hb_pred_[t2], t1)) return false;  // m
-            if (before(t1, t2)) return false;          // n
-          }
-          if (level_ == Level::PlumeRA && has(m_.so_pred[t3], t2) &&
-              has(hb_pred_[t2], t1)) {
-            return false;  // fails to see an so-predecessor
-          }
-        }
-      }
-      return true;
+      return patterns_at(t3, hb);
     }
+    return axiom_at(t3);
+  }
 
-    // biswas: Ax(C, D), and Conflict for SI.
+  bool patterns_at(int t3, Mask hb) const {
+    const auto& rs = m_.reads[t3];
+    // k, l: t3 reads x from t1 and y from t2, t2 also writes x.
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      const int t1 = wr_[t3][i];
+      for (std::size_t j = 0; j < rs.size(); ++j) {
+        if (i == j) continue;
+        const int t2 = wr_[t3][j];
+        if (t1 == t2 || !has(m_.writers[rs[i].key], t2)) continue;
+        if (has(hb_pred_[t2], t1)) return false;  // k
+        if (before(t1, t2)) return false;          // l
+      }
+    }
+    return every_other_writer(t3, [&](int, int t1, int t2) {
+      if (level_ == Level::PlumeTapCC && has(hb, t2)) {
+        if (has(hb_pred_[t2], t1)) return false;  // m
+        if (before(t1, t2)) return false;          // n
+      }
+      // fails to see an so-predecessor
+      return !(level_ == Level::PlumeRA && has(m_.so_pred[t3], t2) && has(hb_pred_[t2], t1));
+    });
+  }
+
+  // Does ok(x, t1, t2) hold for every external read of t3, of x from t1,
+  // and every other placed writer t2 of x?
+  template <class F>
+  bool every_other_writer(int t3, F ok) const {
+    const auto& rs = m_.reads[t3];
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      const int x = rs[i].key;
+      const int t1 = wr_[t3][i];
+      const Mask t2s = m_.writers[x] & placed_ & ~bit(t3) & ~bit(t1);
+      for (int t2 = 0; t2 < m_.n; ++t2) {
+        if (has(t2s, t2) && !ok(x, t1, t2)) return false;
+      }
+    }
+    return true;
+  }
+
+  // Ax(C, D), Conflict for SI; Adya's PL-2.99 and PL-3 are the SER axiom:
+  // an rw edge from t3 to a writer placed before it closes a cycle.
+  bool axiom_at(int t3) const {
+    const Mask direct = m_.so_pred[t3] | wr_pred_[t3];
+    const Mask hb = hb_pred_[t3];
+    const Mask others = placed_ & ~bit(t3);
     int max_direct = 0;
     for (int p = 0; p < m_.n; ++p) {
       if (has(direct, p)) max_direct = std::max(max_direct, pos_[p]);
@@ -683,31 +225,28 @@ class CommitOrderSearch {
       }
     }
     const bool t3_update = has(m_.update, t3);
-    for (std::size_t i = 0; i < rs.size(); ++i) {
-      const int x = rs[i].key;
-      const int t1 = wr_[t3][i];
-      const Mask t2s = m_.writers[x] & others & ~bit(t1);
-      for (int t2 = 0; t2 < m_.n; ++t2) {
-        if (!has(t2s, t2)) continue;
-        bool c = false;
-        switch (level_) {
-          case Level::BiswasRA: c = has(direct, t2); break;
-          case Level::BiswasCC: c = has(hb, t2); break;
-          case Level::BiswasPC:
-          case Level::BiswasSI: c = pos_[t2] <= max_direct; break;
-          case Level::BiswasSER: c = true; break;
-          case Level::BiswasUpdateSer: c = t3_update; break;
-          default: break;
-        }
-        if (level_ == Level::BiswasSI && pos_[t2] <= conflict_bound) c = true;
-        if (c && !before(t2, t1)) return false;
+    return every_other_writer(t3, [&](int, int t1, int t2) {
+      bool c = false;
+      switch (level_) {
+        case Level::BiswasRA: c = has(direct, t2); break;
+        case Level::BiswasCC: c = has(hb, t2); break;
+        case Level::BiswasPC:
+        case Level::BiswasSI: c = pos_[t2] <= max_direct; break;
+        case Level::BiswasSER:
+        case Level::AdyaPL299:
+        case Level::AdyaPL3: c = true; break;
+        case Level::BiswasUpdateSer: c = t3_update; break;
+        default: break;
       }
-    }
-    return true;
+      if (level_ == Level::BiswasSI && pos_[t2] <= conflict_bound) c = true;
+      return !c || before(t2, t1);
+    });
   }
 
   const Model& m_;
   Level level_;
+  bool adya_;
+  bool defer_reads_;
   std::vector<int> order_;
   std::vector<int> pos_;
   Mask placed_ = 0;
@@ -723,7 +262,8 @@ class CommitOrderSearch {
 // it mentions are fixed: EXT, SESSION, PREFIX, NOCONFLICT, TOTALVIS and LU
 // only involve vis⁻¹(t) and ar; TRANSVIS involves vis⁻¹(t) and vis⁻¹(b) for
 // the b visible to t. Without TRANSVIS the choice of vis⁻¹(t) does not
-// constrain later transactions, so one valid choice per node suffices.
+// constrain later transactions, so one valid choice per node suffices. List
+// reads compare with versions of writers placed before t.
 
 class ArVisSearch {
  public:
@@ -753,7 +293,7 @@ class ArVisSearch {
 
   bool dfs() {
     if (placed_ == m_.all) {
-      if (!CeroneLiteral{m_, level_, pos_, vis_pred_}.holds()) {
+      if (!CeroneLiteral(m_, level_, pos_, vis_pred_).holds()) {
         throw std::logic_error(
             "brute: incremental and literal visibility checks disagree");
       }
@@ -763,11 +303,18 @@ class ArVisSearch {
       if (has(placed_, t) || (m_.so_pred[t] & ~placed_) != 0) continue;
       const Mask before = placed_;
       place(t);
-      const bool found = choose_vis(t, before);
+      // On success the state holds the witness.
+      if (internal_reads_ok(t) && choose_vis(t, before)) return true;
       unplace(t);
-      if (found) return true;
     }
     return false;
+  }
+
+  bool internal_reads_ok(int t) const {
+    return std::all_of(m_.internal_lists[t].begin(), m_.internal_lists[t].end(),
+                       [&](const InternalListRead& r) {
+                         return internal_read_ok(m_, t, r, order_);
+                       });
   }
 
   // The most recent (in ar) transaction of `set`, or -1.
@@ -822,7 +369,7 @@ class ArVisSearch {
     }
     for (const Read& r : m_.reads[t]) {
       const int src = latest(m_.writers[r.key] & v);
-      if (src < 0 || *m_.w[src][r.key] != r.value) return false;
+      if (src < 0 || !may_read(m_, r, src, order_)) return false;
     }
     return true;
   }
@@ -835,10 +382,27 @@ class ArVisSearch {
   std::vector<Mask> vis_pred_;
 };
 
+// ---------------------------------------------------------------------------
+// Witnesses in TxnIds.
+
 Witness make_witness(const Model& m, const std::vector<int>& order) {
+  const History& h = *m.ah->history;
   Witness w;
   for (int t : order) w.order.push_back(m.ids[t]);
+  for (TxnId id : m.ids) {
+    if (h.txn(id).status == TxnStatus::Unknown) w.committed.push_back(id);
+  }
   return w;
+}
+
+void set_wr(const Model& m, const std::vector<std::vector<int>>& src, Witness& w) {
+  w.wr.assign(m.ah->history->num_txns(), {});
+  for (int t = 0; t < m.n; ++t) {
+    for (std::size_t i = 0; i < src[t].size(); ++i) {
+      w.wr[m.ids[t]].push_back(
+          ReadFrom{static_cast<KeyId>(m.reads[t][i].key), m.ids[src[t][i]]});
+    }
+  }
 }
 
 std::optional<Witness> search(const Model& m, const LevelInfo& info) {
@@ -854,12 +418,15 @@ std::optional<Witness> search(const Model& m, const LevelInfo& info) {
     }
     return w;
   }
-  CommitOrderSearch s(m, info.level);
+  CommitOrderSearch s(m, info);
   if (!s.run()) return std::nullopt;
   Witness w = make_witness(m, s.order());
-  w.wr.assign(m.ah->history->num_txns(), {});
-  for (int t = 0; t < m.n; ++t) {
-    for (int src : s.wr()[t]) w.wr[m.ids[t]].push_back(m.ids[src]);
+  set_wr(m, s.wr(), w);
+  if (info.framework == Framework::Adya) {
+    for (const auto& seq : per_key(m, s.order())) {
+      w.ww.emplace_back();
+      for (int t : seq) w.ww.back().push_back(m.ids[t]);
+    }
   }
   return w;
 }
@@ -867,8 +434,63 @@ std::optional<Witness> search(const Model& m, const LevelInfo& info) {
 // ---------------------------------------------------------------------------
 // Naive enumeration of complete witnesses.
 
+// Calls f on every choice of one candidate writer per external read until f
+// returns true.
+bool any_wr(const Model& m, const std::function<bool(const std::vector<std::vector<int>>&)>& f) {
+  std::vector<std::pair<int, int>> slots;  // (t, read index)
+  std::vector<std::vector<int>> wr(m.n);
+  for (int t = 0; t < m.n; ++t) {
+    wr[t].assign(m.reads[t].size(), 0);
+    for (std::size_t i = 0; i < m.reads[t].size(); ++i) {
+      slots.emplace_back(t, static_cast<int>(i));
+    }
+  }
+  std::vector<std::size_t> digit(slots.size(), 0);
+  while (true) {
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+      const auto [t, i] = slots[s];
+      wr[t][i] = m.reads[t][i].cands[digit[s]];
+    }
+    if (f(wr)) return true;
+    std::size_t s = 0;
+    for (; s < slots.size(); ++s) {
+      const auto [t, i] = slots[s];
+      if (++digit[s] < m.reads[t][i].cands.size()) break;
+      digit[s] = 0;
+    }
+    if (s == slots.size()) return false;
+  }
+}
+
+// Calls f on every version order of every key (T0 first where it writes)
+// until f returns true.
+bool any_ww(const Model& m, const std::function<bool(const std::vector<std::vector<int>>&)>& f) {
+  std::vector<std::vector<int>> ww(m.nkeys);
+  for (int x = 0; x < m.nkeys; ++x) {
+    for (int t = 0; t < m.n; ++t) {
+      if (m.W(t, x)) ww[x].push_back(t);  // ascending: T0 first
+    }
+  }
+  std::function<bool(int)> from = [&](int x) {
+    if (x == m.nkeys) return f(ww);
+    const auto first = ww[x].begin() + (m.W(0, x) ? 1 : 0);
+    do {
+      if (from(x + 1)) return true;
+    } while (std::next_permutation(first, ww[x].end()));
+    return false;
+  };
+  return from(0);
+}
+
 bool naive(const Model& m, const LevelInfo& info) {
   if (!m.consistent) return false;
+  if (info.framework == Framework::Adya) {
+    return any_ww(m, [&](const std::vector<std::vector<int>>& ww) {
+      return any_wr(m, [&](const std::vector<std::vector<int>>& wr) {
+        return AdyaLiteral(m, info.level, ww, wr).holds();
+      });
+    });
+  }
   std::vector<int> perm(m.n);
   std::iota(perm.begin(), perm.end(), 0);
   std::vector<int> pos(m.n);
@@ -889,64 +511,178 @@ bool naive(const Model& m, const LevelInfo& info) {
             vis[pairs[p].second] |= bit(pairs[p].first);
           }
         }
-        if (CeroneLiteral{m, info.level, pos, vis}.holds()) return true;
+        if (CeroneLiteral(m, info.level, pos, vis).holds()) return true;
       }
-    } else {
-      // Every choice of one candidate writer per external read.
-      std::vector<std::pair<int, int>> slots;  // (t, read index)
-      std::vector<std::vector<int>> wr(m.n);
-      for (int t = 0; t < m.n; ++t) {
-        wr[t].assign(m.reads[t].size(), 0);
-        for (std::size_t i = 0; i < m.reads[t].size(); ++i) {
-          slots.emplace_back(t, static_cast<int>(i));
-        }
-      }
-      std::vector<std::size_t> digit(slots.size(), 0);
-      while (true) {
-        for (std::size_t s = 0; s < slots.size(); ++s) {
-          const auto [t, i] = slots[s];
-          wr[t][i] = m.reads[t][i].cands[digit[s]];
-        }
-        if (BiswasLiteral(m, info.level, pos, wr).holds()) return true;
-        std::size_t s = 0;
-        for (; s < slots.size(); ++s) {
-          const auto [t, i] = slots[s];
-          if (++digit[s] < m.reads[t][i].cands.size()) break;
-          digit[s] = 0;
-        }
-        if (s == slots.size()) break;
-      }
+    } else if (any_wr(m, [&](const std::vector<std::vector<int>>& wr) {
+                 return BiswasLiteral(m, info.level, pos, wr).holds();
+               })) {
+      return true;
     }
   } while (std::next_permutation(perm.begin() + 1, perm.end()));
   return false;
 }
 
-}  // namespace
-
-const std::vector<std::string>& levels() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& info : kLevels) v.emplace_back(info.name);
+const std::vector<std::string>& names_of(bool adya) {
+  static const std::array<std::vector<std::string>, 2> names = [] {
+    std::array<std::vector<std::string>, 2> v;
+    for (const auto& info : level_table()) {
+      v[info.framework == Framework::Adya ? 1 : 0].emplace_back(info.name);
+    }
     return v;
   }();
-  return names;
+  return names[adya ? 1 : 0];
 }
 
-std::optional<Witness> find_witness(const AbstractHistory& h,
-                                    std::string_view level) {
+// ---------------------------------------------------------------------------
+// Checking a given witness: translate it to local ids, fill in what it may
+// leave out, and evaluate the definitions literally.
+
+// One line saying what is wrong with a witness, or nothing.
+using Problem = std::optional<std::string>;
+
+// The name of a transaction a witness mentions, which may not exist.
+std::string txn_name(const Model& m, TxnId id) {
+  const History& h = *m.ah->history;
+  return id < h.num_txns() ? h.txn(id).name : fmt::format("transaction #{}", id);
+}
+
+// pos[t] from an order of member TxnIds.
+Problem positions(const Model& m, const std::vector<TxnId>& order, std::vector<int>& pos) {
+  pos.assign(m.n, -1);
+  int next = 0;
+  for (TxnId id : order) {
+    const int t = id < m.local.size() ? m.local[id] : -1;
+    if (t < 0) return fmt::format("the order holds {}, not a member", txn_name(m, id));
+    if (pos[t] >= 0) return fmt::format("{} appears twice in the order", m.name(t));
+    pos[t] = next++;
+  }
+  for (int t = 0; t < m.n; ++t) {
+    if (pos[t] < 0) return fmt::format("{} is missing from the order", m.name(t));
+  }
+  return std::nullopt;
+}
+
+// src[t][i] from the witness's wr, for the reads it gives; -1 elsewhere.
+Problem given_wr(const Model& m, const Witness& w, std::vector<std::vector<int>>& src) {
+  src.assign(m.n, {});
+  for (int t = 0; t < m.n; ++t) src[t].assign(m.reads[t].size(), -1);
+  for (TxnId id = 0; id < w.wr.size(); ++id) {
+    for (const ReadFrom& rf : w.wr[id]) {
+      const int t = id < m.local.size() ? m.local[id] : -1;
+      if (t < 0) return fmt::format("wr gives a read of {}, not a member", txn_name(m, id));
+      const int i = rf.key < static_cast<KeyId>(m.nkeys) ? m.read_of[t][rf.key] : -1;
+      const std::string key = m.ah->history->key_text(rf.key);
+      if (i < 0) return fmt::format("{} has no external read of {}", m.name(t), key);
+      const int s = rf.writer < m.local.size() ? m.local[rf.writer] : -1;
+      if (s < 0) {
+        return fmt::format("{} reads {} from a transaction that is not a member", m.name(t), key);
+      }
+      src[t][i] = s;
+    }
+  }
+  return std::nullopt;
+}
+
+// Reads the witness leaves out: a read with one candidate reads it; a list
+// read reads the writer that installs its list in the version order seq_of.
+template <class SeqOf>
+Problem fill_wr(const Model& m, SeqOf seq_of, std::vector<std::vector<int>>& src) {
+  for (int t = 1; t < m.n; ++t) {
+    for (std::size_t i = 0; i < m.reads[t].size(); ++i) {
+      if (src[t][i] >= 0) continue;
+      const Read& r = m.reads[t][i];
+      if (r.list) {
+        const auto it = std::find_if(r.cands.begin(), r.cands.end(),
+                                     [&](int c) { return may_read(m, r, c, seq_of(r.key)); });
+        if (it == r.cands.end()) {
+          return fmt::format("no writer installs {}'s read of {} {}", m.name(t), m.key(r.key),
+                             m.list_text(*r.list));
+        }
+        src[t][i] = *it;
+      } else if (r.cands.size() == 1) {
+        src[t][i] = r.cands.front();
+      } else {
+        return fmt::format("wr does not say which of {} writers {}'s read of {} reads",
+                           r.cands.size(), m.name(t), m.key(r.key));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// ww[x] in local ids; a key with at most one writer may be left out.
+Problem given_ww(const Model& m, const Witness& w, std::vector<std::vector<int>>& ww) {
+  ww.assign(m.nkeys, {});
+  for (int x = 0; x < m.nkeys; ++x) {
+    if (static_cast<std::size_t>(x) >= w.ww.size() || w.ww[x].empty()) {
+      if (std::popcount(m.writers[x]) > 1) return fmt::format("no version order of {}", m.key(x));
+      for (int t = 0; t < m.n; ++t) {
+        if (m.W(t, x)) ww[x].push_back(t);
+      }
+      continue;
+    }
+    for (TxnId id : w.ww[x]) {
+      const int t = id < m.local.size() ? m.local[id] : -1;
+      if (t < 0) return fmt::format("ww({}) holds a transaction that is not a member", m.key(x));
+      ww[x].push_back(t);
+    }
+  }
+  return std::nullopt;
+}
+
+// Why `w` does not satisfy the level on the members of m, or nothing.
+Problem witness_problem(const Model& m, const LevelInfo& info, const Witness& w) {
+  if (!m.consistent) return m.inconsistency;
+  std::string why;
+  std::vector<int> pos;
+  std::vector<std::vector<int>> src;
+  if (info.framework == Framework::Adya) {
+    std::vector<std::vector<int>> ww;
+    if (auto p = given_ww(m, w, ww)) return p;
+    if (auto p = given_wr(m, w, src)) return p;
+    if (auto p = fill_wr(m, [&](int x) { return std::span<const int>(ww[x]); }, src)) return p;
+    if (!AdyaLiteral(m, info.level, ww, src).holds(&why)) return why;
+    return std::nullopt;
+  }
+  if (auto p = positions(m, w.order, pos)) return p;
+  std::vector<int> order(m.n);
+  for (int t = 0; t < m.n; ++t) order[pos[t]] = t;
+  if (info.framework == Framework::Cerone) {
+    std::vector<Mask> vis(m.n, 0);
+    for (const auto& [a, b] : w.vis) {
+      const int la = a < m.local.size() ? m.local[a] : -1;
+      const int lb = b < m.local.size() ? m.local[b] : -1;
+      if (la < 0 || lb < 0) return std::string("vis relates a transaction that is not a member");
+      vis[lb] |= bit(la);
+    }
+    if (!CeroneLiteral(m, info.level, pos, vis).holds(&why)) return why;
+    return std::nullopt;
+  }
+  if (auto p = given_wr(m, w, src)) return p;
+  if (auto p = fill_wr(m, [&](int) { return std::span<const int>(order); }, src)) return p;
+  if (!BiswasLiteral(m, info.level, pos, src).holds(&why)) return why;
+  return std::nullopt;
+}
+
+}  // namespace
+
+const std::vector<std::string>& levels() { return names_of(false); }
+
+const std::vector<std::string>& adya_levels() { return names_of(true); }
+
+std::optional<Witness> find_witness(const AbstractHistory& h, std::string_view level,
+                                    const Options& options) {
   const LevelInfo& info = lookup(level);
-  const Model m = build_model(h);
-  return search(m, info);
+  return search(model_for(h, info, options), info);
 }
 
-bool allows(const AbstractHistory& h, std::string_view level) {
-  return find_witness(h, level).has_value();
+bool allows(const AbstractHistory& h, std::string_view level, const Options& options) {
+  return find_witness(h, level, options).has_value();
 }
 
-bool allows_naive(const AbstractHistory& h, std::string_view level) {
+bool allows_naive(const AbstractHistory& h, std::string_view level, const Options& options) {
   const LevelInfo& info = lookup(level);
-  const Model m = build_model(h);
-  return naive(m, info);
+  return naive(model_for(h, info, options), info);
 }
 
 std::string format_witness(const AbstractHistory& h, const Witness& w) {
@@ -961,27 +697,59 @@ std::string format_witness(const AbstractHistory& h, const Witness& w) {
   }
   bool first = true;
   for (TxnId t = 0; t < w.wr.size(); ++t) {
-    for (std::size_t i = 0; i < w.wr[t].size(); ++i) {
+    for (const ReadFrom& rf : w.wr[t]) {
       out += first ? "; wr:" : "";
       first = false;
-      out += fmt::format(" {}.{}<-{}", hist.txn(t).name,
-                         hist.key_text(h.abs[t].reads[i].key),
-                         hist.txn(w.wr[t][i]).name);
+      out += fmt::format(" {}.{}<-{}", hist.txn(t).name, hist.key_text(rf.key),
+                         hist.txn(rf.writer).name);
     }
+  }
+  for (KeyId k = 0; k < w.ww.size(); ++k) {
+    if (w.ww[k].size() < 2) continue;
+    out += fmt::format("; ww({}):", hist.key_text(k));
+    for (TxnId t : w.ww[k]) out += " " + hist.txn(t).name;
+  }
+  if (!w.committed.empty()) {
+    out += "; committed:";
+    for (TxnId t : w.committed) out += " " + hist.txn(t).name;
   }
   return out;
 }
 
-bool allows_some_commit(const History& h, std::string_view level) {
+std::optional<Witness> find_witness_some_commit(const History& h, std::string_view level,
+                                                const Options& options) {
   std::vector<TxnId> unknown;
   for (TxnId t = 1; t < h.num_txns(); ++t)
     if (h.txn(t).status == TxnStatus::Unknown) unknown.push_back(t);
   for (std::uint32_t mask = 0; mask < (1u << unknown.size()); ++mask) {
     std::vector<bool> member = committed_members(h);
     for (std::size_t i = 0; i < unknown.size(); ++i) member[unknown[i]] = (mask >> i) & 1u;
-    if (allows(abstract_history(h, member), level)) return true;
+    if (auto w = find_witness(abstract_history(h, member), level, options)) return w;
   }
-  return false;
+  return std::nullopt;
+}
+
+bool allows_some_commit(const History& h, std::string_view level, const Options& options) {
+  return find_witness_some_commit(h, level, options).has_value();
+}
+
+WitnessCheck check_witness(const History& h, std::string_view level, const Witness& w,
+                           const Options& options) {
+  const LevelInfo& info = lookup(level);
+  auto bad = [&](const std::string& why) {
+    return WitnessCheck{false, fmt::format("{}: {}", level, why)};
+  };
+  std::vector<bool> member = committed_members(h);
+  for (TxnId t : w.committed) {
+    if (t == kInitTxn || t >= h.num_txns()) return bad("committed names no transaction");
+    if (h.txn(t).status == TxnStatus::Aborted) {
+      return bad(fmt::format("{} aborted and cannot have committed", h.txn(t).name));
+    }
+    member[t] = true;
+  }
+  const AbstractHistory ah = abstract_history(h, member);
+  if (auto p = witness_problem(model_for(ah, info, options), info, w)) return bad(*p);
+  return WitnessCheck{true, {}};
 }
 
 }  // namespace iso::brute

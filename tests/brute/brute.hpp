@@ -2,21 +2,31 @@
 //
 // An independent second opinion for the relational oracle: no formulas, no
 // solver, only loops that enumerate witnesses (commit orders, arbitration and
-// visibility, choices of wr when values repeat) and evaluate each axiom as the
-// definitions state it. Two evaluators are provided:
+// visibility, version orders, choices of wr when values repeat) and evaluate
+// each axiom as the definitions state it. Two evaluators are provided:
 //
 //  * allows() / find_witness(): a depth-first search that builds the order one
 //    transaction at a time and checks every axiom instance as soon as all the
 //    transactions it mentions are placed. The pruning is exact: every instance
 //    whose premise can still become true is checked only once it is decided.
-//    Each witness it returns is re-checked by the literal evaluator below.
+//    Each witness it returns is re-checked by the literal evaluator.
 //  * allows_naive(): enumerates every complete witness (all permutations, all
-//    wr choices, all visibility relations inside ar) and evaluates the
-//    formulas verbatim. Exponential; meant for cross-checking allows() on
-//    histories of at most about four transactions.
+//    wr choices, all visibility relations inside ar, all version orders) and
+//    evaluates the formulas verbatim. Exponential; meant for cross-checking
+//    allows() on histories of at most about four transactions.
 //
-// Predicate reads are not modelled: only external reads and final writes of
-// the abstract history take part.
+// List-append reads (Elle) are decided from the operations, not from the
+// engine's analysis of lists: every key's version order (co, ar or ww
+// restricted to its writers, T0 first when T0 writes it) installs as the
+// version of writer u the concatenation of the appends of the writers up to
+// u; an external list read reads the writer whose version it returned, a list
+// read after the transaction's own appends returns the versions before the
+// transaction followed by those appends (tests/brute/model.hpp). Elle's G1a,
+// garbage, duplicate and incompatible-order reads therefore have no witness.
+//
+// Predicate reads are not modelled: only external reads and final writes
+// take part. Reads of aborted or intermediate writes have no witness at any
+// level (Adya's PL-1 included).
 #pragma once
 
 #include <optional>
@@ -30,41 +40,86 @@
 
 namespace iso::brute {
 
-// Every level known here, as "framework.Level".
+// The biswas, cerone and plume levels, as "framework.Level" (with sessions
+// unless Options::ignore_sessions).
 const std::vector<std::string>& levels();
+// Adya's levels, session-free as Adya defines them: adya.PL-1, adya.PL-2,
+// adya.PL-2.99, adya.PL-SI (alias adya.SI), adya.PL-3 (alias adya.SER).
+// Without predicates PL-2.99 and PL-3 coincide.
+const std::vector<std::string>& adya_levels();
+
+struct Options {
+  // Every transaction in its own session (T0 still first): the session-free
+  // forms of the levels (docs: LEVELS.md "Sessions"). Adya's levels ignore
+  // sessions always.
+  bool ignore_sessions = false;
+};
 
 // True iff the history is allowed by `level`: some witness satisfies it.
 // Histories with an INT violation or an unjustified read are denied by every
 // level. Throws std::invalid_argument for an unknown level name and
 // std::length_error for (consistent) histories with more than 63 member
 // transactions. Meant for histories of up to about 6 transactions.
-bool allows(const AbstractHistory& h, std::string_view level);
+bool allows(const AbstractHistory& h, std::string_view level, const Options& options = {});
 
-// A witness found by find_witness().
+// The writer an external read of `key` reads from.
+struct ReadFrom {
+  KeyId key;
+  TxnId writer;
+  bool operator==(const ReadFrom&) const = default;
+};
+
+// A complete witness, as find_witness() returns it and check_witness()
+// takes it.
 struct Witness {
-  // Commit order (biswas, plume) or arbitration (cerone): member TxnIds,
-  // T0 first.
+  // Commit order (biswas, plume), arbitration (cerone), or for adya a total
+  // order containing ww (and wr, but for PL-1), informative only: member
+  // TxnIds, T0 first.
   std::vector<TxnId> order;
   // cerone only: the vis edges (a, b) with a, b member TxnIds.
   std::vector<std::pair<TxnId, TxnId>> vis;
-  // biswas and plume only: wr[t][i] is the writer chosen for the external
-  // read h.abs[t].reads[i] (empty for non-members).
-  std::vector<std::vector<TxnId>> wr;
+  // biswas, plume and adya: wr[t] holds, for each external read of member t,
+  // the writer it reads from (indexed by TxnId; empty for non-members).
+  std::vector<std::vector<ReadFrom>> wr;
+  // adya only: ww[k] is the version order of key k, its member writers in
+  // order (T0 first when T0 writes k); indexed by KeyId.
+  std::vector<std::vector<TxnId>> ww;
+  // The transactions of unknown status taken as committed.
+  std::vector<TxnId> committed;
 };
 
 // The first witness found for `level`, or nullopt if the level denies the
 // history. Same exceptions as allows().
-std::optional<Witness> find_witness(const AbstractHistory& h,
-                                    std::string_view level);
+std::optional<Witness> find_witness(const AbstractHistory& h, std::string_view level,
+                                    const Options& options = {});
 
-// One-line rendering of a witness, e.g. "co: T0 T2 T1; wr: T1.x<-T0".
+// One-line rendering of a witness, e.g. "order: T0 T2 T1; wr: T1.x<-T0".
 std::string format_witness(const AbstractHistory& h, const Witness& w);
 
 // Same verdict as allows(), by exhaustive enumeration without any pruning.
-bool allows_naive(const AbstractHistory& h, std::string_view level);
+bool allows_naive(const AbstractHistory& h, std::string_view level,
+                  const Options& options = {});
 
-// allows() for some choice of which unknown-status transactions committed
-// (the committed ones are members, the aborted ones are not).
-bool allows_some_commit(const History& h, std::string_view level);
+// allows() / find_witness() for some choice of which unknown-status
+// transactions committed (the committed ones are members, the aborted ones
+// are not). The witness says which committed.
+bool allows_some_commit(const History& h, std::string_view level, const Options& options = {});
+std::optional<Witness> find_witness_some_commit(const History& h, std::string_view level,
+                                                const Options& options = {});
+
+struct WitnessCheck {
+  bool ok = false;
+  std::string reason;  // when not ok, one line: "biswas.SI: Conflict fails for ..."
+};
+
+// Does `w` satisfy `level`'s definition on `h`? Members: T0, the committed
+// transactions and w.committed. The witness must be complete for its
+// framework: order (biswas, plume, cerone), vis (cerone), ww for every key
+// with two or more writers (adya), and wr for every external read that could
+// read from more than one writer (biswas, plume, adya; a list read's writer
+// follows from the version order and may be left out). Throws
+// std::invalid_argument for an unknown level name.
+WitnessCheck check_witness(const History& h, std::string_view level, const Witness& w,
+                           const Options& options = {});
 
 }  // namespace iso::brute

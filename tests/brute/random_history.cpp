@@ -7,6 +7,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace iso::brute {
@@ -33,6 +35,29 @@ struct PlannedOp {
   std::int64_t value = 0;
 };
 
+// One transaction's operation kinds, keys and written values (`value(key)`
+// draws one); without blind writes a read of the key comes before the
+// transaction's first write of it.
+template <class ValueOf>
+std::vector<PlannedOp> plan_txn(std::mt19937_64& rng, int nkeys, int min_ops, int max_ops,
+                                double read_ratio, bool blind_writes, ValueOf value) {
+  std::vector<PlannedOp> ops;
+  const int nops = pick(rng, std::max(1, min_ops), std::max(min_ops, max_ops));
+  std::vector<bool> touched(nkeys, false);
+  for (int i = 0; i < nops; ++i) {
+    PlannedOp op;
+    op.key = pick(rng, 0, nkeys - 1);
+    op.read = chance(rng, read_ratio);
+    if (!op.read && !blind_writes && !touched[op.key]) {
+      ops.push_back(PlannedOp{true, op.key, 0});  // read before writing
+    }
+    if (!op.read) op.value = value(op.key);
+    touched[op.key] = true;
+    ops.push_back(op);
+  }
+  return ops;
+}
+
 }  // namespace
 
 History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
@@ -46,22 +71,11 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
   for (int& s : session) s = pick(rng, 0, nsessions - 1);
   std::vector<std::vector<PlannedOp>> plan(ntxns);
   for (auto& ops : plan) {
-    const int nops = pick(rng, std::max(1, opt.min_ops), std::max(opt.min_ops, opt.max_ops));
-    std::vector<bool> touched(nkeys, false);
-    for (int i = 0; i < nops; ++i) {
-      PlannedOp op;
-      op.key = pick(rng, 0, nkeys - 1);
-      op.read = chance(rng, opt.read_ratio);
-      if (!op.read && !opt.blind_writes && !touched[op.key]) {
-        ops.push_back(PlannedOp{true, op.key, 0});  // read before writing
-      }
-      if (!op.read) {
-        op.value = opt.unique_values ? fresh++
-                                     : pick(rng, 0, std::max(1, opt.value_range) - 1);
-      }
-      touched[op.key] = true;
-      ops.push_back(op);
-    }
+    ops = plan_txn(rng, nkeys, opt.min_ops, opt.max_ops, opt.read_ratio, opt.blind_writes,
+                   [&](int) -> std::int64_t {
+                     return opt.unique_values ? fresh++
+                                              : pick(rng, 0, std::max(1, opt.value_range) - 1);
+                   });
   }
 
   // Final writes, the pool external reads mostly draw from.
@@ -149,6 +163,184 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
       } else {
         h.add_write(id, kt->second, v);
       }
+    }
+  }
+  return h;
+}
+
+namespace {
+
+// An append (a write of its element) or a list read.
+struct ListOp : PlannedOp {
+  std::vector<std::int64_t> list;  // a read's list
+};
+
+struct ListTxn {
+  int session = 0;
+  TxnStatus status = TxnStatus::Committed;
+  bool applied = true;  // its appends are visible to later transactions
+  std::vector<ListOp> ops;
+};
+
+// A read to inject an anomaly into: (transaction, operation).
+using ReadRef = std::pair<int, int>;
+
+// The list reads whose list satisfies `ok`.
+template <class Ok>
+std::vector<ReadRef> reads_where(const std::vector<ListTxn>& txns, Ok ok) {
+  std::vector<ReadRef> out;
+  for (std::size_t t = 0; t < txns.size(); ++t) {
+    for (std::size_t i = 0; i < txns[t].ops.size(); ++i) {
+      const ListOp& op = txns[t].ops[i];
+      if (op.read && ok(op.list)) out.emplace_back(static_cast<int>(t), static_cast<int>(i));
+    }
+  }
+  return out;
+}
+
+template <class T>
+const T& any_of(std::mt19937_64& rng, const std::vector<T>& v) {
+  return v[static_cast<std::size_t>(pick(rng, 0, static_cast<int>(v.size()) - 1))];
+}
+
+}  // namespace
+
+History random_list_history(std::mt19937_64& rng, const RandomListOptions& opt) {
+  const int ntxns = pick(rng, std::max(0, opt.min_txns), std::max(opt.min_txns, opt.max_txns));
+  const int nkeys = pick(rng, 1, std::max(1, opt.max_keys));
+  const int nsessions = pick(rng, 1, std::max(1, std::min(opt.max_sessions, ntxns)));
+  std::vector<std::int64_t> fresh(nkeys, 1);  // next element per key
+
+  // Sessions, statuses, and the operations with their appended elements.
+  std::vector<ListTxn> txns(ntxns);
+  for (ListTxn& txn : txns) {
+    txn.session = pick(rng, 0, nsessions - 1);
+    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    if (u < opt.aborted) {
+      txn.status = TxnStatus::Aborted;
+    } else if (u < opt.aborted + opt.unknown) {
+      txn.status = TxnStatus::Unknown;
+    }
+    txn.applied = txn.status == TxnStatus::Committed || chance(rng, opt.visible);
+    for (const PlannedOp& op :
+         plan_txn(rng, nkeys, opt.min_ops, opt.max_ops, opt.read_ratio, opt.blind_appends,
+                  [&](int key) { return fresh[key]++; })) {
+      txn.ops.push_back(ListOp{op, {}});
+    }
+  }
+
+  // The simulated execution: what each read returns.
+  const double mode = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  const bool serial = mode < opt.serial;
+  const bool snapshot = !serial && mode < opt.serial + opt.snapshot;
+  for (int t = 0; t < ntxns; ++t) {
+    std::vector<bool> sees(t, false);  // earlier transactions t sees
+    for (int s = 0; s < t; ++s) {
+      sees[s] = txns[s].applied &&
+                (!snapshot || txns[s].session == txns[t].session || chance(rng, 0.5));
+    }
+    std::vector<std::vector<std::int64_t>> view(nkeys), own(nkeys);
+    for (int s = 0; s < t; ++s) {
+      if (!sees[s]) continue;
+      for (const ListOp& op : txns[s].ops) {
+        if (!op.read) view[op.key].push_back(op.value);
+      }
+    }
+    if (!serial && !snapshot) {
+      // Stale reads: each key independently a prefix of the serial list (the
+      // same for every read of the key in t, which repeats its reads).
+      for (auto& l : view) {
+        l.resize(static_cast<std::size_t>(pick(rng, 0, static_cast<int>(l.size()))));
+      }
+    }
+    for (ListOp& op : txns[t].ops) {
+      if (!op.read) {
+        own[op.key].push_back(op.value);
+        continue;
+      }
+      op.list = view[op.key];
+      op.list.insert(op.list.end(), own[op.key].begin(), own[op.key].end());
+    }
+  }
+
+  // Injected anomalies, each into one random read whose list fits.
+  using Elements = std::vector<std::int64_t>;
+  const auto inject = [&](double p, auto fits, auto change) {
+    if (!chance(rng, p)) return;
+    const std::vector<ReadRef> reads = reads_where(txns, fits);
+    if (reads.empty()) return;
+    const auto [t, i] = any_of(rng, reads);
+    change(txns[t].ops[i].list);
+  };
+  const auto size_of = [](const Elements& l) { return static_cast<int>(l.size()); };
+  const auto at = [](Elements& l, int i) { return l.begin() + i; };
+  inject(opt.garbage, [](const Elements&) { return true; }, [&](Elements& l) {
+    l.insert(at(l, pick(rng, 0, size_of(l))), 1000000);  // nobody appends 1000000
+  });
+  inject(opt.duplicate, [](const Elements& l) { return !l.empty(); }, [&](Elements& l) {
+    const int j = pick(rng, 0, size_of(l) - 1);
+    l.insert(at(l, pick(rng, j + 1, size_of(l))), l[j]);
+  });
+  inject(opt.swap, [](const Elements& l) { return l.size() >= 2; }, [&](Elements& l) {
+    const int j = pick(rng, 0, size_of(l) - 2);
+    std::swap(l[j], l[j + 1]);
+  });
+  if (chance(rng, opt.intermediate)) {
+    // (key, element) -> the transaction that appended it, when that was
+    // not its last append to the key.
+    std::map<std::pair<int, std::int64_t>, int> intermediate;
+    for (int t = 0; t < ntxns; ++t) {
+      std::map<int, std::int64_t> last;
+      for (const ListOp& op : txns[t].ops) {
+        if (op.read) continue;
+        if (auto it = last.find(op.key); it != last.end()) intermediate[{op.key, it->second}] = t;
+        last[op.key] = op.value;
+      }
+    }
+    // (transaction, operation, length): reads that can stop after an
+    // intermediate append of another transaction.
+    std::vector<std::tuple<int, int, std::size_t>> cuts;
+    for (int t = 0; t < ntxns; ++t) {
+      for (std::size_t i = 0; i < txns[t].ops.size(); ++i) {
+        const ListOp& op = txns[t].ops[i];
+        for (std::size_t j = 0; op.read && j < op.list.size(); ++j) {
+          const auto it = intermediate.find({op.key, op.list[j]});
+          if (it != intermediate.end() && it->second != t) {
+            cuts.emplace_back(t, static_cast<int>(i), j + 1);
+          }
+        }
+      }
+    }
+    if (!cuts.empty()) {
+      const auto [t, i, len] = any_of(rng, cuts);
+      txns[t].ops[static_cast<std::size_t>(i)].list.resize(len);
+    }
+  }
+
+  // Build the history.
+  History h;
+  std::vector<KeyId> keys;
+  for (int k = 0; k < nkeys; ++k) keys.push_back(h.intern_key(key_name(k)));
+  if (chance(rng, opt.explicit_init)) {
+    h.set_initial_writes(InitialWrites::ExplicitOnly);
+    for (KeyId k : keys) {
+      if (chance(rng, 0.5)) h.set_init(k, h.intern_value(Value{std::int64_t{0}}));
+    }
+  }
+  std::map<int, SessionId> sessions;
+  for (int t = 0; t < ntxns; ++t) {
+    auto it = sessions.find(txns[t].session);
+    if (it == sessions.end()) it = sessions.emplace(txns[t].session, h.add_session()).first;
+    const TxnId id = h.add_txn(it->second, fmt::format("T{}", t + 1), txns[t].status);
+    for (const ListOp& op : txns[t].ops) {
+      const KeyId k = keys[op.key];
+      if (!op.read) {
+        h.add_write(id, k, h.intern_value(Value{op.value}));
+        continue;
+      }
+      std::vector<ValueId> list;
+      for (std::int64_t e : op.list) list.push_back(h.intern_value(Value{e}));
+      h.add_list_read(id, k, std::move(list), h.init_value(k));
     }
   }
   return h;

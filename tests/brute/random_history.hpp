@@ -39,6 +39,48 @@ struct RandomHistoryOptions {
 
 History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt = {});
 
+// Random small list-append histories (Elle): transactions of appends (fresh
+// values per key) and list reads, whose lists come from a simulated
+// execution, with optional injected anomalies. Transactions T1, T2, ...
+// execute in that order (sessions follow it); a transaction sees the appends
+// of the earlier transactions that are applied (committed, or aborted or of
+// unknown status with their appends made visible) and its own appends.
+struct RandomListOptions {
+  int min_txns = 2;  // T0 not counted
+  int max_txns = 5;
+  int max_keys = 2;
+  int max_sessions = 3;
+  int min_ops = 1;  // per transaction
+  int max_ops = 4;
+  double read_ratio = 0.5;    // chance that an operation is a read
+  bool blind_appends = true;  // else t reads a key before its first append to it
+  // What reads see, chosen once per history: with probability `serial`
+  // every earlier applied transaction; with probability `snapshot` a random
+  // set of them per transaction (its session predecessors included), in
+  // transaction order; otherwise, for each transaction and key
+  // independently, a random prefix of the serial list (stale reads).
+  double serial = 0.2;
+  double snapshot = 0.4;
+  // Per transaction: aborted, or of unknown status; such a transaction's
+  // appends are visible to later reads with probability `visible`.
+  double aborted = 0.1;
+  double unknown = 0.1;
+  double visible = 0.5;
+  // Per history, each at most once: one read gets an element nobody
+  // appended (garbage), repeats one of its elements (duplicate), has two of
+  // its elements swapped (an order incompatible with other reads), or stops
+  // between two appends of one other transaction to the key (intermediate).
+  double garbage = 0.05;
+  double duplicate = 0.05;
+  double swap = 0.05;
+  double intermediate = 0.1;
+  // Chance that T0 initialises only some keys (InitialWrites::ExplicitOnly,
+  // each key with probability 1/2).
+  double explicit_init = 0.0;
+};
+
+History random_list_history(std::mt19937_64& rng, const RandomListOptions& opt = {});
+
 // Marks each transaction aborted with probability `aborted` and of unknown
 // status with probability `unknown` (draws one number per transaction).
 void randomize_status(std::mt19937_64& rng, History& h, double aborted = 0.1,

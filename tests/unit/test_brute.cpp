@@ -6,10 +6,13 @@
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,8 +30,9 @@ using iso::History;
 using iso::brute::allows;
 
 // One session per inner list, one transaction per string, written in the
-// papers' notation: "r(x,0) w(x,1)". Transactions are named T1, T2, ... in
-// the order they are listed.
+// papers' notation: "r(x,0) w(x,1)", with Elle's appends and list reads as
+// "a(x,1) r(x,[1 2])". Transactions are named T1, T2, ... in the order they
+// are listed.
 History make(const std::vector<std::vector<std::string>>& sessions) {
   History h;
   int next = 1;
@@ -46,41 +50,82 @@ History make(const std::vector<std::vector<std::string>>& sessions) {
         const std::size_t open = text.find('(', i);
         const std::size_t comma = text.find(',', open);
         const std::size_t close = text.find(')', comma);
-        REQUIRE((kind == 'r' || kind == 'w'));
+        REQUIRE((kind == 'r' || kind == 'w' || kind == 'a'));
         REQUIRE(close != std::string::npos);
         const iso::KeyId k = h.intern_key(text.substr(open + 1, comma - open - 1));
-        const std::int64_t v = std::stoll(text.substr(comma + 1, close - comma - 1));
-        const iso::ValueId val = h.intern_value(iso::Value{v});
+        const std::string arg = text.substr(comma + 1, close - comma - 1);
+        i = close + 1;
+        if (arg.front() == '[') {  // a list read
+          std::vector<iso::ValueId> list;
+          std::istringstream in(arg.substr(1, arg.size() - 2));
+          for (std::int64_t e = 0; in >> e;) list.push_back(h.intern_value(iso::Value{e}));
+          h.add_list_read(t, k, std::move(list), h.init_value(k));
+          continue;
+        }
+        const iso::ValueId val = h.intern_value(iso::Value{std::stoll(arg)});
         if (kind == 'r') {
           h.add_read(t, k, val);
         } else {
-          h.add_write(t, k, val);
+          h.add_write(t, k, val);  // an append is a write of its element
         }
-        i = close + 1;
       }
     }
   }
   return h;
 }
 
+// The history in the papers' notation, list reads with their lists.
+std::string show(const History& h) {
+  if (!h.has_list_reads()) return iso::format_history(h);
+  std::string out;
+  for (iso::TxnId t = 1; t < h.num_txns(); ++t) {
+    const iso::Transaction& txn = h.txn(t);
+    out += fmt::format("{} (session {}{}):", txn.name, txn.session + 1,
+                       txn.status == iso::TxnStatus::Committed ? ""
+                       : txn.status == iso::TxnStatus::Aborted ? ", aborted"
+                                                               : ", status unknown");
+    for (const iso::Op& op : txn.ops) {
+      if (op.list == iso::kNoList) {
+        out += " " + iso::format_op(h, op);
+        continue;
+      }
+      std::vector<std::string> elements;
+      for (iso::ValueId v : h.lists()[op.list]) elements.push_back(h.value_text(v));
+      out += fmt::format(" r({},[{}])", h.key_text(op.key), fmt::join(elements, " "));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 using Verdicts = std::map<std::string, bool>;
 
 // Checks the listed verdicts, with the pruned search and with plain
-// enumeration.
-void expect(const History& h, const Verdicts& verdicts) {
+// enumeration, and that every witness found satisfies its level.
+void expect(const History& h, const Verdicts& verdicts, const iso::brute::Options& opt = {}) {
   const iso::AbstractHistory a = iso::abstract_history(h);
   for (const auto& entry : verdicts) {
     const std::string& level = entry.first;
     const bool allowed = entry.second;
-    INFO(level, "\n", iso::format_history(h));
-    CHECK(allows(a, level) == allowed);
-    CHECK(iso::brute::allows_naive(a, level) == allowed);
+    INFO(level, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    const auto w = iso::brute::find_witness(a, level, opt);
+    CHECK(w.has_value() == allowed);
+    CHECK(iso::brute::allows_naive(a, level, opt) == allowed);
+    if (w) CHECK(iso::brute::check_witness(h, level, *w, opt).reason == "");
   }
 }
 
+// The biswas, cerone and plume levels.
 Verdicts all_levels(bool allowed) {
   Verdicts v;
   for (const std::string& l : iso::brute::levels()) v[l] = allowed;
+  return v;
+}
+
+// All of those and Adya's.
+Verdicts every_level(bool allowed) {
+  Verdicts v = all_levels(allowed);
+  for (const std::string& l : iso::brute::adya_levels()) v[l] = allowed;
   return v;
 }
 
@@ -94,9 +139,13 @@ Verdicts with(Verdicts v, const Verdicts& changes) {
 TEST_CASE("brute: level names") {
   const auto& names = iso::brute::levels();
   CHECK(names.size() == 18);
+  CHECK(iso::brute::adya_levels() ==
+        std::vector<std::string>{"adya.PL-1", "adya.PL-2", "adya.PL-2.99", "adya.PL-SI",
+                                 "adya.SI", "adya.PL-3", "adya.SER"});
   const History h = make({{"r(x,0)"}});
   const iso::AbstractHistory a = iso::abstract_history(h);
   for (const std::string& l : names) CHECK(allows(a, l));
+  for (const std::string& l : iso::brute::adya_levels()) CHECK(allows(a, l));
   CHECK_THROWS_AS(allows(a, "biswas.XYZ"), std::invalid_argument);
   CHECK_THROWS_AS(allows(a, "SER"), std::invalid_argument);
   CHECK_THROWS_AS(iso::brute::allows_naive(a, "cerone"), std::invalid_argument);
@@ -229,8 +278,8 @@ TEST_CASE("brute: repeated values make wr a choice") {
   const iso::TxnId t3 = *dup.find_txn("T3");
   INFO(iso::brute::format_witness(a, *w));
   REQUIRE(w->wr[t3].size() == 2);
-  CHECK(w->wr[t3][0] == t2);  // x
-  CHECK(w->wr[t3][1] == t2);  // y
+  CHECK(w->wr[t3][0] == iso::brute::ReadFrom{*dup.find_key("x"), t2});
+  CHECK(w->wr[t3][1] == iso::brute::ReadFrom{*dup.find_key("y"), t2});
 
   // With T2 writing a different value of x only T1 can be read: fractured.
   const History uniq = make({{"w(x,1)", "w(x,3) w(y,2)"}, {"r(y,2) r(x,1)"}});
@@ -268,6 +317,305 @@ TEST_CASE("brute: aborted transactions are not members") {
 }
 
 // ---------------------------------------------------------------------------
+// List-append reads (Elle). A list read returns the version of the writer of
+// its last element: every element of every writer up to it in the key's
+// version order, in order.
+
+namespace {
+
+void set_status(History& h, const char* txn, iso::TxnStatus status) {
+  h.txn(*h.find_txn(txn)).status = status;
+}
+
+// The six levels the list cases state verdicts for, in this order.
+Verdicts six(bool ra, bool cc, bool ser, bool si, bool pl3, bool cerone_ser) {
+  return Verdicts{{"biswas.RA", ra},  {"biswas.CC", cc},   {"biswas.SER", ser},
+                  {"biswas.SI", si},  {"adya.PL-3", pl3},  {"cerone.SER", cerone_ser}};
+}
+
+}  // namespace
+
+TEST_CASE("brute: list reads of a serial execution are allowed everywhere") {
+  expect(make({{"a(x,1) a(y,1)", "r(x,[1]) a(x,2)"}, {"r(x,[1 2]) r(y,[1]) a(y,2)"}}),
+         every_level(true));
+  // Reads after the transaction's own appends: the versions before it, then
+  // its appends so far.
+  expect(make({{"a(x,1)"}, {"r(x,[1]) a(x,2) r(x,[1 2]) a(x,3) r(x,[1 2 3])"}}),
+         every_level(true));
+  // An element appended twice by one transaction is read twice.
+  expect(make({{"a(x,1) a(x,1)"}, {"r(x,[1 1])"}}), every_level(true));
+  // The empty list is T0's version.
+  expect(make({{"a(x,1)"}, {"r(x,[])"}}), every_level(true));
+}
+
+TEST_CASE("brute: a list holding an aborted append (G1a) is denied everywhere") {
+  History h = make({{"a(x,1)"}, {"r(x,[1])"}});
+  set_status(h, "T1", iso::TxnStatus::Aborted);
+  expect(h, six(false, false, false, false, false, false));
+  expect(h, every_level(false));
+  // Of unknown status, T1 may have committed.
+  set_status(h, "T1", iso::TxnStatus::Unknown);
+  expect(h, every_level(false));  // the abstract history leaves it out
+  for (const std::string& l : iso::brute::adya_levels()) {
+    CHECK(iso::brute::allows_some_commit(h, l));
+  }
+  const auto w = iso::brute::find_witness_some_commit(h, "biswas.SER");
+  REQUIRE(w.has_value());
+  CHECK(w->committed == std::vector<iso::TxnId>{*h.find_txn("T1")});
+}
+
+TEST_CASE("brute: garbage and duplicated elements are denied everywhere") {
+  // 9 was never appended.
+  expect(make({{"a(x,1)"}, {"r(x,[1 9])"}}), six(false, false, false, false, false, false));
+  expect(make({{"a(x,1)"}, {"r(x,[9])"}}), every_level(false));
+  // 1 was appended once and read twice.
+  expect(make({{"a(x,1)"}, {"r(x,[1 1])"}}), six(false, false, false, false, false, false));
+  expect(make({{"a(x,1)"}, {"a(x,2)"}, {"r(x,[1 2 1])"}}), every_level(false));
+}
+
+TEST_CASE("brute: two reads in incompatible orders are denied everywhere") {
+  // No version order of x has both [1 2] and [2 1] as versions, whatever the
+  // level: even RA, CC and PL-1 need one.
+  const History h = make({{"a(x,1)"}, {"a(x,2)"}, {"r(x,[1 2])"}, {"r(x,[2 1])"}});
+  expect(h, six(false, false, false, false, false, false));
+  expect(h, every_level(false));
+  expect(h, every_level(false), {.ignore_sessions = true});
+  // Over two keys the orders are each fine, but ww(x) ∪ ww(y) is a cycle
+  // (G0): PL-1 denies, and so does every level with a commit order.
+  const History g0 = make({{"a(x,1) a(y,1)"}, {"a(x,2) a(y,2)"}, {"r(x,[1 2]) r(y,[2 1])"}});
+  expect(g0, every_level(false));
+}
+
+TEST_CASE("brute: a list that stops inside another transaction's appends is denied") {
+  // T1's version is [1 2]; [1] is no transaction's version (G1b).
+  expect(make({{"a(x,1) a(x,2)"}, {"r(x,[1])"}}), every_level(false));
+  expect(make({{"a(x,1) a(x,2)"}, {"r(x,[1 2])"}}), every_level(true));
+}
+
+TEST_CASE("brute: list reads inside a transaction") {
+  // T2's own appends must appear, after the versions before it.
+  expect(make({{"a(x,1)"}, {"r(x,[1]) a(x,2) r(x,[1])"}}), every_level(false));
+  expect(make({{"a(x,1)"}, {"a(x,2) r(x,[2 1])"}}), every_level(false));
+  // T2 read [2] after its append: T2 is the first writer of x, so T3's
+  // [1 2] cannot be a version.
+  expect(make({{"a(x,1)"}, {"a(x,2) r(x,[2])"}, {"r(x,[1 2])"}}), every_level(false));
+  expect(make({{"a(x,1)"}, {"a(x,2) r(x,[2])"}, {"r(x,[2 1])"}}), every_level(true));
+  // A repeated read before T2's own append returns the same list.
+  expect(make({{"a(x,1)"}, {"r(x,[]) r(x,[1])"}}), every_level(false));
+  expect(make({{"a(x,1)"}, {"r(x,[1]) r(x,[1])"}}), every_level(true));
+}
+
+TEST_CASE("brute: a list read reveals the order of earlier appends") {
+  // T5's [1 2] puts T1 before T2 in x's version order. T4 reads x from T1
+  // although T2 happened before it (T2 -wr-> T3 -wr-> T4): CC needs T2
+  // before T1 and denies, RA (only so ∪ wr edges into T4) allows. PL-3: T4
+  // -rw-> T2 (T2 follows T1 in ww(x)) closes T2 -wr-> T3 -wr-> T4 -rw-> T2.
+  const History list = make({{"a(x,1)"},
+                             {"a(x,2) a(y,1)"},
+                             {"r(y,[1]) a(z,1)"},
+                             {"r(z,[1]) r(x,[1])"},
+                             {"r(x,[1 2])"}});
+  expect(list, six(true, false, false, false, false, false));
+  expect(list, Verdicts{{"adya.PL-2", true}, {"adya.PL-SI", false}, {"cerone.RA", true},
+                        {"cerone.CC", false}});
+  // Read as registers (the last element only), T2 may precede T1:
+  // T2 T3 T5 T1 T4 is serial.
+  const History registers = make({{"w(x,1)"},
+                                  {"w(x,2) w(y,1)"},
+                                  {"r(y,1) w(z,1)"},
+                                  {"r(z,1) r(x,1)"},
+                                  {"r(x,2)"}});
+  expect(registers, six(true, true, true, true, true, true));
+}
+
+TEST_CASE("brute: a read [1 2 3] puts its writers before every other writer") {
+  // T5 reads [1 2 3] after T4 appended 4 in the same session: the version it
+  // read precedes T4's, so T5 missed its session predecessor's write. Adya's
+  // levels have no sessions: T5 -rw-> T4 is the only consequence.
+  const History list =
+      make({{"a(x,1)"}, {"a(x,2)"}, {"a(x,3)"}, {"a(x,4)", "r(x,[1 2 3])"}});
+  expect(list, six(false, false, false, false, true, false));
+  expect(list, six(true, true, true, true, true, true), {.ignore_sessions = true});
+  // Reading only the last element, T4 may come before T3: T1 T2 T4 T3 T5.
+  const History registers = make({{"w(x,1)"}, {"w(x,2)"}, {"w(x,3)"}, {"w(x,4)", "r(x,3)"}});
+  expect(registers, six(true, true, true, true, true, true));
+}
+
+TEST_CASE("brute: T0 writes only the keys it initialises") {
+  History h = make({{"r(x,[])"}, {"r(y,0)"}});
+  h.set_initial_writes(iso::InitialWrites::ExplicitOnly);
+  // Nobody writes x or y: neither read has a writer.
+  expect(h, every_level(false));
+  h.set_init(*h.find_key("x"), h.intern_value(iso::Value{std::int64_t{0}}));
+  h.set_init(*h.find_key("y"), h.intern_value(iso::Value{std::int64_t{0}}));
+  expect(h, every_level(true));
+  // The first writer of an uninitialised key loses no update.
+  History first = make({{"a(x,1)"}, {"r(x,[1]) a(x,2)"}});
+  first.set_initial_writes(iso::InitialWrites::ExplicitOnly);
+  expect(first, every_level(true));
+}
+
+// ---------------------------------------------------------------------------
+// Adya's levels, session-free. G1a and G1b (reads of aborted or intermediate
+// writes) have no witness at any level.
+
+namespace {
+
+Verdicts adya(bool pl1, bool pl2, bool pl299, bool plsi, bool pl3) {
+  return Verdicts{{"adya.PL-1", pl1},  {"adya.PL-2", pl2}, {"adya.PL-2.99", pl299},
+                  {"adya.PL-SI", plsi}, {"adya.SI", plsi},  {"adya.PL-3", pl3},
+                  {"adya.SER", pl3}};
+}
+
+}  // namespace
+
+TEST_CASE("brute: Adya levels on the classic anomalies") {
+  // Write skew: T1 -rw(y)-> T2 -rw(x)-> T1 is a G2-item cycle. For G-SI the
+  // composition (ww ∪ wr) ; rw? needs a ww or wr edge before each rw edge,
+  // and the only ones come from T0: no cycle.
+  expect(make({{"r(x,0) r(y,0) w(x,1)"}, {"r(x,0) r(y,0) w(y,1)"}}),
+         adya(true, true, false, true, false));
+  // Lost update: whichever of T1, T2 is second in ww(x), say T2, T1 read
+  // x from T0 and so T1 -rw-> T2; with T1 -ww-> T2... rather T2 -rw-> T1
+  // (T2 read T0's x, T1 follows T0): T1 -ww-> T2 -rw-> T1 is both G-SI and
+  // G2-item. PL-2 holds: ww ∪ wr is acyclic.
+  expect(make({{"r(x,0) w(x,1)"}, {"r(x,0) w(x,2)"}}), adya(true, true, false, false, false));
+  // G1c: T1 -wr(x)-> T2 -wr(y)-> T1. ww has no cycle: PL-1 holds.
+  expect(make({{"w(x,1) r(y,1)"}, {"w(y,1) r(x,1)"}}), adya(true, false, false, false, false));
+  // Long fork: T1 -wr-> T3 -rw(y)-> T2 -wr-> T4 -rw(x)-> T1. Both rw edges
+  // follow a wr edge, so (ww ∪ wr) ; rw? has T1 -> T2 -> T1: G-SI.
+  expect(make({{"w(x,1)"}, {"w(y,1)"}, {"r(x,1) r(y,0)"}, {"r(x,0) r(y,1)"}}),
+         adya(true, true, false, false, false));
+  // A write missed by a later transaction of the same session: no session
+  // order in Adya, so T2 simply precedes T1.
+  expect(make({{"w(x,1)", "r(x,0)"}}), adya(true, true, true, true, true));
+  // Serial: everything holds.
+  expect(make({{"r(x,0) w(x,1)", "r(x,1) w(y,2)"}, {"r(y,2) r(x,1)"}}),
+         adya(true, true, true, true, true));
+}
+
+// ---------------------------------------------------------------------------
+// Session order ignored.
+
+TEST_CASE("brute: levels with session order ignored") {
+  // T2 misses its session predecessor's write: only session order makes
+  // this an anomaly.
+  const History h = make({{"w(x,1)", "r(x,0)"}});
+  expect(h, with(all_levels(false), {{"plume.TapRA", true}, {"biswas.UpdateSer", true}}));
+  expect(h, every_level(true), {.ignore_sessions = true});
+  // Without sessions the frameworks coincide: biswas.SER is adya.PL-3 and
+  // biswas.SI is adya.PL-SI (VeriStrong Thms 3.5 and A.2).
+  for (const History& g : {make({{"r(x,0) r(y,0) w(x,1)"}, {"r(x,0) r(y,0) w(y,1)"}}),
+                           make({{"w(x,1)"}, {"w(y,1)"}, {"r(x,1) r(y,0)"}, {"r(x,0) r(y,1)"}})}) {
+    const iso::AbstractHistory a = iso::abstract_history(g);
+    CHECK(allows(a, "biswas.SER", {.ignore_sessions = true}) == allows(a, "adya.PL-3"));
+    CHECK(allows(a, "biswas.SI", {.ignore_sessions = true}) == allows(a, "adya.PL-SI"));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Checking given witnesses.
+
+namespace {
+
+iso::TxnId id(const History& h, const char* name) { return *h.find_txn(name); }
+
+}  // namespace
+
+TEST_CASE("brute: check_witness accepts found witnesses and says why others fail") {
+  using iso::brute::check_witness;
+  using iso::brute::ReadFrom;
+  using iso::brute::Witness;
+  // Lost update, committed T1 then T2, both reading x from T0.
+  const History lu = make({{"r(x,0) w(x,1)"}, {"r(x,0) w(x,2)"}});
+  const iso::KeyId x = *lu.find_key("x");
+  Witness w;
+  w.order = {0, id(lu, "T1"), id(lu, "T2")};
+  w.wr.resize(lu.num_txns());
+  w.wr[id(lu, "T1")] = {ReadFrom{x, 0}};
+  w.wr[id(lu, "T2")] = {ReadFrom{x, 0}};
+  CHECK(check_witness(lu, "biswas.RA", w).ok);
+  CHECK(check_witness(lu, "biswas.SI", w).reason ==
+        "biswas.SI: Conflict fails for x, x, T0, T1, T2, T1");
+  CHECK(check_witness(lu, "biswas.SER", w).reason == "biswas.SER: axiom fails for x, T0, T1, T2");
+  // The reads have one candidate each: wr may be left out.
+  Witness bare = w;
+  bare.wr.clear();
+  CHECK(check_witness(lu, "biswas.RA", bare).ok);
+  // Broken witnesses.
+  Witness missing = w;
+  missing.order.pop_back();
+  CHECK(check_witness(lu, "biswas.RA", missing).reason ==
+        "biswas.RA: T2 is missing from the order");
+  Witness late = w;
+  late.order = {id(lu, "T1"), 0, id(lu, "T2")};
+  CHECK(check_witness(lu, "biswas.RA", late).reason == "biswas.RA: T0 is not first in co");
+  Witness wrong = w;
+  wrong.wr[id(lu, "T2")] = {ReadFrom{x, id(lu, "T1")}};
+  CHECK(check_witness(lu, "biswas.RA", wrong).reason == "biswas.RA: T2 cannot read x from T1");
+  // Adya: ww(x) = T0 T1 T2; T2 read T0 and T1 follows T0: T2 -rw-> T1.
+  Witness ww;
+  ww.ww = {{0, id(lu, "T1"), id(lu, "T2")}};
+  CHECK(check_witness(lu, "adya.PL-2", ww).ok);
+  CHECK(check_witness(lu, "adya.PL-3", ww).reason == "adya.PL-3: G2-item: cycle T1 T2 T1");
+  CHECK(check_witness(lu, "adya.PL-SI", ww).reason == "adya.PL-SI: G-SI: cycle T1 T1");
+  ww.ww = {{id(lu, "T1"), 0, id(lu, "T2")}};
+  CHECK(check_witness(lu, "adya.PL-1", ww).reason == "adya.PL-1: T0 is not first in ww(x)");
+  ww.ww.clear();
+  CHECK(check_witness(lu, "adya.PL-1", ww).reason == "adya.PL-1: no version order of x");
+  // Cerone: SER with T1 invisible to T2.
+  Witness cer;
+  cer.order = {0, id(lu, "T1"), id(lu, "T2")};
+  cer.vis = {{0, id(lu, "T1")}, {0, id(lu, "T2")}};
+  CHECK(check_witness(lu, "cerone.RA", cer).ok);
+  CHECK(check_witness(lu, "cerone.SER", cer).reason == "cerone.SER: TOTALVIS fails for T1, T2");
+  CHECK(check_witness(lu, "cerone.NLU", cer).reason ==
+        "cerone.NLU: lost update of x by T2: T1 is not visible");
+  cer.vis.emplace_back(id(lu, "T1"), id(lu, "T2"));
+  CHECK(check_witness(lu, "cerone.SER", cer).reason == "cerone.SER: EXT fails for T2's read of x");
+  CHECK_THROWS_AS(check_witness(lu, "biswas.XYZ", w), std::invalid_argument);
+
+  // Repeated values: the witness must say which writer T3 reads.
+  const History dup = make({{"w(x,1)", "w(x,1) w(y,2)"}, {"r(y,2) r(x,1)"}});
+  Witness d;
+  d.order = {0, id(dup, "T1"), id(dup, "T2"), id(dup, "T3")};
+  CHECK(check_witness(dup, "biswas.RA", d).reason ==
+        "biswas.RA: wr does not say which of 2 writers T3's read of x reads");
+  d.wr.resize(dup.num_txns());
+  d.wr[id(dup, "T3")] = {ReadFrom{*dup.find_key("x"), id(dup, "T1")}};
+  CHECK(check_witness(dup, "biswas.RA", d).reason == "biswas.RA: axiom fails for x, T1, T2, T3");
+  d.wr[id(dup, "T3")] = {ReadFrom{*dup.find_key("x"), id(dup, "T2")}};
+  CHECK(check_witness(dup, "biswas.SER", d).ok);
+
+  // List reads: the version order decides which writer a list read reads.
+  const History l = make({{"a(x,1)"}, {"a(x,2)"}, {"r(x,[2 1])"}});
+  Witness lo;
+  lo.order = {0, id(l, "T2"), id(l, "T1"), id(l, "T3")};
+  CHECK(check_witness(l, "biswas.SER", lo).ok);
+  lo.order = {0, id(l, "T1"), id(l, "T2"), id(l, "T3")};
+  CHECK(check_witness(l, "biswas.SER", lo).reason ==
+        "biswas.SER: no writer installs T3's read of x [2 1]");
+  Witness lww;
+  lww.ww = {{0, id(l, "T1"), id(l, "T2")}};
+  CHECK(check_witness(l, "adya.PL-1", lww).reason ==
+        "adya.PL-1: no writer installs T3's read of x [2 1]");
+
+  // Unknown status: the witness says who committed.
+  History u = make({{"a(x,1)"}, {"r(x,[1])"}});
+  set_status(u, "T1", iso::TxnStatus::Unknown);
+  Witness uw;
+  uw.order = {0, id(u, "T2")};
+  CHECK(check_witness(u, "biswas.RA", uw).reason ==
+        "biswas.RA: T2: r(x,[1]) has no writer to read from");
+  uw.order = {0, id(u, "T1"), id(u, "T2")};
+  uw.committed = {id(u, "T1")};
+  CHECK(check_witness(u, "biswas.RA", uw).ok);
+  set_status(u, "T1", iso::TxnStatus::Aborted);
+  CHECK(check_witness(u, "biswas.RA", uw).reason ==
+        "biswas.RA: T1 aborted and cannot have committed");
+}
+
+// ---------------------------------------------------------------------------
 // Random histories.
 
 namespace {
@@ -281,6 +629,30 @@ std::vector<History> random_histories(std::uint64_t seed, int count,
     out.push_back(iso::brute::random_history(rng, opt));
   }
   return out;
+}
+
+// allows() agrees with allows_naive() on `levels`, and every witness found
+// satisfies its level according to check_witness(); counts the verdicts.
+void agree_with_naive(const History& h, const std::vector<std::string>& levels,
+                      const iso::brute::Options& opt, int& allowed, int& denied) {
+  const iso::AbstractHistory a = iso::abstract_history(h);
+  for (const std::string& l : levels) {
+    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    const auto w = iso::brute::find_witness(a, l, opt);
+    REQUIRE(w.has_value() == iso::brute::allows_naive(a, l, opt));
+    if (w) REQUIRE(iso::brute::check_witness(h, l, *w, opt).reason == "");
+    (w ? allowed : denied)++;
+  }
+}
+
+// The Biswas–Enea and Cerone et al. definitions of a level agree.
+void frameworks_agree(const History& h, const iso::brute::Options& opt = {}) {
+  const iso::AbstractHistory a = iso::abstract_history(h);
+  for (const char* l : {"RA", "CC", "PC", "SI", "SER"}) {
+    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    REQUIRE(allows(a, std::string("biswas.") + l, opt) ==
+            allows(a, std::string("cerone.") + l, opt));
+  }
 }
 
 }  // namespace
@@ -304,13 +676,7 @@ TEST_CASE("brute: pruned search agrees with plain enumeration") {
   opt.max_txns = 4;
   int allowed = 0, denied = 0;
   for (const History& h : random_histories(7, 150, opt)) {
-    const iso::AbstractHistory a = iso::abstract_history(h);
-    for (const std::string& l : iso::brute::levels()) {
-      INFO(l, "\n", iso::format_history(h));
-      const bool fast = allows(a, l);
-      REQUIRE(fast == iso::brute::allows_naive(a, l));
-      (fast ? allowed : denied)++;
-    }
+    agree_with_naive(h, iso::brute::levels(), {}, allowed, denied);
   }
   // The sample exercises both verdicts.
   CHECK(allowed > 200);
@@ -319,13 +685,7 @@ TEST_CASE("brute: pruned search agrees with plain enumeration") {
 
 TEST_CASE("brute: Biswas-Enea and Cerone et al. definitions agree") {
   iso::brute::RandomHistoryOptions opt;
-  for (const History& h : random_histories(11, 400, opt)) {
-    const iso::AbstractHistory a = iso::abstract_history(h);
-    for (const char* l : {"RA", "CC", "PC", "SI", "SER"}) {
-      INFO(l, "\n", iso::format_history(h));
-      REQUIRE(allows(a, std::string("biswas.") + l) == allows(a, std::string("cerone.") + l));
-    }
-  }
+  for (const History& h : random_histories(11, 400, opt)) frameworks_agree(h);
 }
 
 TEST_CASE("brute: implications between levels") {
@@ -350,8 +710,166 @@ TEST_CASE("brute: implications between levels") {
     for (const auto& pair : chain) {
       const std::string& strong = pair.first;
       const std::string& weak = pair.second;
-      INFO(strong, " => ", weak, "\n", iso::format_history(h));
+      INFO(strong, " => ", weak, "\n", show(h));
       if (allows(a, strong)) REQUIRE(allows(a, weak));
     }
   }
+}
+
+// ---------------------------------------------------------------------------
+// Random list-append histories.
+
+namespace {
+
+std::vector<History> random_list_histories(std::uint64_t seed, int count,
+                                           const iso::brute::RandomListOptions& opt) {
+  std::mt19937_64 rng(seed);
+  std::vector<History> out;
+  for (int i = 0; i < count; ++i) out.push_back(iso::brute::random_list_history(rng, opt));
+  return out;
+}
+
+// Small enough for allows_naive(), with every injection likely.
+iso::brute::RandomListOptions small_lists() {
+  iso::brute::RandomListOptions opt;
+  opt.max_txns = 4;
+  opt.garbage = opt.duplicate = opt.swap = 0.1;
+  opt.intermediate = 0.2;
+  opt.explicit_init = 0.1;
+  return opt;
+}
+
+std::vector<std::string> all_level_names() {
+  std::vector<std::string> v = iso::brute::levels();
+  for (const std::string& l : iso::brute::adya_levels()) v.push_back(l);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("brute: random list histories are deterministic and small") {
+  iso::brute::RandomListOptions opt;
+  opt.max_txns = 6;
+  opt.max_keys = 3;
+  std::mt19937_64 a(5), b(5);
+  std::map<std::string, int> seen;  // features of the sample
+  for (int i = 0; i < 300; ++i) {
+    const History x = iso::brute::random_list_history(a, opt);
+    const History y = iso::brute::random_list_history(b, opt);
+    REQUIRE(show(x) == show(y));
+    REQUIRE(x.lists() == y.lists());
+    CHECK(x.num_txns() >= 3);
+    CHECK(x.num_txns() <= 7);
+    CHECK(x.keys().size() <= 3);
+    for (const auto& t : x.txns()) {
+      if (t.status == iso::TxnStatus::Aborted) seen["aborted"]++;
+      if (t.status == iso::TxnStatus::Unknown) seen["unknown"]++;
+      std::map<iso::KeyId, int> appends;
+      for (const iso::Op& op : t.ops) {
+        if (op.kind == iso::OpKind::Write) appends[op.key]++;
+        if (op.list != iso::kNoList && appends[op.key] > 0) seen["read after own append"]++;
+        if (op.kind == iso::OpKind::Write && appends[op.key] == 2) seen["two appends"]++;
+      }
+    }
+    for (const auto& l : x.lists()) {
+      if (l.size() >= 2) seen["long list"]++;
+      for (std::size_t j = 0; j < l.size(); ++j) {
+        if (x.value_text(l[j]) == "1000000") seen["garbage"]++;
+        if (std::count(l.begin(), l.end(), l[j]) > 1) seen["duplicate"]++;
+      }
+    }
+  }
+  for (const char* f : {"aborted", "unknown", "read after own append", "two appends",
+                        "long list", "garbage", "duplicate"}) {
+    INFO(f);
+    CHECK(seen[f] > 0);
+  }
+}
+
+TEST_CASE("brute: serial list executions are serializable") {
+  iso::brute::RandomListOptions opt;
+  opt.serial = 1;
+  opt.aborted = opt.unknown = 0;
+  opt.garbage = opt.duplicate = opt.swap = opt.intermediate = 0;
+  opt.max_txns = 6;
+  opt.max_keys = 3;
+  for (const History& h : random_list_histories(3, 150, opt)) {
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    INFO(show(h));
+    REQUIRE(allows(a, "biswas.SER"));
+    REQUIRE(allows(a, "cerone.SER"));
+    REQUIRE(allows(a, "adya.PL-3"));
+  }
+}
+
+TEST_CASE("brute: pruned search agrees with plain enumeration on list histories") {
+  int allowed = 0, denied = 0;
+  for (const History& h : random_list_histories(13, 120, small_lists())) {
+    for (const bool ignore : {false, true}) {
+      agree_with_naive(h, all_level_names(), {.ignore_sessions = ignore}, allowed, denied);
+    }
+  }
+  CHECK(allowed > 1000);
+  CHECK(denied > 1000);
+}
+
+TEST_CASE("brute: the frameworks agree on list histories") {
+  iso::brute::RandomListOptions opt;
+  for (const History& h : random_list_histories(17, 300, opt)) {
+    for (const bool ignore : {false, true}) frameworks_agree(h, {.ignore_sessions = ignore});
+    // Session-free, Biswas–Enea's SER and SI are Adya's PL-3 and PL-SI
+    // (VeriStrong Thms 3.5 and A.2).
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    INFO(show(h));
+    REQUIRE(allows(a, "biswas.SER", {.ignore_sessions = true}) == allows(a, "adya.PL-3"));
+    REQUIRE(allows(a, "biswas.SI", {.ignore_sessions = true}) == allows(a, "adya.PL-SI"));
+  }
+}
+
+TEST_CASE("brute: Adya levels on random register histories") {
+  iso::brute::RandomHistoryOptions opt;
+  opt.max_txns = 4;
+  const std::vector<std::pair<std::string, std::string>> chain = {
+      {"adya.PL-3", "adya.PL-SI"}, {"adya.PL-SI", "adya.PL-2"}, {"adya.PL-2", "adya.PL-1"},
+      {"adya.PL-3", "adya.PL-2.99"}, {"adya.PL-2.99", "adya.PL-3"}, {"biswas.SER", "adya.PL-3"},
+      {"biswas.SI", "adya.PL-SI"}};
+  int allowed = 0, denied = 0;
+  for (const History& h : random_histories(29, 200, opt)) {
+    agree_with_naive(h, iso::brute::adya_levels(), {}, allowed, denied);
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    INFO(show(h));
+    for (const auto& [strong, weak] : chain) {
+      INFO(strong, " => ", weak);
+      if (allows(a, strong)) REQUIRE(allows(a, weak));
+    }
+    REQUIRE(allows(a, "biswas.SER", {.ignore_sessions = true}) == allows(a, "adya.PL-3"));
+    REQUIRE(allows(a, "biswas.SI", {.ignore_sessions = true}) == allows(a, "adya.PL-SI"));
+  }
+  CHECK(allowed > 100);
+  CHECK(denied > 100);
+}
+
+TEST_CASE("brute: a witness of a weaker level fails a stronger level that denies") {
+  // (weaker, stronger) levels of one framework.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"biswas.RA", "biswas.SER"}, {"biswas.PC", "biswas.SI"}, {"plume.TapRA", "plume.TapCC"},
+      {"cerone.RA", "cerone.SER"}, {"cerone.CC", "cerone.PSI"}, {"adya.PL-2", "adya.PL-3"},
+      {"adya.PL-1", "adya.PL-SI"}};
+  int rejected = 0;
+  for (const History& h : random_list_histories(31, 300, iso::brute::RandomListOptions{})) {
+    for (const auto& [weak, strong] : pairs) {
+      INFO(weak, " witness for ", strong, "\n", show(h));
+      const auto w = iso::brute::find_witness_some_commit(h, weak);
+      if (!w) continue;
+      const iso::brute::WitnessCheck c = iso::brute::check_witness(h, strong, *w);
+      if (!iso::brute::allows_some_commit(h, strong)) {
+        REQUIRE_FALSE(c.ok);
+        REQUIRE(c.reason.starts_with(strong + ": "));
+        ++rejected;
+      } else if (c.ok) {
+        REQUIRE(iso::brute::check_witness(h, weak, *w).ok);
+      }
+    }
+  }
+  CHECK(rejected > 50);
 }

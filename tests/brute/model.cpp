@@ -1,0 +1,282 @@
+#include "tests/brute/model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "engine/history/printer.hpp"
+
+namespace iso::brute::detail {
+namespace {
+
+constexpr std::array<LevelInfo, 25> kLevels{{
+    {"biswas.RA", Level::BiswasRA, Framework::Biswas},
+    {"biswas.CC", Level::BiswasCC, Framework::Biswas},
+    {"biswas.PC", Level::BiswasPC, Framework::Biswas},
+    {"biswas.SI", Level::BiswasSI, Framework::Biswas},
+    {"biswas.SER", Level::BiswasSER, Framework::Biswas},
+    {"biswas.UpdateSer", Level::BiswasUpdateSer, Framework::Biswas},
+    {"cerone.RA", Level::CeroneRA, Framework::Cerone},
+    {"cerone.CC", Level::CeroneCC, Framework::Cerone},
+    {"cerone.UA", Level::CeroneUA, Framework::Cerone},
+    {"cerone.PSI", Level::CeronePSI, Framework::Cerone},
+    {"cerone.PC", Level::CeronePC, Framework::Cerone},
+    {"cerone.SI", Level::CeroneSI, Framework::Cerone},
+    {"cerone.SER", Level::CeroneSER, Framework::Cerone},
+    {"cerone.UpdateSer", Level::CeroneUpdateSer, Framework::Cerone},
+    {"cerone.NLU", Level::CeroneNLU, Framework::Cerone},
+    {"plume.TapRA", Level::PlumeTapRA, Framework::Plume},
+    {"plume.TapCC", Level::PlumeTapCC, Framework::Plume},
+    {"plume.RA", Level::PlumeRA, Framework::Plume},
+    {"adya.PL-1", Level::AdyaPL1, Framework::Adya},
+    {"adya.PL-2", Level::AdyaPL2, Framework::Adya},
+    {"adya.PL-2.99", Level::AdyaPL299, Framework::Adya},
+    {"adya.PL-SI", Level::AdyaPLSI, Framework::Adya},
+    {"adya.SI", Level::AdyaPLSI, Framework::Adya},
+    {"adya.PL-3", Level::AdyaPL3, Framework::Adya},
+    {"adya.SER", Level::AdyaPL3, Framework::Adya},
+}};
+
+Model inconsistent(Model m, std::string why) {
+  m.consistent = false;
+  m.inconsistency = std::move(why);
+  return m;
+}
+
+// Consumes `a` from `l` at `at` (a is the next stretch of l) if it fits
+// before `limit`.
+bool consume(const List& a, const List& l, std::size_t& at, std::size_t limit) {
+  if (at + a.size() > limit) return false;
+  if (!std::equal(a.begin(), a.end(), l.begin() + static_cast<std::ptrdiff_t>(at))) return false;
+  at += a.size();
+  return true;
+}
+
+}  // namespace
+
+std::span<const LevelInfo> level_table() { return kLevels; }
+
+const LevelInfo& lookup(std::string_view name) {
+  for (const auto& info : kLevels) {
+    if (info.name == name) return info;
+  }
+  throw std::invalid_argument(fmt::format("unknown isolation level '{}'", name));
+}
+
+const std::string& Model::name(int t) const { return ah->history->txn(ids[t]).name; }
+
+std::string Model::key(int x) const { return ah->history->key_text(static_cast<KeyId>(x)); }
+
+std::string Model::list_text(const List& l) const {
+  std::string out = "[";
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    if (i > 0) out += ' ';
+    out += ah->history->value_text(l[i]);
+  }
+  return out + "]";
+}
+
+std::string Model::op_text(TxnId t, std::uint32_t op) const {
+  const History& h = *ah->history;
+  const Op& o = h.txn(t).ops[op];
+  const std::string text =
+      o.list == kNoList ? format_op(h, o)
+                        : fmt::format("r({},{})", h.key_text(o.key), list_text(h.lists()[o.list]));
+  return fmt::format("{}: {}", h.txn(t).name, text);
+}
+
+Model build_model(const AbstractHistory& ah, bool ignore_sessions) {
+  Model m;
+  m.ah = &ah;
+  const History& h = *ah.history;
+  // The engine decides register reads (INT, reads of no member's final
+  // write); list reads are decided below, from the operations.
+  auto list_op = [&h](TxnId t, std::uint32_t op) { return h.txn(t).ops[op].list != kNoList; };
+  for (const IntViolation& v : ah.int_violations) {
+    if (!list_op(v.txn, v.op)) return inconsistent(std::move(m), v.message);
+  }
+  for (const UnjustifiedRead& u : ah.unjustified_reads) {
+    if (!list_op(u.txn, u.op)) return inconsistent(std::move(m), u.message);
+  }
+  if (ah.txns.size() > static_cast<std::size_t>(kMaxMembers)) {
+    throw std::length_error(fmt::format(
+        "brute force supports at most {} transactions, got {}", kMaxMembers,
+        ah.txns.size()));
+  }
+  m.ids = ah.txns;
+  if (m.ids.empty() || m.ids.front() != kInitTxn) {
+    m.ids.erase(std::remove(m.ids.begin(), m.ids.end(), kInitTxn), m.ids.end());
+    m.ids.insert(m.ids.begin(), kInitTxn);
+  }
+  m.n = static_cast<int>(m.ids.size());
+  m.nkeys = static_cast<int>(h.keys().size());
+  m.local.assign(h.num_txns(), -1);
+  for (int i = 0; i < m.n; ++i) m.local[m.ids[i]] = i;
+
+  m.w.assign(m.n, std::vector<std::optional<ValueId>>(m.nkeys));
+  m.wkeys.assign(m.n, {});
+  m.appends.assign(m.n, std::vector<List>(m.nkeys));
+  m.reads.assign(m.n, {});
+  m.read_of.assign(m.n, std::vector<int>(m.nkeys, -1));
+  m.internal_lists.assign(m.n, {});
+  m.so_pred.assign(m.n, 0);
+  m.writers.assign(m.nkeys, 0);
+  m.all = bit(m.n) - 1;
+
+  // T0 writes the initial value of the keys it initialises; its version of
+  // a list is the empty list.
+  for (int x = 0; x < m.nkeys; ++x) {
+    if (h.t0_writes(static_cast<KeyId>(x))) m.w[0][x] = h.init_value(static_cast<KeyId>(x));
+  }
+  // Writes: final writes and appends in program order.
+  for (int t = 1; t < m.n; ++t) {
+    for (const Op& op : h.txn(m.ids[t]).ops) {
+      if (op.kind != OpKind::Write) continue;
+      m.w[t][op.key] = op.value;
+      m.appends[t][op.key].push_back(op.value);
+    }
+  }
+  for (int t = 0; t < m.n; ++t) {
+    for (int x = 0; x < m.nkeys; ++x) {
+      if (m.W(t, x)) {
+        m.wkeys[t].push_back(x);
+        m.writers[x] |= bit(t);
+        m.update |= bit(t);
+      }
+    }
+  }
+
+  // Reads. The first read of x before t writes x is t's external read;
+  // repeats of it must return the same list (or value). A list read after
+  // t's own append is an internal list read.
+  for (int t = 1; t < m.n; ++t) {
+    const TxnId id = m.ids[t];
+    const auto& ops = h.txn(id).ops;
+    std::vector<int> first(m.nkeys, -1);
+    std::vector<const List*> first_list(m.nkeys, nullptr);
+    std::vector<std::size_t> own(m.nkeys, 0);  // t's appends so far
+    for (std::uint32_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      if (op.kind == OpKind::PredicateRead) continue;
+      const int x = static_cast<int>(op.key);
+      const List* list = op.list == kNoList ? nullptr : &h.lists()[op.list];
+      if (op.kind == OpKind::Write) {
+        ++own[x];
+      } else if (own[x] > 0) {
+        // A register read here is the engine's INT business.
+        if (list) m.internal_lists[t].push_back(InternalListRead{x, list, own[x]});
+      } else if (first[x] < 0) {
+        first[x] = static_cast<int>(i);
+        first_list[x] = list;
+      } else if (list || first_list[x]) {
+        const Op& f = ops[static_cast<std::size_t>(first[x])];
+        const bool same = list && first_list[x] ? *list == *first_list[x] : op.value == f.value;
+        if (!same) {
+          return inconsistent(std::move(m),
+                              fmt::format("{} does not repeat its earlier read {}",
+                                          m.op_text(id, i),
+                                          m.op_text(id, static_cast<std::uint32_t>(first[x]))));
+        }
+        if (!first_list[x]) first_list[x] = list;
+      }
+    }
+    for (int x = 0; x < m.nkeys; ++x) {
+      if (first[x] < 0) continue;
+      const auto op = static_cast<std::uint32_t>(first[x]);
+      Read r{x, ops[op].value, {}, first_list[x]};
+      if (ops[op].list != kNoList) {
+        // The version a writer installs ends with its last append (T0's is
+        // empty), so only these writers can install the list; the witness's
+        // version order decides whether one does.
+        const List& l = *first_list[x];
+        for (int s = 0; s < m.n; ++s) {
+          if (s == t || !m.W(s, x)) continue;
+          if (l.empty() ? s == 0 : s != 0 && *m.w[s][x] == l.back()) r.cands.push_back(s);
+        }
+      } else {
+        const auto& ext = ah.abs[id].reads;
+        const auto it = std::find_if(ext.begin(), ext.end(),
+                                     [x](const ExternalRead& e) { return e.key == KeyId(x); });
+        if (it == ext.end()) {
+          throw std::logic_error(fmt::format("brute: no external read of {} for {}", m.key(x),
+                                             m.name(t)));
+        }
+        for (TxnId c : ah.candidates[id][static_cast<std::size_t>(it - ext.begin())]) {
+          const int lc = c < m.local.size() ? m.local[c] : -1;
+          if (lc >= 0 && lc != t && m.W(lc, x)) r.cands.push_back(lc);
+        }
+      }
+      if (r.cands.empty()) {
+        return inconsistent(std::move(m),
+                            fmt::format("{} has no writer to read from", m.op_text(id, op)));
+      }
+      if (r.list) m.has_lists = true;
+      m.read_of[t][x] = static_cast<int>(m.reads[t].size());
+      m.reads[t].push_back(std::move(r));
+    }
+    if (!m.internal_lists[t].empty()) m.has_lists = true;
+  }
+
+  if (!ignore_sessions) {
+    for (int a = 0; a < m.n; ++a) {
+      const TxnId id = m.ids[a];
+      if (id >= ah.so.size()) continue;
+      for (TxnId b : ah.so[id]) {
+        if (b < m.local.size() && m.local[b] >= 0 && m.local[b] != a) {
+          m.so_pred[m.local[b]] |= bit(a);
+        }
+      }
+    }
+  }
+  for (int t = 1; t < m.n; ++t) m.so_pred[t] |= bit(0);  // t0 before everyone
+  // `so` may be given as its transitive reduction; close it.
+  for (int k = 0; k < m.n; ++k) {
+    for (int i = 0; i < m.n; ++i) {
+      if (has(m.so_pred[i], k)) m.so_pred[i] |= m.so_pred[k];
+    }
+  }
+  return m;
+}
+
+bool installs(const Model& m, int x, std::span<const int> seq, int w, const List& list) {
+  std::size_t at = 0;
+  for (int v : seq) {
+    if (!has(m.writers[x], v)) continue;
+    if (!consume(m.appends[v][x], list, at, list.size())) return false;
+    if (v == w) return at == list.size();
+  }
+  return false;
+}
+
+bool internal_read_ok(const Model& m, int t, const InternalListRead& r,
+                      std::span<const int> seq) {
+  const List& l = *r.list;
+  const List& mine = m.appends[t][r.key];
+  if (l.size() < r.own) return false;
+  const std::size_t theirs = l.size() - r.own;
+  if (!std::equal(mine.begin(), mine.begin() + static_cast<std::ptrdiff_t>(r.own),
+                  l.begin() + static_cast<std::ptrdiff_t>(theirs))) {
+    return false;
+  }
+  std::size_t at = 0;
+  for (int v : seq) {
+    if (v == t) return at == theirs;
+    if (!has(m.writers[r.key], v)) continue;
+    if (!consume(m.appends[v][r.key], l, at, theirs)) return false;
+  }
+  return false;
+}
+
+std::vector<std::vector<int>> per_key(const Model& m, std::span<const int> order) {
+  std::vector<std::vector<int>> seq(m.nkeys);
+  for (int x = 0; x < m.nkeys; ++x) {
+    for (int v : order) {
+      if (has(m.writers[x], v)) seq[x].push_back(v);
+    }
+  }
+  return seq;
+}
+
+}  // namespace iso::brute::detail

@@ -1,0 +1,120 @@
+// Internal to the brute force: the level table, and the history in local form
+// (members renumbered 0..n-1, T0 as 0) with the facts every evaluator needs.
+//
+// List-append reads (Elle) are decided here from the operations themselves,
+// not from the engine's analysis of lists, which is what the brute force
+// cross-checks. In a witness every key x has a version order (Biswas–Enea:
+// co restricted to the writers of x; Cerone: ar restricted to them; Adya:
+// ww(x)), T0 first when T0 writes x. The version writer u installs is
+// concat(A_v(x) for the writers v up to u in that order), A_v(x) being v's
+// appends to x in program order; T0's version is the empty list. A list read
+// of x by t reads the version of some writer (its external read), or, after
+// t's own appends, the versions before t followed by those appends.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/history/abstract.hpp"
+#include "engine/history/history.hpp"
+
+namespace iso::brute::detail {
+
+using Mask = std::uint64_t;
+inline constexpr int kMaxMembers = 63;
+
+constexpr Mask bit(int i) { return Mask{1} << i; }
+constexpr bool has(Mask m, int i) { return (m >> i) & 1U; }
+
+enum class Framework : std::uint8_t { Biswas, Cerone, Plume, Adya };
+
+enum class Level : std::uint8_t {
+  BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasUpdateSer,
+  CeroneRA, CeroneCC, CeroneUA, CeronePSI, CeronePC, CeroneSI, CeroneSER,
+  CeroneUpdateSer, CeroneNLU,
+  PlumeTapRA, PlumeTapCC, PlumeRA,
+  AdyaPL1, AdyaPL2, AdyaPL299, AdyaPLSI, AdyaPL3,
+};
+
+struct LevelInfo {
+  std::string_view name;
+  Level level;
+  Framework framework;
+};
+
+// Every level, with its aliases (adya.SI, adya.SER).
+std::span<const LevelInfo> level_table();
+// Throws std::invalid_argument for an unknown name.
+const LevelInfo& lookup(std::string_view name);
+
+using List = std::vector<ValueId>;
+
+// An external read: t's first read of a key, before any write of it by t.
+struct Read {
+  int key = 0;
+  ValueId value = 0;       // the value returned (a list read: its last element)
+  std::vector<int> cands;  // local ids of the writers it may read from
+  // The list returned, when this read (or a repeat of it before t writes the
+  // key) is a list read; then only the writer that installs it may be read.
+  const List* list = nullptr;
+};
+
+// A list read after the transaction's own append to the key.
+struct InternalListRead {
+  int key = 0;
+  const List* list = nullptr;
+  std::size_t own = 0;  // how many of t's appends to the key precede it
+};
+
+struct Model {
+  const AbstractHistory* ah = nullptr;
+  // false: an INT violation or a read no witness can justify; every level
+  // denies, and `inconsistency` says why in one line.
+  bool consistent = true;
+  std::string inconsistency;
+  bool has_lists = false;  // some member reads a list
+  int n = 0;
+  int nkeys = 0;
+  std::vector<TxnId> ids;                              // local -> TxnId
+  std::vector<int> local;                              // TxnId -> local or -1
+  std::vector<std::vector<std::optional<ValueId>>> w;  // [t][x] final write
+  std::vector<std::vector<int>> wkeys;                 // [t] keys t writes
+  std::vector<std::vector<List>> appends;              // [t][x] A_t(x)
+  std::vector<std::vector<Read>> reads;                // [t] external reads, by key
+  std::vector<std::vector<int>> read_of;               // [t][x] index in reads or -1
+  std::vector<std::vector<InternalListRead>> internal_lists;  // [t]
+  std::vector<Mask> so_pred;                           // [t] so-predecessors
+  std::vector<Mask> writers;                           // [x] Wr(x)
+  Mask update = 0;                                     // U
+  Mask all = 0;                                        // T
+
+  bool W(int t, int x) const { return w[t][x].has_value(); }
+  bool R(int t, int x) const { return read_of[t][x] >= 0; }
+  bool so(int a, int b) const { return has(so_pred[b], a); }
+  const std::string& name(int t) const;
+  std::string key(int x) const;
+  std::string list_text(const List& l) const;  // "[1 2]"
+  std::string op_text(TxnId t, std::uint32_t op) const;  // "T1: r(x,[1 2])"
+};
+
+// `ignore_sessions`: every transaction in its own session (T0 still first).
+Model build_model(const AbstractHistory& ah, bool ignore_sessions);
+
+// Does the version `w` installs equal `list`? `seq`: transactions in the
+// version order of x (non-writers of x are skipped); w must be in it.
+bool installs(const Model& m, int x, std::span<const int> seq, int w, const List& list);
+
+// Does t's list read `r` return the versions before t followed by t's own
+// appends? `before`: the transactions before t in the version order of r.key
+// (non-writers skipped).
+bool internal_read_ok(const Model& m, int t, const InternalListRead& r,
+                      std::span<const int> before);
+
+// The transactions of `order` that write x, for each key x.
+std::vector<std::vector<int>> per_key(const Model& m, std::span<const int> order);
+
+}  // namespace iso::brute::detail
