@@ -26,7 +26,7 @@ framework "adya" {
       local Wr = h.writer .. x
       local wwx = x .. e.ww
       return total_order(wwx, Wr)                      -- ww(x) orders Wr(x)
-           & (h.T0 * (Wr - h.T0)):within(wwx)          -- T0 first
+           & ((h.T0 & Wr) * (Wr - h.T0)):within(wwx)   -- T0 first, when it writes x
            & (x .. h.vo):within(wwx)                   -- and the known version order
     end)
   end,

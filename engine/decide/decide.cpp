@@ -50,6 +50,7 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
   for (auto& n : r.notes) d.notes.push_back(std::move(n));
   if (r.verdict == Verdict::Violated && !d.anomaly)
     d.reason = "every choice of version order and read-from closes a cycle";
+  if (r.verdict == Verdict::Unknown) d.reason = "time limit reached";
   if (r.verdict != Verdict::Allowed) return;
   d.commit_order = r.commit_order;
   if (!opt.witness) return;

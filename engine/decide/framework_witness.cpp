@@ -67,7 +67,7 @@ std::optional<Witness> framework_witness(const History& h, const Framework& fw,
     std::vector<Tuple> visible;
     if (e.level == poly::GraphLevel::Ser) {
       visible = order_pairs(e.commit_order);
-    } else if (e.level == poly::GraphLevel::Si && !e.schedule.empty()) {
+    } else if (e.level == poly::GraphLevel::Si) {
       visible = snapshot_visibility(e);
     } else {
       return std::nullopt;

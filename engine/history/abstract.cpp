@@ -217,11 +217,13 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   final_writers.seal();
 
   // List reads: what their lists show, and what they cannot show.
-  ListReadAnalysis lists = analyse_list_reads(h, a.member);
+  ListReadAnalysis lists =
+      analyse_list_reads(h, a.member, /*unknown_committed=*/!options.unknown_members_maybe);
   for (auto& v : lists.int_violations) a.int_violations.push_back(std::move(v));
   a.unjustified_reads = std::move(lists.anomalies);
   a.known_orders = std::move(lists.orders);
   a.forced_commits = std::move(lists.forced_commits);
+  a.commit_implications = std::move(lists.commit_implications);
   a.notes = std::move(lists.notes);
 
   // Reads the list analysis explained already.

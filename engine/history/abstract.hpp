@@ -56,6 +56,8 @@ struct AbstractHistory {
   std::vector<KnownOrder> known_orders;
   // Unknown-status members whose appends a committed list read shows.
   std::vector<TxnId> forced_commits;
+  // (r, w): if r committed, so did w (r's list read shows w's append).
+  std::vector<std::pair<TxnId, TxnId>> commit_implications;
   // Facts about the reads worth telling the user (ambiguous list elements).
   std::vector<std::string> notes;
   bool has_predicate_reads = false;
@@ -72,6 +74,10 @@ struct AbstractOptions {
   // (T0, t) pairs, whose transitive closure is the session order; for large
   // histories, where the closure is quadratic in the length of a session.
   bool transitive_so = true;
+  // true: members of unknown status may or may not have committed (the
+  // graph checkers' view: their list reads are facts only if they did).
+  // false: every member counts as committed (a fixed choice of commits).
+  bool unknown_members_maybe = false;
 };
 
 // Builds the abstract view over `member` (indexed by TxnId, T0 forced in).

@@ -27,12 +27,6 @@ std::string_view read_anomaly_name(ReadAnomaly kind) {
   return "?";
 }
 
-bool analysed_list_read(const History& h, const std::vector<bool>& member, TxnId t,
-                        const Op& op) {
-  return op.list != kNoList && t < member.size() && member[t] &&
-         h.txn(t).status == TxnStatus::Committed;
-}
-
 namespace {
 
 constexpr TxnId kAmbiguous = UINT32_MAX - 1;
@@ -47,7 +41,8 @@ struct ListRead {
 
 class Analysis {
  public:
-  Analysis(const History& h, const std::vector<bool>& member) : h_(h), member_(member) {}
+  Analysis(const History& h, const std::vector<bool>& member, bool unknown_committed)
+      : h_(h), member_(member), unknown_committed_(unknown_committed) {}
   ListReadAnalysis run();
 
  private:
@@ -77,8 +72,18 @@ class Analysis {
   std::string read_text(const ListRead& r) const {
     return fmt::format("{}: {}", h_.txn_name(r.txn), format_op(h_, h_.txn(r.txn).ops[r.op]));
   }
+  // Is t's list read a fact (its reader committed, or counts as committed)?
+  bool certain(TxnId t) const {
+    return h_.txn(t).status == TxnStatus::Committed || unknown_committed_;
+  }
   // The first anomaly of one read on its own, if any.
   std::optional<UnjustifiedRead> check_read(const ListRead& r);
+  // The reader's own earlier appends must end the list (INT, as Elle
+  // checks it). False (and the violation recorded) when they do not.
+  bool own_appends_end(const ListRead& r, KeyId k);
+  // The writers of r's list in order, each one's appends contiguous and
+  // complete; false (and the anomaly recorded) when they are not.
+  bool chain_of(const ListRead& r, KeyId k, KnownOrder& order);
   void analyse_key(KeyId k, std::vector<ListRead>& reads);
   UnjustifiedRead anomaly(const ListRead& r, ReadAnomaly kind, TxnId writer,
                           std::string message) const {
@@ -93,6 +98,7 @@ class Analysis {
 
   const History& h_;
   const std::vector<bool>& member_;
+  const bool unknown_committed_;
   std::unordered_map<std::uint64_t, std::vector<TxnId>> appenders_;
   ListReadAnalysis out_;
 };
@@ -156,6 +162,9 @@ std::optional<UnjustifiedRead> Analysis::check_read(const ListRead& r) {
   if (w == kAmbiguous || w == r.txn) return std::nullopt;
   std::size_t start = list.size();
   while (start > 0 && appender(k, list[start - 1]) == w) --start;
+  // w's appends on both sides of another's: chain_of() names the write cycle.
+  for (std::size_t i = 0; i < start; ++i)
+    if (appender(k, list[i]) == w) return std::nullopt;
   const std::vector<ValueId> run(list.begin() + static_cast<std::ptrdiff_t>(start), list.end());
   const std::vector<ValueId> all = appends_of(w, k);
   if (run.size() > all.size() || !std::equal(run.begin(), run.end(), all.begin()))
@@ -173,27 +182,106 @@ std::optional<UnjustifiedRead> Analysis::check_read(const ListRead& r) {
   return std::nullopt;
 }
 
-void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
-  std::vector<ListRead> clean;
-  for (const ListRead& r : reads) {
-    // The reader's own earlier appends end the list (INT, as Elle checks it).
-    const auto own = appends_of(r.txn, k, r.op);
-    const auto& list = *r.list;
-    if (!own.empty() && (own.size() > list.size() ||
-                         !std::equal(own.rbegin(), own.rend(), list.rbegin()))) {
-      out_.int_violations.push_back(IntViolation{
-          r.txn, r.op,
-          fmt::format("{} does not end with its own earlier appends {}", read_text(r),
-                      values_text(own))});
+bool Analysis::own_appends_end(const ListRead& r, KeyId k) {
+  const auto own = appends_of(r.txn, k, r.op);
+  const auto& list = *r.list;
+  if (own.empty() ||
+      (own.size() <= list.size() && std::equal(own.rbegin(), own.rend(), list.rbegin())))
+    return true;
+  out_.int_violations.push_back(IntViolation{
+      r.txn, r.op,
+      fmt::format("{} does not end with its own earlier appends {}", read_text(r),
+                  values_text(own))});
+  return false;
+}
+
+bool Analysis::chain_of(const ListRead& r, KeyId k, KnownOrder& order) {
+  const auto& list = *r.list;
+  order.key = k;
+  order.reader = r.txn;
+  order.op = r.op;
+  // The runs of one writer's elements: [start, end) and the writer.
+  struct Run {
+    std::size_t start, end;
+    TxnId writer;
+  };
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < list.size();) {
+    budget::poll();
+    const TxnId w = appender(k, list[i]);
+    std::size_t j = i + 1;
+    while (j < list.size() && appender(k, list[j]) == w) ++j;
+    runs.push_back(Run{i, j, w});
+    i = j;
+  }
+  // One writer's appends on both sides of another's: a write cycle.
+  std::unordered_map<TxnId, std::size_t> first_run;
+  for (std::size_t q = 0; q < runs.size(); ++q) {
+    const TxnId w = runs[q].writer;
+    if (w == kAmbiguous) continue;
+    auto [it, fresh] = first_run.emplace(w, q);
+    if (fresh) continue;
+    TxnId between = kNoTxn;
+    for (std::size_t p = it->second + 1; p < q && between == kNoTxn; ++p)
+      if (runs[p].writer != kAmbiguous) between = runs[p].writer;
+    if (between == kNoTxn) continue;  // only ambiguous elements between: no cycle shown
+    out_.anomalies.push_back(anomaly(
+        r, ReadAnomaly::InterleavedAppends, w,
+        fmt::format("{} shows {}'s appends to {} before and after {}'s: {} -ww({})-> {} "
+                    "-ww({})-> {} (G0)",
+                    read_text(r), h_.txn_name(w), h_.key_text(k), h_.txn_name(between),
+                    h_.txn_name(w), h_.key_text(k), h_.txn_name(between), h_.key_text(k),
+                    h_.txn_name(w))));
+    return false;
+  }
+  std::unordered_set<TxnId> unordered;
+  std::size_t ambiguous = 0;
+  for (const Run& run : runs) {
+    const TxnId w = run.writer;
+    if (w == kAmbiguous) {
+      for (std::size_t e = run.start; e < run.end; ++e) {
+        ++ambiguous;
+        for (TxnId a : appenders(k, list[e]))
+          if (member_[a] && unordered.insert(a).second) order.unordered.push_back(a);
+      }
       continue;
     }
+    // A run before the last holds all of its writer's appends, in order.
+    const auto first = list.begin() + static_cast<std::ptrdiff_t>(run.start);
+    const auto last = list.begin() + static_cast<std::ptrdiff_t>(run.end);
+    if (run.end < list.size() && w != r.txn) {
+      const auto all = appends_of(w, k);
+      if (all.size() != run.end - run.start || !std::equal(all.begin(), all.end(), first)) {
+        out_.anomalies.push_back(anomaly(
+            r, ReadAnomaly::IncompatibleOrder, w,
+            fmt::format("{} holds {}'s appends {} but {} appended {} (incompatible order)",
+                        read_text(r), h_.txn_name(w),
+                        values_text(std::vector<ValueId>(first, last)), h_.txn_name(w),
+                        values_text(all))));
+        return false;
+      }
+    }
+    if (order.chain.empty() || order.chain.back() != w) order.chain.push_back(w);
+  }
+  if (ambiguous > 0)
+    out_.notes.push_back(fmt::format(
+        "{}: {} element{} of {}'s read were appended by more than one transaction; the "
+        "version order around them is not used",
+        h_.key_text(k), ambiguous, ambiguous == 1 ? "" : "s", h_.txn_name(r.txn)));
+  return true;
+}
+
+void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
+  // The reads of committed transactions: facts.
+  std::vector<ListRead> clean, maybe;
+  for (const ListRead& r : reads) {
+    if (!own_appends_end(r, k)) continue;
     if (auto a = check_read(r)) {
       out_.anomalies.push_back(std::move(*a));
       continue;
     }
-    clean.push_back(r);
+    (certain(r.txn) ? clean : maybe).push_back(r);
   }
-  if (clean.empty()) return;
   // Every list must be a prefix of the longest (Elle: sorted by length, each
   // a prefix of the next).
   std::stable_sort(clean.begin(), clean.end(), [](const ListRead& a, const ListRead& b) {
@@ -213,93 +301,58 @@ void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
     out_.anomalies.push_back(std::move(u));
     return;
   }
-  const ListRead& longest = clean.back();
-  const auto& list = *longest.list;
-  KnownOrder order;
-  order.key = k;
-  order.reader = longest.txn;
-  order.op = longest.op;
-  std::unordered_set<TxnId> in_chain, unordered;
-  std::size_t ambiguous = 0;
-  for (std::size_t i = 0; i < list.size();) {
-    budget::poll();
-    const TxnId w = appender(k, list[i]);
-    std::size_t j = i + 1;
-    while (j < list.size() && appender(k, list[j]) == w) ++j;
-    if (w == kAmbiguous) {
-      for (std::size_t e = i; e < j; ++e) {
-        ++ambiguous;
-        for (TxnId a : appenders(k, list[e]))
-          if (member_[a] && unordered.insert(a).second) order.unordered.push_back(a);
-      }
-      i = j;
+  const std::vector<ValueId> none;
+  const auto& longest = clean.empty() ? none : *clean.back().list;
+  if (!clean.empty()) {
+    KnownOrder order;
+    if (!chain_of(clean.back(), k, order)) return;
+    for (TxnId w : order.chain)
+      if (h_.txn(w).status == TxnStatus::Unknown) out_.forced_commits.push_back(w);
+    if (!order.chain.empty()) out_.orders.push_back(std::move(order));
+  }
+  // The reads of unknown-status transactions: facts if they committed. One
+  // that disagrees with the committed reads proves its reader did not; one
+  // that goes further reveals more of the order, if its reader committed.
+  for (const ListRead& r : maybe) {
+    const auto& list = *r.list;
+    const std::size_t n = std::min(list.size(), longest.size());
+    if (!std::equal(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(n), longest.begin())) {
+      UnjustifiedRead u =
+          anomaly(r, ReadAnomaly::IncompatibleOrder, kNoTxn,
+                  fmt::format("{} and {} are not prefixes of one order of {} (incompatible "
+                              "order)",
+                              read_text(clean.back()), read_text(r), h_.key_text(k)));
+      u.other_txn = clean.back().txn;
+      u.other_op = clean.back().op;
+      out_.anomalies.push_back(std::move(u));
       continue;
     }
-    if (!in_chain.insert(w).second) {
-      // w's appends on both sides of another transaction's: a write cycle.
-      const TxnId between = order.chain.back();
-      out_.anomalies.push_back(anomaly(
-          longest, ReadAnomaly::InterleavedAppends, w,
-          fmt::format("{} shows {}'s appends to {} before and after {}'s: {} -ww({})-> {} "
-                      "-ww({})-> {} (G0)",
-                      read_text(longest), h_.txn_name(w), h_.key_text(k),
-                      h_.txn_name(between), h_.txn_name(w), h_.key_text(k),
-                      h_.txn_name(between), h_.key_text(k), h_.txn_name(w))));
-      return;
-    }
-    // A run before the last holds all of its writer's appends, in order.
-    if (j < list.size() && w != longest.txn) {
-      const auto all = appends_of(w, k);
-      if (all.size() != j - i || !std::equal(all.begin(), all.end(), list.begin() + static_cast<std::ptrdiff_t>(i))) {
-        out_.anomalies.push_back(anomaly(
-            longest, ReadAnomaly::IncompatibleOrder, w,
-            fmt::format("{} holds {}'s appends {} but {} appended {} (incompatible order)",
-                        read_text(longest), h_.txn_name(w),
-                        values_text(std::vector<ValueId>(list.begin() + static_cast<std::ptrdiff_t>(i),
-                                                         list.begin() + static_cast<std::ptrdiff_t>(j))),
-                        h_.txn_name(w), values_text(all))));
-        return;
-      }
-    }
-    order.chain.push_back(w);
-    if (h_.txn(w).status == TxnStatus::Unknown) out_.forced_commits.push_back(w);
-    i = j;
+    if (list.size() <= longest.size()) continue;
+    KnownOrder order;
+    if (!chain_of(r, k, order)) continue;
+    order.condition = r.txn;
+    for (TxnId w : order.chain)
+      if (w != r.txn && h_.txn(w).status == TxnStatus::Unknown)
+        out_.commit_implications.emplace_back(r.txn, w);
+    out_.orders.push_back(std::move(order));
   }
-  if (ambiguous > 0)
-    out_.notes.push_back(fmt::format(
-        "{}: {} element{} of the longest read were appended by more than one transaction; "
-        "the version order around them is not used",
-        h_.key_text(k), ambiguous, ambiguous == 1 ? "" : "s"));
-  if (!order.chain.empty()) out_.orders.push_back(std::move(order));
 }
 
 ListReadAnalysis Analysis::run() {
   const std::size_t keys = h_.keys().size();
   std::vector<std::vector<ListRead>> reads(keys);
-  std::size_t unknown_lists = 0;
   for (TxnId t = 1; t < h_.num_txns(); ++t) {
+    if (t >= member_.size() || !member_[t]) continue;
     const auto& ops = h_.txn(t).ops;
-    for (std::uint32_t i = 0; i < ops.size(); ++i) {
-      if (ops[i].list == kNoList) continue;
-      if (analysed_list_read(h_, member_, t, ops[i]))
-        reads[ops[i].key].push_back(ListRead{t, i, &h_.lists()[ops[i].list]});
-      else if (t < member_.size() && member_[t])
-        ++unknown_lists;
-    }
+    for (std::uint32_t i = 0; i < ops.size(); ++i)
+      if (ops[i].list != kNoList) reads[ops[i].key].push_back(ListRead{t, i, &h_.lists()[ops[i].list]});
   }
-  for (TxnId t = 1; t < h_.num_txns(); ++t) {
-    const auto& ops = h_.txn(t).ops;
-    for (const Op& op : ops)
-      if (op.kind == OpKind::Write && !reads[op.key].empty()) {
+  for (TxnId t = 1; t < h_.num_txns(); ++t)
+    for (const Op& op : h_.txn(t).ops)
+      if (op.kind == OpKind::Write && !reads[op.key].empty())
         appenders_[key_value(op.key, op.value)].push_back(t);
-      }
-  }
   for (KeyId k = 0; k < keys; ++k)
     if (!reads[k].empty()) analyse_key(k, reads[k]);
-  if (unknown_lists > 0)
-    out_.notes.push_back(fmt::format(
-        "{} list read{} of transactions of unknown status: only their last elements are used",
-        unknown_lists, unknown_lists == 1 ? "" : "s"));
   std::sort(out_.forced_commits.begin(), out_.forced_commits.end());
   out_.forced_commits.erase(std::unique(out_.forced_commits.begin(), out_.forced_commits.end()),
                             out_.forced_commits.end());
@@ -308,9 +361,10 @@ ListReadAnalysis Analysis::run() {
 
 }  // namespace
 
-ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member) {
+ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member,
+                                    bool unknown_committed) {
   if (!h.has_list_reads()) return {};
-  return Analysis(h, member).run();
+  return Analysis(h, member, unknown_committed).run();
 }
 
 }  // namespace iso

@@ -38,6 +38,10 @@ namespace iso {
 // What the list reads of one key reveal.
 struct KnownOrder {
   KeyId key = 0;
+  // The transaction of unknown status whose list read reveals this order:
+  // it holds if that transaction committed. kNoTxn: it holds (the reads of
+  // committed transactions).
+  TxnId condition = kNoTxn;
   // Member writers of the key in version order, each before the next; the
   // last precedes every other member writer of the key except `unordered`.
   std::vector<TxnId> chain;
@@ -49,21 +53,25 @@ struct KnownOrder {
 };
 
 struct ListReadAnalysis {
-  std::vector<KnownOrder> orders;             // by key
+  // Per key: the order its committed reads reveal, then the longer ones
+  // that reads of unknown-status members would reveal if they committed.
+  std::vector<KnownOrder> orders;
+  // Anomalies of reads: of a committed reader, a violation; of an
+  // unknown-status one, a proof that it did not commit.
   std::vector<UnjustifiedRead> anomalies;
   std::vector<IntViolation> int_violations;
-  std::vector<TxnId> forced_commits;          // unknown-status members a list shows
+  std::vector<TxnId> forced_commits;          // unknown-status members a committed list shows
+  // (r, w): if r committed, w did (r's list shows w's append).
+  std::vector<std::pair<TxnId, TxnId>> commit_implications;
   std::vector<std::string> notes;
 };
 
-// True for the reads the analysis decides: list reads of committed members.
-// Their values need no other justification.
-bool analysed_list_read(const History& h, const std::vector<bool>& member, TxnId t,
-                        const Op& op);
-
-// Analyses the list reads of the committed transactions among `member`
-// (indexed by TxnId). Non-members contribute no versions: an element only
-// they appended is an anomaly of the read.
-ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member);
+// Analyses the list reads of the members (`member`, indexed by TxnId).
+// Those of committed transactions are facts; those of unknown-status members
+// are facts if they committed, or all facts when `unknown_committed` (a
+// fixed choice of which committed). Non-members contribute no versions: an
+// element only they appended is an anomaly of the read.
+ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member,
+                                    bool unknown_committed);
 
 }  // namespace iso

@@ -64,6 +64,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   // precedes the later ones and every other writer of the key.
   std::vector<std::vector<Atom>> vo;
   for (const KnownOrder& ko : h.known_orders) {
+    if (ko.condition != kNoTxn && !h.member[ko.condition]) continue;
     std::vector<TxnId> after(ko.chain.begin(), ko.chain.end());
     for (TxnId t : h.txns)
       if (t != kInitTxn && h.writes(t, ko.key) &&

@@ -1,5 +1,6 @@
 #include "engine/polygraph/checker.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -9,9 +10,11 @@
 #include "engine/polygraph/polygraph.hpp"
 #include "engine/polygraph/saturation.hpp"
 #include "engine/polygraph/solve.hpp"
+#include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
 
 namespace iso::poly {
+
 
 AbstractHistory check_abstraction(const History& h) {
   std::vector<bool> member(h.num_txns(), false);
@@ -19,10 +22,13 @@ AbstractHistory check_abstraction(const History& h) {
     member[t] = t == kInitTxn || h.txn(t).status != TxnStatus::Aborted;
   AbstractOptions aopt;
   aopt.transitive_so = false;  // the graphs hold consecutive session edges only
+  aopt.unknown_members_maybe = true;
   return abstract_history(h, std::move(member), aopt);
 }
 
-CheckResult check_history(const History& h, const CheckOptions& options) {
+namespace {
+
+CheckResult check_within_budget(const History& h, const CheckOptions& options) {
   CheckResult result;
   auto start = Clock::now();
   AbstractHistory a = check_abstraction(h);
@@ -33,26 +39,33 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
 
   // Reads nothing justifies and INT violations: violations for committed
   // transactions; for unknown-status ones, proof that they did not commit.
+  // A committed list read that shows such a transaction's append proves the
+  // opposite: the history is impossible.
   std::vector<TxnId> forced_aborts;
-  for (const IntViolation& v : a.int_violations) {
-    if (h.txn(v.txn).status == TxnStatus::Unknown) {
-      forced_aborts.push_back(v.txn);
-      continue;
-    }
+  auto violated = [&](Anomaly an) {
     result.verdict = Verdict::Violated;
-    result.anomaly = int_anomaly(v);
+    result.anomaly = std::move(an);
     result.stats.seconds.construct = seconds_since(start);
     return result;
+  };
+  auto forced_abort = [&](TxnId t, const std::string& why) -> std::optional<Anomaly> {
+    forced_aborts.push_back(t);
+    if (!std::binary_search(a.forced_commits.begin(), a.forced_commits.end(), t))
+      return std::nullopt;
+    return Anomaly{"read of an unknown-status write",
+                   fmt::format("a committed list read shows an append of {}, whose status is "
+                               "unknown, but {} cannot have committed: {}",
+                               h.txn_name(t), h.txn_name(t), why),
+                   {},
+                   {t}};
+  };
+  for (const IntViolation& v : a.int_violations) {
+    if (h.txn(v.txn).status != TxnStatus::Unknown) return violated(int_anomaly(v));
+    if (auto an = forced_abort(v.txn, v.message)) return violated(std::move(*an));
   }
   for (const UnjustifiedRead& r : a.unjustified_reads) {
-    if (h.txn(r.txn).status == TxnStatus::Unknown) {
-      forced_aborts.push_back(r.txn);
-      continue;
-    }
-    result.verdict = Verdict::Violated;
-    result.anomaly = read_anomaly(r);
-    result.stats.seconds.construct = seconds_since(start);
-    return result;
+    if (h.txn(r.txn).status != TxnStatus::Unknown) return violated(read_anomaly(r));
+    if (auto an = forced_abort(r.txn, r.message)) return violated(std::move(*an));
   }
 
   // Read Atomic and Causal Consistency: by saturation, no polygraph.
@@ -61,7 +74,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
     if (h.has_list_reads())
       result.notes.push_back("version chains (list-append reads) are not used for RA and CC: "
                              "the verdict rests on the values read");
-    SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats, start);
+    SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats);
     result.verdict = out.verdict;
     result.commit_order = std::move(out.commit_order);
     result.anomaly = std::move(out.anomaly);
@@ -112,6 +125,19 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
     }
   }
   return result;
+}
+
+}  // namespace
+
+CheckResult check_history(const History& h, const CheckOptions& options) {
+  budget::ScopedDeadline deadline(options.timeout_seconds);
+  try {
+    return check_within_budget(h, options);
+  } catch (const TimeoutError&) {
+    CheckResult result;
+    result.notes.push_back("time limit reached");
+    return result;
+  }
 }
 
 }  // namespace iso::poly

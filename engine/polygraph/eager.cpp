@@ -80,10 +80,11 @@ void EagerOrder::encode() {
     }
 
   for (const DepEdge& e : pg_.known()) require(CondEdge{e});
-  for (const DepEdge& e : pg_.conditional()) {
+  for (const auto& [e, also] : pg_.conditional()) {
     CondEdge c{e};
     enc_.add_commit_condition(c, e.from);
     enc_.add_commit_condition(c, e.to);
+    if (also != kNoTxn) enc_.add_commit_condition(c, also);
     require(c);
   }
   // Write-write: each open pair, both ways.

@@ -54,6 +54,10 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     solver_.add_clause({Lit::pos(commit_var_[t])});
     ++clauses_;
   }
+  for (auto [r, w] : pg_.commit_implications()) {
+    solver_.add_clause({Lit::neg(commit_var_[r]), Lit::pos(commit_var_[w])});
+    ++clauses_;
+  }
   // Topological positions orient the pair variables.
   const TheoryGraph& th = pg_.theory();
   std::vector<std::uint32_t> pos(th.num_nodes(), 0);
@@ -234,11 +238,13 @@ ModelEdges Encoder::model_edges() const {
   auto& edges = out.edges;
 
   // Conditional edges of unknown-status transactions that committed.
-  for (const DepEdge& e : pg_.conditional()) {
+  for (const auto& [e, also] : pg_.conditional()) {
     if (!committed_in_model(e.from) || !committed_in_model(e.to)) continue;
+    if (also != kNoTxn && !committed_in_model(also)) continue;
     CondEdge c{e};
     add_commit_condition(c, e.from);
     add_commit_condition(c, e.to);
+    if (also != kNoTxn) add_commit_condition(c, also);
     edges.push_back(c);
   }
   // The writer each open read reads from in this model, per key.

@@ -27,13 +27,13 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     for (TxnId t : session) {
       if (!a.member[t]) continue;
       if (unknown_[t]) {
-        if (prev_committed != kNoTxn) conditional_.push_back({prev_committed, t, Dep::SO, 0});
-        for (TxnId u : pending_unknown) conditional_.push_back({u, t, Dep::SO, 0});
+        if (prev_committed != kNoTxn) conditional_.push_back({{prev_committed, t, Dep::SO, 0}});
+        for (TxnId u : pending_unknown) conditional_.push_back({{u, t, Dep::SO, 0}});
         pending_unknown.push_back(t);
         continue;
       }
       if (prev_committed != kNoTxn) add_known({prev_committed, t, Dep::SO, 0});
-      for (TxnId u : pending_unknown) conditional_.push_back({u, t, Dep::SO, 0});
+      for (TxnId u : pending_unknown) conditional_.push_back({{u, t, Dep::SO, 0}});
       pending_unknown.clear();
       prev_committed = t;
     }
@@ -52,7 +52,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     for (TxnId w : ws) {
       if (!h.t0_writes(k)) break;  // no initial version of k to overwrite
       if (unknown_[w]) {
-        conditional_.push_back({kInitTxn, w, Dep::WW, k});
+        conditional_.push_back({{kInitTxn, w, Dep::WW, k}});
       } else {
         ww_succ_[key_txn(k, kInitTxn)].push_back(w);
         add_known({kInitTxn, w, Dep::WW, k});
@@ -86,10 +86,11 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   // the writers of a chain are ordered, and every other writer of the key
   // comes after its last one. An order with an unknown-status writer holds
   // if that writer committed (a conditional edge).
-  auto order = [&](TxnId x, TxnId y, KeyId k) {
+  // An order revealed by an unknown-status reader holds if it committed.
+  auto order = [&](TxnId x, TxnId y, KeyId k, TxnId condition) {
     if (x == y) return;
-    if (unknown_[x] || unknown_[y]) {
-      conditional_.push_back({x, y, Dep::WW, k});
+    if (unknown_[x] || unknown_[y] || condition != kNoTxn) {
+      conditional_.push_back({{x, y, Dep::WW, k}, condition});
       return;
     }
     auto p = pair_index(k, x, y);
@@ -98,12 +99,14 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   };
   for (const KnownOrder& ko : a.known_orders) {
     const KeyId k = ko.key;
-    for (std::size_t i = 0; i + 1 < ko.chain.size(); ++i) order(ko.chain[i], ko.chain[i + 1], k);
+    for (std::size_t i = 0; i + 1 < ko.chain.size(); ++i)
+      order(ko.chain[i], ko.chain[i + 1], k, ko.condition);
     std::unordered_set<TxnId> placed(ko.chain.begin(), ko.chain.end());
     placed.insert(ko.unordered.begin(), ko.unordered.end());
     for (TxnId w : writers_[k])
-      if (!placed.count(w)) order(ko.chain.back(), w, k);
+      if (!placed.count(w)) order(ko.chain.back(), w, k, ko.condition);
   }
+  commit_implications_ = a.commit_implications;
   for (TxnId t : a.forced_commits)
     if (unknown_[t]) forced_commits_.push_back(t);
 }
@@ -129,7 +132,7 @@ std::optional<std::size_t> Polygraph::pair_index(KeyId k, TxnId a, TxnId b) cons
 void Polygraph::add_known(const DepEdge& e) {
   if (e.from == e.to) return;
   if (unknown_[e.from] || unknown_[e.to]) {
-    conditional_.push_back(e);
+    conditional_.push_back({e});
     return;
   }
   known_.push_back(e);

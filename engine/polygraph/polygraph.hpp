@@ -56,11 +56,20 @@ class Polygraph {
   bool unknown(TxnId t) const { return unknown_[t]; }
   const std::vector<DepEdge>& known() const { return known_; }
   // Known edges with an unknown-status endpoint are kept apart: they exist
-  // only if that transaction committed.
-  const std::vector<DepEdge>& conditional() const { return conditional_; }
+  // only if that transaction committed, and, when `also` names one, if that
+  // one did too (an order a list read of an unknown-status reader reveals).
+  struct Conditional {
+    DepEdge edge;
+    TxnId also = kNoTxn;
+  };
+  const std::vector<Conditional>& conditional() const { return conditional_; }
   // Unknown-status transactions that committed: a committed list-append read
   // returned one of their writes other than the last element.
   const std::vector<TxnId>& forced_commits() const { return forced_commits_; }
+  // (r, w): if r committed, so did w (r's list read shows w's append).
+  const std::vector<std::pair<TxnId, TxnId>>& commit_implications() const {
+    return commit_implications_;
+  }
   std::vector<WwPair>& pairs() { return pairs_; }
   const std::vector<WwPair>& pairs() const { return pairs_; }
   std::vector<WrChoice>& choices() { return choices_; }
@@ -111,8 +120,10 @@ class Polygraph {
   const AbstractHistory& a_;
   TheoryGraph theory_;
   std::vector<bool> unknown_;
-  std::vector<DepEdge> known_, conditional_;
+  std::vector<DepEdge> known_;
+  std::vector<Conditional> conditional_;
   std::vector<TxnId> forced_commits_;
+  std::vector<std::pair<TxnId, TxnId>> commit_implications_;
   std::vector<WwPair> pairs_;
   std::vector<WrChoice> choices_;
   std::vector<std::vector<TxnId>> writers_;  // per key, members without T0

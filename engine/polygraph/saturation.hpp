@@ -58,7 +58,6 @@ struct SaturationOutcome {
 SaturationOutcome solve_saturation(const History& h, const AbstractHistory& a,
                                    const std::vector<TxnId>& forced_aborts,
                                    const CheckOptions& options, CheckStats& stats,
-                                   Clock::time_point start,
                                    HbRepresentation hb = HbRepresentation::Auto);
 
 }  // namespace iso::poly

@@ -80,7 +80,7 @@ std::optional<Verdict> saturation_with(const History& h, poly::GraphLevel level,
   poly::CheckOptions opt;
   opt.level = level;
   poly::CheckStats stats;
-  return poly::solve_saturation(h, a, forced, opt, stats, Clock::now(), hb).verdict;
+  return poly::solve_saturation(h, a, forced, opt, stats, hb).verdict;
 }
 
 // The Biswas axiom for RA or CC evaluated literally on a commit order, for

@@ -1,0 +1,201 @@
+// Clauses and explanations (step 4 of saturation_impl.hpp).
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "engine/history/printer.hpp"
+#include "engine/polygraph/explain.hpp"
+#include "engine/polygraph/saturation_impl.hpp"
+#include "engine/util/budget.hpp"
+
+namespace iso::poly::saturation {
+
+Visibility Saturation::visibility(const Edge& sat) const {
+  const TxnId t2 = sat.from, t3 = reads_[sat.read].txn;
+  Visibility v;
+  if (h_.txn(t2).session == h_.txn(t3).session && pos_[t2] < pos_[t3]) return v;
+  for (std::uint32_t r = read_begin_[t3]; r < read_end_[t3]; ++r)
+    if (chosen_[r] == t2) {
+      v.how = Visibility::How::ReadFrom;
+      v.read = r;
+      return v;
+    }
+  v.how = Visibility::How::Path;
+  v.path = cheapest_path(t2, t3);
+  return v;
+}
+
+// A path of so/wr edges with the fewest edges that depend on a choice.
+std::vector<std::uint32_t> Saturation::cheapest_path(TxnId from, TxnId to) const {
+  std::vector<Lit> lits;
+  auto cost = [&](graph::EdgeId e) -> std::uint32_t {
+    if (e >= base_edges_) return graph::kSkipEdge;  // saturation edges are not visibility
+    lits.clear();
+    edge_lits(e, lits);
+    return lits.empty() ? 0 : 1;
+  };
+  auto path = graph::cheapest_path(graph_, from, to, cost);
+  if (!path) return {};  // not reached: HB says otherwise
+  return {path->begin(), path->end()};
+}
+
+void Saturation::commit_lit(TxnId t, std::vector<Lit>& out) const {
+  if (cvar_[t] != kNone) out.push_back(Lit::pos(cvar_[t]));
+}
+
+void Saturation::choice_lit(std::uint32_t read, std::vector<Lit>& out) const {
+  // A choice implies that its reader and writer committed (clauses).
+  if (reads_[read].var != kNone) out.push_back(cand_lit(read, chosen_i_[read]));
+}
+
+void Saturation::edge_lits(std::uint32_t id, std::vector<Lit>& out) const {
+  const Edge& e = edges_[id];
+  switch (e.kind) {
+    case Kind::So:
+      // None needed: so holds between any two members, and a cycle does
+      // not need a pass-through member of a session (without it, so links
+      // its neighbours); every other edge at a member implies its commit.
+      return;
+    case Kind::Wr:
+      choice_lit(e.read, out);
+      return;
+    case Kind::Vo:  // the order holds between any two members, if its reader committed
+      commit_lit(e.from, out);
+      commit_lit(e.to, out);
+      if (a_.known_orders[e.read].condition != kNoTxn)
+        commit_lit(a_.known_orders[e.read].condition, out);
+      return;
+    case Kind::Sat: {
+      choice_lit(e.read, out);  // wr(t1, x, t3)
+      commit_lit(e.from, out);  // t2 ∈ Wr(x)
+      Visibility v = visibility(e);
+      switch (v.how) {
+        case Visibility::How::Session:  // so(t2, t3): both members, as said
+          break;
+        case Visibility::How::ReadFrom:
+          choice_lit(v.read, out);
+          break;
+        case Visibility::How::Path:
+          for (std::uint32_t p : v.path) edge_lits(p, out);
+          break;
+      }
+      return;
+    }
+  }
+}
+
+std::vector<Lit> Saturation::blocking_clause(const std::vector<std::uint32_t>& cycle) const {
+  std::vector<Lit> lits;
+  for (std::uint32_t id : cycle) edge_lits(id, lits);
+  std::sort(lits.begin(), lits.end(), [](Lit x, Lit y) { return x.x < y.x; });
+  lits.erase(std::unique(lits.begin(), lits.end()), lits.end());
+  for (Lit& l : lits) l = ~l;
+  return lits;
+}
+
+DepEdge Saturation::dep(std::uint32_t id) const {
+  const Edge& e = edges_[id];
+  switch (e.kind) {
+    case Kind::So: return DepEdge{e.from, e.to, Dep::SO, 0};
+    case Kind::Wr: return DepEdge{e.from, e.to, Dep::WR, e.key};
+    case Kind::Sat:
+    case Kind::Vo: break;
+  }
+  return DepEdge{e.from, e.to, Dep::WW, e.key};
+}
+
+std::vector<DepEdge> Saturation::deps(const std::vector<std::uint32_t>& ids) const {
+  std::vector<DepEdge> out;
+  for (std::uint32_t id : ids) {
+    DepEdge d = dep(id);
+    if (d.type == Dep::SO && !out.empty() && out.back().type == Dep::SO)
+      out.back().to = d.to;
+    else
+      out.push_back(d);
+  }
+  return out;
+}
+
+// Names the cycle of the current model. Only so and wr: the causal order
+// itself is cyclic (G1c, with session order). Otherwise by how the described
+// saturation edge's t2 is visible to its reader t3: through a path of
+// several so/wr edges, a causality violation (CC only); read from directly,
+// a fractured read; an earlier transaction of t3's session, a missed session
+// write. The cycle is rotated to start at the described edge.
+Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
+  std::vector<std::uint32_t> ids = cycle_ids;
+  auto rank = [&](std::uint32_t id) {
+    if (edges_[id].kind == Kind::So) return -1;
+    if (edges_[id].kind != Kind::Sat) return 0;
+    switch (visibility(edges_[id]).how) {
+      case Visibility::How::Session: return 1;
+      case Visibility::How::ReadFrom: return 2;
+      case Visibility::How::Path: return 3;
+    }
+    return 0;
+  };
+  std::size_t best = 0;
+  int best_rank = -2;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    int r = rank(ids[i]);
+    if (r > best_rank) {
+      best_rank = r;
+      best = i;
+    }
+  }
+  Anomaly a;
+  // Start at the described edge (a wr edge for G1c: never inside a run of so).
+  std::rotate(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(best), ids.end());
+  a.cycle = deps(ids);
+  for (const DepEdge& e : a.cycle) a.txns.push_back(e.from);
+  const std::string cyc = format_cycle(h_, a.cycle);
+  if (best_rank == 0) {
+    // Only so, wr and known version orders: G1c with a read-from, G0 without.
+    bool wr = false, vo = false;
+    for (std::uint32_t id : ids) {
+      wr = wr || edges_[id].kind == Kind::Wr;
+      vo = vo || edges_[id].kind == Kind::Vo;
+    }
+    a.name = wr ? "G1c" : "G0";
+    a.description = fmt::format("{}: {} cyclic", cyc,
+                                vo ? (wr ? "session order, read-from and the known version orders are"
+                                         : "session order and the known version orders are")
+                                   : "session order and read-from are");
+    return a;
+  }
+  for (std::uint32_t id : ids) {
+    const Edge& e = edges_[id];
+    TxnId t3 = e.kind == Kind::Sat ? reads_[e.read].txn : kNoTxn;
+    if (t3 != kNoTxn && std::find(a.txns.begin(), a.txns.end(), t3) == a.txns.end())
+      a.txns.push_back(t3);
+  }
+  const Edge& e = edges_[ids.front()];
+  const std::string t1 = h_.txn_name(e.to), t2 = h_.txn_name(e.from);
+  const std::string t3 = h_.txn_name(reads_[e.read].txn), x = h_.key_text(e.key);
+  Visibility v = visibility(e);
+  std::string why;
+  switch (v.how) {
+    case Visibility::How::Session:
+      a.name = "missed session write";
+      why = fmt::format("{} precedes it in its session", t2);
+      break;
+    case Visibility::How::ReadFrom:
+      a.name = "fractured read";
+      why = fmt::format("it reads {} from {}", h_.key_text(reads_[v.read].key), t2);
+      break;
+    case Visibility::How::Path: {
+      a.name = "causality violation";
+      why = fmt::format("{} happens before it ({})", t2, format_cycle(h_, deps(v.path)));
+      break;
+    }
+  }
+  a.description = fmt::format(
+      "{} reads {} from {}, but {} and {} wrote {}, so {}'s write must precede {}'s: {}", t3, x,
+      t1, why, t2, x, t2, t1, cyc);
+  return a;
+}
+
+}  // namespace iso::poly::saturation
