@@ -77,6 +77,7 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats);
     result.verdict = out.verdict;
     result.commit_order = std::move(out.commit_order);
+    result.chosen_reads = std::move(out.chosen_reads);
     result.anomaly = std::move(out.anomaly);
     for (TxnId t : result.commit_order)
       if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);

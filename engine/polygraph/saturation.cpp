@@ -52,6 +52,11 @@ SaturationOutcome Saturation::run(const CheckOptions& options) {
     stats_.seconds.solve = seconds_since(t_solve);
     out.verdict = Verdict::Allowed;
     out.commit_order = std::move(order);
+    for (std::uint32_t r = 0; r < reads_.size(); ++r) {
+      const Read& rd = reads_[r];
+      if (chosen_[r] != kNoTxn && a_.candidates[rd.txn][r - read_begin_[rd.txn]].size() > 1)
+        out.chosen_reads.emplace_back(chosen_[r], rd.key, rd.txn);
+    }
     return out;
   };
   if (!has_vars_) {  // one model: the fixed choices

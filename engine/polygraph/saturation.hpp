@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "engine/history/abstract.hpp"
@@ -46,6 +47,9 @@ struct SaturationOutcome {
   // model committed), T0 first, in a topological order of the saturated
   // graph: the commit order of a witness execution.
   std::vector<TxnId> commit_order;
+  // Allowed: the read-from of every read with several candidate writers, as
+  // (writer, key, reader), for the readers that committed.
+  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
   // Violated: the shortest cycle found, or the read that nothing can justify.
   std::optional<Anomaly> anomaly;
 };

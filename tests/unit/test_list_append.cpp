@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "tests/unit/brute_witness.hpp"
 #include "tests/unit/history_helpers.hpp"
 
 #include "engine/decide/decide.hpp"
@@ -39,36 +40,6 @@ const std::vector<std::string> kLevels = {
     "biswas.RA",   "biswas.CC",    "biswas.PC",     "biswas.SI",  "biswas.SER",
     "adya.PL-1",   "adya.PL-2",    "adya.PL-2.99",  "adya.PL-SI", "adya.PL-3",
     "cerone.CC",   "cerone.SI",    "cerone.SER",    "plume.TapRA"};
-
-// A witness of decide() in the brute force's terms.
-brute::Witness to_brute(const History& h, const Witness& w) {
-  brute::Witness b;
-  b.wr.resize(h.num_txns());
-  b.ww.resize(h.keys().size());
-  for (const auto& rel : w.relations) {
-    if (rel.order) b.order = rel.sequence;
-    if (rel.name == "vis")
-      for (const auto& t : rel.tuples) b.vis.emplace_back(t[0], t[1]);
-    if (rel.type == logic::Type{model::kObj, model::kTxn, model::kTxn}) {
-      // Each key's writers by their number of predecessors.
-      std::map<KeyId, std::map<TxnId, std::size_t>> preds;
-      for (const auto& t : rel.tuples) {
-        preds[t[0]][t[1]] += 0;
-        preds[t[0]][t[2]] += 1;
-      }
-      for (auto& [k, c] : preds) {
-        std::vector<std::pair<std::size_t, TxnId>> v;
-        for (auto [t, n] : c) v.emplace_back(n, t);
-        std::sort(v.begin(), v.end());
-        for (auto [n, t] : v) b.ww[k].push_back(t);
-      }
-    }
-  }
-  for (const auto& [writer, key, reader] : w.chosen_reads)
-    b.wr[reader].push_back(brute::ReadFrom{key, writer});
-  b.committed = w.committed_unknown;
-  return b;
-}
 
 // Runs `order` serially: every read must return the value, and every list
 // read the list, that the writes before it built. Empty when it does.
