@@ -65,7 +65,7 @@ Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<b
   Witness w;
   for (std::size_t i = 0; i < e.framework->witness.size(); ++i) {
     const auto& decl = e.framework->witness[i];
-    WitnessRelation rel{decl.name, decl.rel->type, decl.order, {}, {}};
+    WitnessRelation rel{decl.name, decl.rel->type, decl.order, WitnessRelation::Form::Tuples, {}, {}, {}};
     for (const auto& [idx, lit] : e.witness[i].cells)
       if (c.eval(lit, inputs))
         rel.tuples.push_back({static_cast<TxnId>(idx / n_atoms), static_cast<TxnId>(idx % n_atoms)});
@@ -267,7 +267,7 @@ void Loop::run_loop(SynthResult& result) {
       for (std::size_t i = 0; i < d->framework->witness.size(); ++i) {
         const auto& rel = w->relations[i];
         std::vector<std::vector<Atom>> tuples;
-        for (const auto& tuple : rel.tuples)
+        for (const auto& tuple : tuples_of(*w, rel))
           tuples.push_back({space_.txn_atom(tuple[0]), space_.txn_atom(tuple[1])});
         b.bind(d->framework->witness[i].rel, constant_matrix(n_atoms, 2, tuples));
       }
@@ -317,25 +317,40 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
     }
   }
   if (witnesses) {
+    auto keep = [&](TxnId t) { return renamed[t] != UINT32_MAX; };
     for (Witness& w : *witnesses) {
+      // Every relation as tuples (synthesized histories are small), renamed.
       for (WitnessRelation& r : w.relations) {
+        std::vector<std::vector<std::uint32_t>> tuples;
+        for (auto tuple : tuples_of(w, r)) {
+          bool kept = true;
+          for (std::size_t c = 0; c < tuple.size(); ++c)
+            if (r.type[c] == model::kTxn) {
+              kept = kept && keep(tuple[c]);
+              if (kept) tuple[c] = renamed[tuple[c]];
+            }
+          if (kept) tuples.push_back(std::move(tuple));
+        }
         std::vector<TxnId> seq;
         for (TxnId t : r.sequence)
-          if (renamed[t] != UINT32_MAX) seq.push_back(renamed[t]);
+          if (keep(t)) seq.push_back(renamed[t]);
         r.sequence = std::move(seq);
-        std::vector<std::vector<std::uint32_t>> tuples;
-        for (const auto& tuple : r.tuples) {
-          std::vector<std::uint32_t> t2 = tuple;
-          bool keep = true;
-          for (std::size_t c = 0; c < t2.size(); ++c)
-            if (r.type[c] == model::kTxn) {
-              keep = keep && renamed[t2[c]] != UINT32_MAX;
-              if (keep) t2[c] = renamed[t2[c]];
-            }
-          if (keep) tuples.push_back(std::move(t2));
-        }
+        r.per_key.clear();
         r.tuples = std::move(tuples);
+        r.form = WitnessRelation::Form::Tuples;
       }
+      std::vector<ScheduleEvent> schedule;
+      for (ScheduleEvent e : w.schedule)
+        if (keep(e.txn)) schedule.push_back({renamed[e.txn], e.commit});
+      w.schedule = std::move(schedule);
+      std::vector<std::tuple<TxnId, KeyId, TxnId>> reads;
+      for (auto [wr, k, rd] : w.chosen_reads)
+        if (keep(wr) && keep(rd)) reads.emplace_back(renamed[wr], k, renamed[rd]);
+      w.chosen_reads = std::move(reads);
+      std::vector<TxnId> committed;
+      for (TxnId t : w.committed_unknown)
+        if (keep(t)) committed.push_back(renamed[t]);
+      w.committed_unknown = std::move(committed);
     }
   }
   return out;

@@ -63,7 +63,7 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
             out += fmt::format("  {} -> {} [label=\"{}\", style=dashed, color=\"{}\", fontcolor=\"{}\", constraint=false];\n",
                                node(rel.sequence[i - 1]), node(rel.sequence[i]), label, color, color);
       } else if (rel.type.size() == 2) {
-        for (const auto& t : rel.tuples)
+        for (const auto& t : tuples_of(*witnesses[k].witness, rel))
           if (t[0] != kInitTxn)
             out += fmt::format("  {} -> {} [label=\"{}\", style=dotted, color=\"{}\", fontcolor=\"{}\", constraint=false];\n",
                                node(t[0]), node(t[1]), label, color, color);

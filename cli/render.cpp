@@ -67,18 +67,27 @@ std::vector<std::pair<TxnId, TxnId>> snapshot_points(const Witness& w) {
 }  // namespace
 
 std::string witness_text(const History& h, const Witness& w) {
+  using Form = WitnessRelation::Form;
   std::string s;
+  auto sequence_text = [&](const std::vector<TxnId>& seq) {
+    std::string out;
+    for (TxnId t : seq) out += (out.empty() ? "" : " < ") + h.txn_name(t);
+    return out;
+  };
   for (const auto& rel : w.relations) {
     if (rel.order && !rel.sequence.empty()) {
-      std::string seq;
-      for (TxnId t : rel.sequence) seq += (seq.empty() ? "" : " < ") + h.txn_name(t);
-      s += fmt::format("  {}: {}\n", rel.name, seq);
-    } else if (is_per_key(rel)) {
-      for (const auto& [k, order] : per_key_orders(rel)) {
-        std::string seq;
-        for (TxnId t : order) seq += (seq.empty() ? "" : " < ") + h.txn_name(t);
-        s += fmt::format("  {}({}): {}\n", rel.name, h.key_text(k), seq);
-      }
+      s += fmt::format("  {}: {}\n", rel.name, sequence_text(rel.sequence));
+    } else if (rel.form == Form::Order) {
+      s += fmt::format("  {}: every transaction before it in that order\n", rel.name);
+    } else if (rel.form == Form::Snapshots) {
+      s += fmt::format("  {}: every transaction in its snapshot\n", rel.name);
+    } else if (rel.form == Form::PerKey || is_per_key(rel)) {
+      const auto orders = rel.form == Form::PerKey
+                              ? std::map<KeyId, std::vector<TxnId>>(rel.per_key.begin(),
+                                                                     rel.per_key.end())
+                              : per_key_orders(rel);
+      for (const auto& [k, order] : orders)
+        s += fmt::format("  {}({}): {}\n", rel.name, h.key_text(k), sequence_text(order));
     } else if (is_txn_pairs(rel)) {
       // T0's edges are forced by every framework; show the rest.
       std::string pairs;
@@ -114,20 +123,28 @@ std::string witness_text(const History& h, const Witness& w) {
 }
 
 nlohmann::json witness_json(const History& h, const Witness& w) {
+  using Form = WitnessRelation::Form;
   auto name = [&](TxnId t) { return h.txn(t).name; };
+  auto sequence_json = [&](const std::vector<TxnId>& seq) {
+    nlohmann::json out = nlohmann::json::array();
+    for (TxnId t : seq) out.push_back(name(t));
+    return out;
+  };
   nlohmann::json j = nlohmann::json::object();
   for (const auto& rel : w.relations) {
     if (rel.order && !rel.sequence.empty()) {
-      nlohmann::json seq = nlohmann::json::array();
-      for (TxnId t : rel.sequence) seq.push_back(name(t));
-      j[rel.name] = seq;
-    } else if (is_per_key(rel)) {
+      j[rel.name] = sequence_json(rel.sequence);
+    } else if (rel.form == Form::Order) {
+      j[rel.name] = {{"every_earlier_in", sequence_json(rel.sequence)}};
+    } else if (rel.form == Form::Snapshots) {
+      j[rel.name] = {{"snapshots_of", "schedule"}};
+    } else if (rel.form == Form::PerKey || is_per_key(rel)) {
+      const auto orders = rel.form == Form::PerKey
+                              ? std::map<KeyId, std::vector<TxnId>>(rel.per_key.begin(),
+                                                                     rel.per_key.end())
+                              : per_key_orders(rel);
       nlohmann::json keys = nlohmann::json::object();
-      for (const auto& [k, order] : per_key_orders(rel)) {
-        nlohmann::json seq = nlohmann::json::array();
-        for (TxnId t : order) seq.push_back(name(t));
-        keys[h.keys()[k].text] = seq;
-      }
+      for (const auto& [k, order] : orders) keys[h.keys()[k].text] = sequence_json(order);
       j[rel.name] = keys;
     } else {
       nlohmann::json tuples = nlohmann::json::array();

@@ -159,7 +159,7 @@ bool satisfies(const History& original, const Level& level, const Witness& w, st
   for (TxnId t : w.committed_unknown)
     if (t < member.size()) member[t] = true;
   PinnedRelations pinned;
-  for (const auto& r : w.relations) pinned.emplace_back(r.name, r.tuples);
+  for (const auto& r : w.relations) pinned.emplace_back(r.name, tuples_of(w, r));
   generic::Result r =
       generic::check_members(abstract_history(h, member), level, pinned, w.chosen_reads);
   if (r.verdict == Verdict::Allowed) return true;

@@ -1,49 +1,10 @@
 #include "engine/decide/framework_witness.hpp"
 
-#include <algorithm>
 
 #include "engine/model/schema.hpp"
 
 namespace iso {
 
-namespace {
-
-using Tuple = std::vector<std::uint32_t>;
-
-// Every pair (a, b) with a before b in `order`.
-std::vector<Tuple> order_pairs(const std::vector<TxnId>& order) {
-  std::vector<Tuple> out;
-  for (std::size_t i = 0; i < order.size(); ++i)
-    for (std::size_t j = i + 1; j < order.size(); ++j) out.push_back({order[i], order[j]});
-  return out;
-}
-
-// Visibility of a snapshot-isolation schedule: u is visible to t when u
-// committed before t began; T0 is visible to everyone.
-std::vector<Tuple> snapshot_visibility(const GraphExecution& e) {
-  std::vector<Tuple> out;
-  std::vector<TxnId> committed{kInitTxn};
-  for (TxnId t : e.commit_order)
-    if (t != kInitTxn) out.push_back({kInitTxn, t});
-  for (const ScheduleEvent& ev : e.schedule) {
-    if (ev.commit) {
-      committed.push_back(ev.txn);
-      continue;
-    }
-    for (TxnId u : committed)
-      if (u != kInitTxn) out.push_back({u, ev.txn});
-  }
-  return out;
-}
-
-bool writes(const History& h, TxnId t, KeyId k) {
-  if (t == kInitTxn) return h.t0_writes(k);
-  for (const Op& op : h.txn(t).ops)
-    if (op.kind == OpKind::Write && op.key == k) return true;
-  return false;
-}
-
-}  // namespace
 
 std::optional<Witness> framework_witness(const History& h, const Framework& fw,
                                          const GraphExecution& e) {
@@ -56,41 +17,54 @@ std::optional<Witness> framework_witness(const History& h, const Framework& fw,
   w.schedule = e.schedule;
   const auto& decls = fw.witness;
   auto is_txn_order = [&](const WitnessDecl& d) { return d.order && d.rel->type == txn_txn; };
+  using Form = WitnessRelation::Form;
+  auto order = [&](const WitnessDecl& d) {
+    return WitnessRelation{d.name, txn_txn, true, Form::Order, e.commit_order, {}, {}};
+  };
   if (decls.size() == 1 && is_txn_order(decls[0])) {
-    w.relations.push_back({decls[0].name, txn_txn, true, e.commit_order, order_pairs(e.commit_order)});
+    w.relations.push_back(order(decls[0]));
     return w;
   }
   if (decls.size() == 2 && (is_txn_order(decls[0]) != is_txn_order(decls[1]))) {
     const WitnessDecl& ar = is_txn_order(decls[0]) ? decls[0] : decls[1];
     const WitnessDecl& vis = is_txn_order(decls[0]) ? decls[1] : decls[0];
     if (vis.order || vis.rel->type != txn_txn) return std::nullopt;
-    std::vector<Tuple> visible;
+    Form visible;
     if (e.level == poly::GraphLevel::Ser) {
-      visible = order_pairs(e.commit_order);
+      visible = Form::Order;  // every earlier transaction
     } else if (e.level == poly::GraphLevel::Si) {
-      visible = snapshot_visibility(e);
+      visible = Form::Snapshots;
     } else {
       return std::nullopt;
     }
     for (const WitnessDecl& d : decls) {
       if (&d == &ar)
-        w.relations.push_back({d.name, txn_txn, true, e.commit_order, order_pairs(e.commit_order)});
+        w.relations.push_back(order(d));
       else
-        w.relations.push_back({d.name, txn_txn, false, {}, visible});
+        w.relations.push_back(WitnessRelation{d.name, txn_txn, false, visible,
+                                              visible == Form::Order ? e.commit_order
+                                                                     : std::vector<TxnId>{},
+                                              {}, {}});
     }
-    std::sort(w.relations.back().tuples.begin(), w.relations.back().tuples.end());
     return w;
   }
   if (decls.size() == 1 && !decls[0].order && decls[0].rel->type == obj_txn_txn) {
-    std::vector<Tuple> tuples;
-    for (KeyId k = 0; k < h.keys().size(); ++k) {
-      std::vector<TxnId> writers;
-      for (TxnId t : e.commit_order)
-        if (writes(h, t, k)) writers.push_back(t);
-      for (std::size_t i = 0; i < writers.size(); ++i)
-        for (std::size_t j = i + 1; j < writers.size(); ++j) tuples.push_back({k, writers[i], writers[j]});
+    // Each key's writers in commit order, in one pass over the operations.
+    std::vector<std::vector<TxnId>> writers(h.keys().size());
+    for (TxnId t : e.commit_order) {
+      if (t == kInitTxn) {
+        for (KeyId k = 0; k < h.keys().size(); ++k)
+          if (h.t0_writes(k)) writers[k].push_back(kInitTxn);
+        continue;
+      }
+      for (const Op& op : h.txn(t).ops)
+        if (op.kind == OpKind::Write && (writers[op.key].empty() || writers[op.key].back() != t))
+          writers[op.key].push_back(t);
     }
-    w.relations.push_back({decls[0].name, obj_txn_txn, false, {}, std::move(tuples)});
+    WitnessRelation ww{decls[0].name, obj_txn_txn, false, Form::PerKey, {}, {}, {}};
+    for (KeyId k = 0; k < h.keys().size(); ++k)
+      if (!writers[k].empty()) ww.per_key.emplace_back(k, std::move(writers[k]));
+    w.relations.push_back(std::move(ww));
     return w;
   }
   return std::nullopt;

@@ -29,6 +29,38 @@ std::vector<TxnId> order_sequence(const std::vector<std::vector<std::uint32_t>>&
   return seq;
 }
 
+std::vector<std::vector<std::uint32_t>> tuples_of(const Witness& w, const WitnessRelation& r) {
+  using Form = WitnessRelation::Form;
+  std::vector<std::vector<std::uint32_t>> out;
+  auto all_pairs = [&](const std::vector<TxnId>& seq, std::optional<KeyId> key) {
+    for (std::size_t i = 0; i < seq.size(); ++i)
+      for (std::size_t j = i + 1; j < seq.size(); ++j)
+        out.push_back(key ? std::vector<std::uint32_t>{*key, seq[i], seq[j]}
+                          : std::vector<std::uint32_t>{seq[i], seq[j]});
+  };
+  switch (r.form) {
+    case Form::Tuples: out = r.tuples; break;
+    case Form::Order: all_pairs(r.sequence, std::nullopt); break;
+    case Form::PerKey:
+      for (const auto& [k, seq] : r.per_key) all_pairs(seq, k);
+      break;
+    case Form::Snapshots: {
+      std::vector<TxnId> committed;
+      for (const ScheduleEvent& e : w.schedule) {
+        if (e.commit) {
+          committed.push_back(e.txn);
+          continue;
+        }
+        out.push_back({kInitTxn, e.txn});
+        for (TxnId u : committed) out.push_back({u, e.txn});
+      }
+      break;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 namespace generic {
 
 using namespace logic;
@@ -153,7 +185,7 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
   const std::vector<bool> inputs = cnf.input_values();
   for (std::size_t i = 0; i < level.framework->witness.size(); ++i) {
     const auto& decl = level.framework->witness[i];
-    WitnessRelation rel{decl.name, decl.rel->type, decl.order, {}, {}};
+    WitnessRelation rel{decl.name, decl.rel->type, decl.order, WitnessRelation::Form::Tuples, {}, {}, {}};
     const std::size_t arity = decl.rel->type.size();
     for (const auto& [idx, lit] : witness_matrices[i].cells) {
       if (!circuit.eval(lit, inputs)) continue;

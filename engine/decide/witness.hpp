@@ -17,14 +17,26 @@
 
 namespace iso {
 
-// One declared witness relation with its tuples. A tuple holds, per column,
-// a TxnId (sort Txn), a KeyId (Obj) or a ValueId (Val).
+// One declared witness relation. Small witnesses (the generic oracle's)
+// list their tuples; the graph checkers' witnesses, for histories of any
+// size, keep the compact form they are built in, since an order on 100,000
+// transactions has 5 billion pairs. tuples_of() lists any form.
 struct WitnessRelation {
+  enum class Form : std::uint8_t {
+    Tuples,     // `tuples` lists the relation
+    Order,      // the strict total order `sequence` on Txn: every pair a before b
+    PerKey,     // each key's strict total order `per_key` (a version order, Obj->Txn->Txn)
+    Snapshots,  // (u, t): u committed before t began in Witness::schedule; T0 before all
+  };
   std::string name;                                // "co", "vis", "ar", "ww"
   logic::Type type;                                // the columns' sorts
   bool order = false;                              // declared order(S)
-  std::vector<TxnId> sequence;                     // order(Txn): first to last
-  std::vector<std::vector<std::uint32_t>> tuples;  // the relation's tuples
+  Form form = Form::Tuples;
+  std::vector<TxnId> sequence;                     // an order on Txn: first to last
+  std::vector<std::pair<KeyId, std::vector<TxnId>>> per_key;
+  // A tuple holds, per column, a TxnId (sort Txn), a KeyId (Obj) or a
+  // ValueId (Val).
+  std::vector<std::vector<std::uint32_t>> tuples;
 };
 
 // A begin or commit of a transaction in a snapshot-isolation schedule.
@@ -51,6 +63,12 @@ struct Witness {
     return nullptr;
   }
 };
+
+struct Witness;
+
+// Every tuple of `r` (whatever its form), sorted: quadratic for orders, so
+// for small histories (pinning a witness in the generic oracle, drawing it).
+std::vector<std::vector<std::uint32_t>> tuples_of(const Witness& w, const WitnessRelation& r);
 
 // The sequence of a strict total order given by its pairs, over `txns`.
 std::vector<TxnId> order_sequence(const std::vector<std::vector<std::uint32_t>>& pairs,

@@ -20,11 +20,11 @@ inline brute::Witness to_brute(const History& h, const Witness& w) {
   for (const auto& rel : w.relations) {
     if (rel.order) b.order = rel.sequence;
     if (rel.name == "vis")
-      for (const auto& t : rel.tuples) b.vis.emplace_back(t[0], t[1]);
+      for (const auto& t : tuples_of(w, rel)) b.vis.emplace_back(t[0], t[1]);
     if (rel.type == logic::Type{model::kObj, model::kTxn, model::kTxn}) {
       // Each key's writers by their number of predecessors.
       std::map<KeyId, std::map<TxnId, std::size_t>> preds;
-      for (const auto& t : rel.tuples) {
+      for (const auto& t : tuples_of(w, rel)) {
         preds[t[0]][t[1]] += 0;
         preds[t[0]][t[2]] += 1;
       }
