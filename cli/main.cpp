@@ -2,11 +2,14 @@
 // isolation levels written as Lua predicates.
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "engine/history/formats/formats.hpp"
 
 using namespace iso::cli;
 
@@ -70,6 +73,8 @@ int main(int argc, char** argv) {
       "'stronger' means A allows strictly fewer histories than B within the scope.");
 
   CheckArgs check;
+  std::vector<std::string> init_modes;
+  for (auto name : iso::init_mode_names()) init_modes.emplace_back(name);
   auto* c = app.add_subcommand("check", "Decide whether a history is allowed by isolation levels");
   c->add_option("file", check.file,
                 "History file or folder (format detected; see --format)")
@@ -78,9 +83,10 @@ int main(int argc, char** argv) {
                 "Read the input in this format instead of detecting it: native, elle-edn, "
                 "elle-json, text, awdit, dbcop, cobra, viper, isopredict");
   c->add_option("--init", check.init,
-                "A first transaction that only writes initial values: taken as the initial "
-                "state T0 (explicit), as a transaction (implicit), or decided (auto)")
-      ->check(CLI::IsMember({"auto", "implicit", "explicit"}));
+                "The initial state: T0 writes every key (implicit), the file's initial "
+                "transaction is T0 (explicit), there is none (none), or as the format's "
+                "producer means it (auto); formats refuse the modes they cannot honour")
+      ->check(CLI::IsMember(init_modes));
   c->add_flag("--witness", check.witness, "Print a commit order when a graph-checked level allows");
   c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation's cycle");
   c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");

@@ -2,22 +2,15 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/history/history.hpp"
+#include "engine/history/input_error.hpp"
 
 namespace iso {
-
-// A malformed input. what() is one line: "FILE:LINE:COL: message" (or
-// "FILE: message" when no position applies).
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Inputs larger than this are rejected before parsing.
 inline constexpr std::size_t kMaxNativeJsonBytes = std::size_t{1} << 30;  // 1 GiB

@@ -15,8 +15,11 @@
 //  - an event with success = false did not take effect (dbcop records the
 //    operations a failed transaction attempted after its failure, with value
 //    0): it is dropped, and the number dropped is reported in a note;
-//  - value 0 is the initial value of every variable, which is the History's
-//    default initial value, so nothing is set explicitly.
+//  - value 0 is the initial value of every variable (--init auto or
+//    implicit), which is the History's default initial value, so nothing is
+//    set explicitly; --init none gives no initial value, and a read of 0
+//    then needs a write of 0; --init explicit is refused: dbcop histories
+//    have no initial transaction.
 //
 // Robustness: every count is checked against the bytes that remain (each
 // element needs a known minimum number of bytes) before it is looped over, and
@@ -33,6 +36,7 @@
 
 #include "engine/history/formats/binary_util.hpp"
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
 
 namespace iso {
 
@@ -87,7 +91,9 @@ std::string shown(const std::string& s) {
 }  // namespace
 
 ReadResult read_dbcop(std::string_view bytes, const std::string& source,
-                      const ReadOptions& /*options: dbcop has no explicit initial txn*/) {
+                      const ReadOptions& options) {
+  initial::refuse_explicit(source, options.init, "dbcop histories",
+                           "they have no initial transaction");
   ReadResult result;
   result.format = Format::Dbcop;
   History& h = result.history;
@@ -194,6 +200,9 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
     result.notes.push_back(fmt::format(
         "{} write{} the value 0, which is also the initial value of every variable",
         writes_of_zero, writes_of_zero == 1 ? " writes" : "s write"));
+  initial::record_implicit_or_none(result, options.init, "T0 writes 0 to every variable",
+                                   "T0 writes no variable: a read of 0 that no transaction "
+                                   "wrote is a thin-air read");
   return result;
 }
 

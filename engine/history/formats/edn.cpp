@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/history/json_format.hpp"  // InputError
+#include "engine/history/input_error.hpp"
 
 namespace iso::edn {
 namespace {
@@ -40,6 +40,11 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
   }
+}
+
+std::string out_of_range(std::string_view tok) {
+  return fmt::format("integer {} is out of range: integers beyond 64 bits are not supported",
+                     tok);
 }
 
 }  // namespace
@@ -147,17 +152,19 @@ void Reader::number(Node& n, std::string_view tok) {
     constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
     for (char c : digits) {
       int d = c - '0';
-      if (v < (kMin + d) / 10) fail(n.line, n.col, fmt::format("integer {} is out of range", tok));
+      if (v < (kMin + d) / 10) fail(n.line, n.col, out_of_range(tok));
       v = v * 10 - d;
     }
     if (!negative) {
-      if (v == kMin) fail(n.line, n.col, fmt::format("integer {} is out of range", tok));
+      if (v == kMin) fail(n.line, n.col, out_of_range(tok));
       v = -v;
     }
     n.kind = Kind::Integer;
     n.integer = v;
     return;
   }
+  if (dialect_ == Dialect::Edn && tok.find('/') != std::string_view::npos)
+    fail(n.line, n.col, fmt::format("ratio {}: ratios are not supported", tok));
   // A floating-point number: digits with '.', an exponent, or EDN's M suffix.
   std::string_view body = tok;
   if (dialect_ == Dialect::Edn && body.ends_with('M')) body.remove_suffix(1);
