@@ -551,3 +551,88 @@ TEST_CASE("format isopredict: malformed inputs") {
   expect_error(rd, "READ KEY[x] Txn(1, 0) From(1, 0)\n", "1:23", "from itself before");
   expect_error(rd, "WRITE KEY[x] Txn(1, 99999999999)\n", "1:21", "out of range");
 }
+
+// --- Elle: inputs that are not what isosynth checks -------------------------------
+
+TEST_CASE("format elle: histories without :txn operations are refused, naming the workload") {
+  Reader edn = read_elle_edn;
+  Reader json = read_elle_json;
+  // Jepsen's bank test.
+  CHECK(error_of(edn,
+                 "{:type :invoke, :f :transfer, :value {:from 1, :to 2, :amount 5}, :process 0}\n"
+                 "{:type :ok, :f :transfer, :value {:from 1, :to 2, :amount 5}, :process 0}\n"
+                 "{:type :invoke, :f :read, :value nil, :process 1}\n"
+                 "{:type :ok, :f :read, :value {1 10, 2 20}, :process 1}\n") ==
+        "h:1:1: no :txn operations: this is a Jepsen bank workload's history (:f :transfer, "
+        ":read), not a transactional one; isosynth checks rw-register and list-append "
+        "histories (:f :txn)");
+  // A set: :add of elements, :read of a collection.
+  CHECK(error_of(edn,
+                 "{:type :invoke, :f :add, :value 1, :process 0}\n"
+                 "{:type :ok, :f :add, :value 1, :process 0}\n"
+                 "{:type :invoke, :f :read, :value nil, :process 0}\n"
+                 "{:type :ok, :f :read, :value #{1}, :process 0}\n")
+            .find("a Jepsen set workload's history (:f :add, :read)") != std::string::npos);
+  // A counter: :read returns a number.
+  CHECK(error_of(json,
+                 "[{\"type\":\"invoke\",\"f\":\"add\",\"value\":1,\"process\":0},"
+                 "{\"type\":\"ok\",\"f\":\"add\",\"value\":1,\"process\":0},"
+                 "{\"type\":\"ok\",\"f\":\"read\",\"value\":1,\"process\":1}]")
+            .find("a Jepsen counter workload's history (\"f\" \"add\", \"read\")") !=
+        std::string::npos);
+  CHECK(error_of(edn, "{:type :invoke, :f :cas, :value [1 2], :process 0}\n")
+            .find("a Jepsen cas-register workload's history") != std::string::npos);
+  CHECK(error_of(edn, "{:type :invoke, :f :enqueue, :value 1, :process 0}\n")
+            .find("a Jepsen queue workload's history") != std::string::npos);
+  CHECK(error_of(edn, "{:type :invoke, :f :frob, :value 1, :process 0}\n")
+            .find("this is a Jepsen workload's history (:f :frob)") != std::string::npos);
+  CHECK(error_of(edn, "; nothing\n") == "h: no operations");
+  // Some :txn operations: the others are ignored, and said so.
+  ReadResult mixed = read_elle_edn(
+      "{:type :invoke, :f :start, :process :nemesis}\n"
+      "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0}\n",
+      "h", {});
+  CHECK(has_note(mixed, "1 operations with an :f other than :txn are not transactions"));
+}
+
+TEST_CASE("format elle: what the model cannot hold is refused by name") {
+  Reader edn = read_elle_edn;
+  Reader json = read_elle_json;
+  auto ok = [](const std::string& value) {
+    return "{:type :ok, :f :txn, :value " + value + ", :process 0}\n";
+  };
+  expect_error(edn, ok("[[:w [1 2] 3]]"), "1:34", "vector keys are not supported");
+  expect_error(edn, ok("[[:w {:a 1} 3]]"), "1:34", "map keys are not supported");
+  expect_error(edn, ok("[[:w 1 1.5]]"), "1:36", "floating-point values are not supported");
+  expect_error(edn, ok("[[:w 1 2M]]"), "1:36", "floating-point values are not supported");
+  expect_error(edn, ok("[[:w 1 ##NaN]]"), "1:36", "floating-point values are not supported");
+  expect_error(edn, ok("[[:r 1 [1 2.5]]]"), "1:39",
+               "floating-point list elements are not supported");
+  expect_error(edn, ok("[[:r 1 #{1 2}]]"), "1:36", "set values are not supported");
+  expect_error(edn, ok("[[:w 1 \\a]]"), "1:36", "character values are not supported");
+  expect_error(edn, ok("[[:w 1 true]]"), "1:36", "boolean values are not supported");
+  expect_error(edn, ok("[[:w 1 1/2]]"), "1:36", "ratio 1/2: ratios are not supported");
+  expect_error(edn, ok("[[:w 1 123456789012345678901234N]]"), "1:36",
+               "integer 123456789012345678901234N is out of range: integers beyond 64 bits "
+               "are not supported");
+  expect_error(json, "[{\"type\":\"ok\",\"value\":[[\"w\",\"x\",0.5]]}]", "1:33",
+               "floating-point values are not supported");
+  expect_error(json, "[{\"type\":\"ok\",\"value\":[[\"w\",[1],1]]}]", "1:29",
+               "vector keys are not supported");
+  expect_error(edn,
+               "{:type :invoke, :f :txn, :process 1, :value [[:w 1 1]]}\n"
+               "{:type :invoke, :f :txn, :process 1, :value [[:w 1 2]]}\n",
+               "2:1",
+               "overlapping invocations in one process are not supported: process 1 invokes "
+               "again while its invocation on line 1 has not completed");
+  // Big integers that fit, and Jepsen's history records, are read.
+  ReadResult r = read_elle_edn(
+      "#jepsen.history.Op{:index 0, :time 1, :type :invoke, :process 0, :f :txn, "
+      ":value [[:w 1 12N]]}\n"
+      "#jepsen.history.Op{:index 1, :time 2, :type :ok, :process 0, :f :txn, "
+      ":value [[:w 1 12N]]}\n",
+      "h", {});
+  REQUIRE(r.history.num_txns() == 2);
+  CHECK(r.history.value_text(r.history.txn(1).ops[0].value) == "12");
+  CHECK(r.history.txn(1).name == "T1");
+}

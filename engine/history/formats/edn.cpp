@@ -167,9 +167,10 @@ void Reader::number(Node& n, std::string_view tok) {
     fail(n.line, n.col, fmt::format("ratio {}: ratios are not supported", tok));
   // A floating-point number: digits with '.', an exponent, or EDN's M suffix.
   std::string_view body = tok;
-  if (dialect_ == Dialect::Edn && body.ends_with('M')) body.remove_suffix(1);
+  const bool big_decimal = dialect_ == Dialect::Edn && body.ends_with('M');  // 2M, 2.5M
+  if (big_decimal) body.remove_suffix(1);
   if (body.empty() || body.find_first_not_of("0123456789.eE+-") != std::string_view::npos ||
-      body.find_first_of(".eE") == std::string_view::npos)
+      (!big_decimal && body.find_first_of(".eE") == std::string_view::npos))
     fail(n.line, n.col, fmt::format("malformed number '{}'", tok));
   n.kind = Kind::Float;
   n.text = std::string(tok);
