@@ -44,17 +44,17 @@ inline void check(const iso::ReadResult& r, bool lines) {
       for (const auto& op : t.ops) require(op.line > 0);
 }
 
-// The native spelling of a history, with invalid UTF-8 replaced (readers of
-// byte-oriented formats keep whatever bytes a string holds).
-inline std::string native(const iso::History& h) {
-  return iso::write_native_json(h).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// Written, read back and written again, a history must not change.
+// Written, read back and written again, a history must not change. Every
+// reader keeps only UTF-8 text, so writing never throws; reading back never
+// fails.
 inline void round_trip(const iso::History& h) {
-  const std::string once = native(h);
-  iso::ReadResult back = iso::read_native(once, "round-trip", iso::ReadOptions{});
-  require(native(back.history) == once);
+  const std::string once = iso::write_native_json(h).dump();
+  try {
+    iso::ReadResult back = iso::read_native(once, "round-trip", iso::ReadOptions{});
+    require(iso::write_native_json(back.history).dump() == once);
+  } catch (const iso::InputError&) {
+    std::abort();
+  }
 }
 
 // Both: what a target does with every history a reader accepts.

@@ -510,9 +510,14 @@ class Reader final : public nlohmann::json_sax<json> {
       if (e.s == "T0") {
         fail(e.tok, here(), "transaction id \"T0\" is reserved for the initial transaction");
       }
-      if (auto other = h_.find_txn(e.s)) {
+      // The token of the id's first use: by a transaction, or by the one
+      // taken as T0.
+      std::optional<std::size_t> first;
+      if (auto other = h_.find_txn(e.s)) first = id_tok_[*other];
+      else if (took_first_ && e.s == first_id_) first = first_id_tok_;
+      if (first) {
         fail(e.tok, here(), fmt::format("duplicate transaction id {} (first used at {})",
-                                        quote_string(e.s), position(id_tok_[*other])));
+                                        quote_string(e.s), position(*first)));
       }
       txn_.id = e.s;
       txn_.id_tok = e.tok;
@@ -732,6 +737,8 @@ class Reader final : public nlohmann::json_sax<json> {
     }
     for (const PendingOp& op : txn_.ops) first_writes_.emplace_back(op.key, op.value);
     took_first_ = true;
+    first_id_ = *txn_.id;
+    first_id_tok_ = txn_.id_tok;
   }
 
   std::string_view text_;
@@ -746,6 +753,8 @@ class Reader final : public nlohmann::json_sax<json> {
   bool explicit_first_ = false;
   bool took_first_ = false;
   std::vector<std::pair<KeyId, ValueId>> first_writes_;  // the first transaction's, as T0
+  std::string first_id_;       // its id, still taken
+  std::size_t first_id_tok_ = 0;
   std::optional<InitialWrites> file_initial_;            // "initial_state"
   std::vector<std::pair<TxnId, std::size_t>> empty_lists_;  // (txn, op index)
   SessionId session_ = 0;

@@ -332,3 +332,10 @@ TEST_CASE("source lines: every text reader sets Op::line") {
                       InitMode::Auto)
                      .history) == L{2, 3, 4});
 }
+
+TEST_CASE("init native: the id of the transaction taken as T0 stays taken") {
+  CHECK(error_of(read_native,
+                 "{\"sessions\": [[{\"id\": \"A\", \"ops\": []}, {\"id\": \"A\", \"ops\": []}]]}",
+                 InitMode::Explicit) ==
+        "h:1:47: sessions[0][1].id: duplicate transaction id \"A\" (first used at 1:23)");
+}

@@ -636,3 +636,16 @@ TEST_CASE("format elle: what the model cannot hold is refused by name") {
   CHECK(r.history.value_text(r.history.txn(1).ops[0].value) == "12");
   CHECK(r.history.txn(1).name == "T1");
 }
+
+TEST_CASE("format elle, isopredict: text that is not UTF-8 is refused") {
+  // Keys and values must be UTF-8 to be written as JSON (the native format).
+  expect_error(read_elle_edn, "{:type :ok, :f :txn, :value [[:w :\xff 1]]}\n", "1:35",
+               "expected UTF-8 text, found bytes that are not");
+  expect_error(read_elle_edn, "{:type :ok, :f :txn, :value [[:w 1 \"a\xc3\"]]}\n", "1:36",
+               "the string is not UTF-8 text (byte 2 of its text)");
+  expect_error(read_elle_json, "[{\"type\":\"ok\",\"value\":[[\"w\",\"\xed\xa0\x80\",1]]}]",
+               "1:29", "the string is not UTF-8 text (byte 1 of its text)");
+  expect_error(read_isopredict, "WRITE KEY[ab\xfe] Txn(1, 0)\n", "1:13",
+               "the key is not UTF-8 text");
+  CHECK(error_of(read_isopredict, "WRITE KEY[\xc3\xa9] Txn(1, 0)\n") == "no error");
+}

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/history/formats/utf8.hpp"
 #include "engine/history/input_error.hpp"
 
 namespace iso::edn {
@@ -130,12 +131,16 @@ Node Reader::value() { return parse(0); }
 
 std::string_view Reader::token() {
   std::size_t start = pos_;
+  std::uint32_t line = line_, col = col_;
   while (pos_ < text_.size() && !delimiter(text_[pos_])) {
     if (pos_ - start >= kMaxTokenBytes)
       fail_here(fmt::format("token longer than {} bytes", kMaxTokenBytes));
     skip_char();
   }
-  return text_.substr(start, pos_ - start);
+  std::string_view tok = text_.substr(start, pos_ - start);
+  // Names become keys and values, which must be UTF-8 like all JSON text.
+  if (!utf8::valid(tok)) fail(line, col, "expected UTF-8 text, found bytes that are not");
+  return tok;
 }
 
 void Reader::number(Node& n, std::string_view tok) {
@@ -204,6 +209,9 @@ std::string Reader::string_literal() {
     char c = text_[pos_];
     if (c == '"') {
       skip_char();
+      if (auto bad = utf8::first_invalid(out))
+        fail(line, col, fmt::format("the string is not UTF-8 text (byte {} of its text)",
+                                    *bad + 1));
       return out;
     }
     if (c != '\\') {

@@ -38,6 +38,7 @@
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
 #include "engine/history/formats/text_input.hpp"
+#include "engine/history/formats/utf8.hpp"
 
 namespace iso {
 namespace {
@@ -69,6 +70,9 @@ std::string bracketed(textin::Cursor& c, std::string_view what, bool paren) {
   if (end == std::string_view::npos) c.fail(fmt::format("expected '{}' after {}", close, what));
   if (end == 0) c.fail(fmt::format("expected {} inside '{}{}'", what, open, close));
   if (end > kMaxKeyBytes) c.fail(fmt::format("{} is longer than {} bytes", what, kMaxKeyBytes));
+  // Keys must be UTF-8, like all JSON text, to round-trip.
+  if (auto bad = utf8::first_invalid(rest.substr(0, end)))
+    c.fail_at(c.col() + *bad, fmt::format("{} is not UTF-8 text", what));
   std::string text(rest.substr(0, end));
   c.advance(end + 1);
   return text;
