@@ -773,7 +773,9 @@ json key_json(const History& h, KeyId k) {
     std::int64_t v = 0;
     const char* end = key.text.data() + key.text.size();
     auto [p, ec] = std::from_chars(key.text.data(), end, v);
-    if (ec == std::errc{} && p == end) return v;
+    // Only the integer's own spelling: "007" read back as 7 would be
+    // another key.
+    if (ec == std::errc{} && p == end && std::to_string(v) == key.text) return v;
   }
   return key.text;
 }

@@ -649,3 +649,10 @@ TEST_CASE("format elle, isopredict: text that is not UTF-8 is refused") {
                "the key is not UTF-8 text");
   CHECK(error_of(read_isopredict, "WRITE KEY[\xc3\xa9] Txn(1, 0)\n") == "no error");
 }
+
+TEST_CASE("format elle: a completion cannot end before its invocation began") {
+  expect_error(read_elle_edn,
+               "{:type :invoke, :f :txn, :value [[:w 1 1]], :process 0, :time 50}\n"
+               "{:type :ok, :f :txn, :value [[:w 1 1]], :process 0, :time 40}\n",
+               "2:1", "the completion's :time 40 is before that of its invocation on line 1 (50)");
+}

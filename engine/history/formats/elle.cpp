@@ -291,6 +291,12 @@ void ElleReader::pair(std::size_t i, const edn::Node& process) {
                    fmt::format("the completion's {} differs from that of its invocation on "
                                "line {}",
                                field("f"), inv.line));
+    // The times become a transaction's begin and commit.
+    if (inv.time && op.time && *op.time < *inv.time)
+      reader_.fail(op.line, op.col,
+                   fmt::format("the completion's {} {} is before that of its invocation on "
+                               "line {} ({})",
+                               field("time"), *op.time, inv.line, *inv.time));
     if (p.pending_slot) slots_[*p.pending_slot].completion = i;
     p.pending.reset();
     p.pending_slot.reset();

@@ -315,9 +315,9 @@ ReadResult read_bytes(Format f, std::string_view bytes, const std::string& sourc
                                format_name(f), log_prefix(f)));
 }
 
-// A stream: read once, then detected from its bytes.
-ReadResult read_stream_bytes(std::string bytes, std::optional<Format> format,
-                             const std::string& source, const ReadOptions& options) {
+// The bytes of a file or stream, in `format` or the one they show.
+ReadResult read_detected(const std::string& bytes, std::optional<Format> format,
+                         const std::string& source, const ReadOptions& options) {
   Format f = format ? *format : detect_format_bytes(bytes, source);
   return read_bytes(f, bytes, source, options);
 }
@@ -326,7 +326,8 @@ ReadResult read_stream_bytes(std::string bytes, std::optional<Format> format,
 
 ReadResult read_history_path(const std::string& path, std::optional<Format> format,
                              const ReadOptions& options) {
-  // A folder format cannot come from a stream: refused before waiting for it.
+  // A folder format cannot come from a file or stream: refused before
+  // reading (or waiting for) any byte.
   auto refuse_folder = [&](const std::string& source, std::string_view what) {
     if (format && is_folder_format(*format))
       throw InputError(fmt::format("{}: the {} format is a folder of {}<n>.log files; it "
@@ -336,7 +337,7 @@ ReadResult read_history_path(const std::string& path, std::optional<Format> form
   if (path == kStdinPath) {
     const std::string source(kStdinName);
     refuse_folder(source, "standard input");
-    return read_stream_bytes(read_stream(STDIN_FILENO, source), format, source, options);
+    return read_detected(read_stream(STDIN_FILENO, source), format, source, options);
   }
   fs::path p(path);
   std::error_code ec;
@@ -344,7 +345,7 @@ ReadResult read_history_path(const std::string& path, std::optional<Format> form
   if (!fs::exists(st)) throw InputError(fmt::format("{}: no such file or folder", path));
   if (fs::is_fifo(st) || fs::is_character_file(st)) {
     refuse_folder(path, "a stream");
-    return read_stream_bytes(read_stream_path(path), format, path, options);
+    return read_detected(read_stream_path(path), format, path, options);
   }
   const bool dir = fs::is_directory(st);
   if (dir && (!format || is_folder_format(*format) || *format == Format::Dbcop)) {
@@ -361,12 +362,8 @@ ReadResult read_history_path(const std::string& path, std::optional<Format> form
   if (dir)
     throw InputError(fmt::format("{}: is a folder; the {} format is a file", path,
                                  format_name(*format)));
-  if (format && is_folder_format(*format))
-    throw InputError(fmt::format("{}: the {} format is a folder of {}<n>.log files", path,
-                                 format_name(*format), log_prefix(*format)));
-  std::string bytes = read_file_bytes(p, path);
-  Format f = format ? *format : detect_format_bytes(bytes, path);
-  return read_bytes(f, bytes, path, options);
+  refuse_folder(path, "a file");
+  return read_detected(read_file_bytes(p, path), format, path, options);
 }
 
 }  // namespace iso
