@@ -859,3 +859,8 @@ TEST_CASE("source lines: binary formats have none, Viper has the log's line") {
   REQUIRE(v.history.txn(1).ops.size() == 1);
   CHECK(v.history.txn(1).ops[0].line == 2);
 }
+
+TEST_CASE("viper: a range read's live rows name each key once") {
+  CHECK(viper_err("{\"value\": [[\"range\", 1, 5, [[1, 100], [2, 7], [1, 300]], []]]}") ==
+        "v/J1.log:1:48: value[0][3][2]: key 1 appears twice in the live rows");
+}

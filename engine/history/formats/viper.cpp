@@ -299,6 +299,7 @@ void read_ops(History& h, const Line& line, const ojson& ops, std::size_t ops_to
           counts.dead_rows += rows.size();
           continue;
         }
+        std::unordered_set<KeyId> row_keys;
         for (std::size_t r = 0; r < rows.size(); ++r) {
           const ojson& row = rows[r];
           auto row_tok = [&] { return element_token(rows, elem_tok(part), r); };
@@ -322,6 +323,12 @@ void read_ops(History& h, const Line& line, const ojson& ops, std::size_t ops_to
           }
           KeyId k = read_key(h, line, *key, key_tok, "the key of a row");
           ValueId v = read_value(h, line, *val, val_tok, "the value of a row");
+          // A range read returns each key once; a second row would be a
+          // second value read for it, which a predicate read cannot hold.
+          if (!row_keys.insert(k).second)
+            line.fail(key_tok, fmt::format("value[{}][3][{}]: key {} appears twice in the live "
+                                           "rows",
+                                           i, r, h.key_text(k)));
           if (txn) pr.result.emplace_back(k, v);
           else h.set_init(k, v);
         }
