@@ -864,3 +864,13 @@ TEST_CASE("viper: a range read's live rows name each key once") {
   CHECK(viper_err("{\"value\": [[\"range\", 1, 5, [[1, 100], [2, 7], [1, 300]], []]]}") ==
         "v/J1.log:1:48: value[0][3][2]: key 1 appears twice in the live rows");
 }
+
+TEST_CASE("cobra: a commit timestamp before the start timestamp is refused") {
+  CobraLog a;
+  a.rec('S', {0x10, 1700000000050});
+  std::size_t at = a.rec('C', {0x10, 1700000000000});
+  CHECK(error_of([&] { read_cobra(logs_of({a}), "d", {}); }) ==
+        fmt::format("d/T0.log: byte {}: commit timestamp 1700000000000 of T10 is before its start "
+                    "timestamp 1700000000050",
+                    at + 9));
+}

@@ -166,8 +166,17 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
             in.fail_at(id_at, fmt::format("'C' record for transaction T{}, but the open "
                                           "transaction is T{}",
                                           hex(id), hex(open_id)));
-          if (timed)
-            h.txn(*open).commit = in.i64_be("the timestamp of a 'C' record (time-ordered log)");
+          if (timed) {
+            const std::size_t ts_at = in.offset();
+            const std::int64_t commit =
+                in.i64_be("the timestamp of a 'C' record (time-ordered log)");
+            const auto begin = h.txn(*open).begin;
+            if (begin && commit < *begin)
+              in.fail_at(ts_at, fmt::format("commit timestamp {} of T{} is before its start "
+                                            "timestamp {}",
+                                            commit, hex(open_id), *begin));
+            h.txn(*open).commit = commit;
+          }
           h.txn(*open).status = TxnStatus::Committed;
           for (std::int64_t w : open_writes) writes[w].committed = true;
           open.reset();
