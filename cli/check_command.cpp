@@ -29,10 +29,7 @@ constexpr std::size_t kSmallHistory = 12;
 
 ReadOptions read_options(const std::string& init) {
   ReadOptions ro;
-  if (init == "implicit") ro.init = InitMode::Implicit;
-  else if (init == "explicit") ro.init = InitMode::Explicit;
-  else if (init == "none") ro.init = InitMode::None;
-  else ro.init = InitMode::Auto;
+  ro.init = parse_init_mode(init).value_or(InitMode::Auto);  // validated by the option's check
   return ro;
 }
 
@@ -47,8 +44,11 @@ ReadResult load(const std::string& file, const std::string& format, const std::s
 }
 
 std::string initial_state_text(const ReadResult& r) {
-  if (r.explicit_init) return "the file's first transaction, taken as T0";
-  if (r.history.initial_writes() == InitialWrites::ExplicitOnly) return "none (no implicit T0)";
+  switch (r.initial_state) {
+    case InitialState::Explicit: return "explicit (the file's initial transaction is T0)";
+    case InitialState::None: return "none (no transaction writes the initial values)";
+    case InitialState::Implicit: break;
+  }
   return "implicit (T0 writes every key's initial value)";
 }
 
@@ -190,7 +190,7 @@ int run_check(const CheckArgs& a) {
   if (a.json) {
     nlohmann::json doc{{"history", a.file},
                        {"format", std::string(format_name(loaded.format))},
-                       {"initial_state", initial_state_text(loaded)},
+                       {"initial_state", std::string(initial_state_name(loaded.initial_state))},
                        {"explicit_init", loaded.explicit_init},
                        {"results", results}};
     if (!loaded.notes.empty()) doc["notes"] = loaded.notes;

@@ -2,6 +2,8 @@
 // isolation levels written as Lua predicates.
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -35,11 +37,14 @@ void add_input_options(CLI::App* cmd, std::string& format, std::string& init) {
                   "Read the input in this format instead of detecting it: native, elle-edn, "
                   "elle-json, text, awdit, dbcop, cobra, viper, isopredict")
       ->check(CLI::IsMember(formats));
+  std::vector<std::string> init_modes;
+  for (auto m : iso::init_mode_names()) init_modes.emplace_back(m);
   cmd->add_option("--init", init,
                   "The initial state: as the format's producer means it (auto), T0 writing every "
                   "key's initial value (implicit), the file's first transaction taken as T0 "
-                  "(explicit), or none (a read of a value nobody wrote is thin-air)")
-      ->check(CLI::IsMember({"auto", "implicit", "explicit", "none"}));
+                  "(explicit), or none (a read of a value nobody wrote is thin-air); a format "
+                  "refuses a mode it cannot honour")
+      ->check(CLI::IsMember(init_modes));
 }
 
 }  // namespace

@@ -15,6 +15,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
+
 namespace iso {
 
 namespace {
@@ -32,6 +35,59 @@ using nlohmann::json;
 
 struct LineCol {
   std::size_t line, col;
+};
+
+// Finds tokens of a JSON text in increasing order, each in time linear in
+// the bytes skipped, keeping the line it is on: json_token_offset on error
+// paths, and the line of every operation of the native reader.
+class TokenScanner {
+ public:
+  explicit TokenScanner(std::string_view s) : s_(s) {
+    if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // the parser skips a UTF-8 BOM
+  }
+
+  // The offset of token n (0-based; n at least that of the last call), or
+  // the text's size when there are fewer tokens.
+  std::size_t offset(std::size_t n) {
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
+        if (c == '\n') ++line_;
+        ++pos_;
+        continue;
+      }
+      if (count_ == n) return pos_;
+      ++count_;
+      if (c == '{' || c == '}' || c == '[' || c == ']') {
+        ++pos_;
+      } else if (c == '"') {
+        ++pos_;
+        while (pos_ < s_.size() && s_[pos_] != '"') {
+          if (s_[pos_] == '\n') ++line_;  // not valid JSON, but counted right
+          pos_ += s_[pos_] == '\\' ? 2 : 1;
+        }
+        ++pos_;
+      } else {
+        while (pos_ < s_.size() && !delimiter(s_[pos_])) ++pos_;
+      }
+    }
+    return s_.size();
+  }
+
+  // The 1-based line of token n (same order as offset()).
+  std::size_t line(std::size_t n) {
+    offset(n);
+    return line_;
+  }
+
+ private:
+  static bool delimiter(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
+           c == '[' || c == ']' || c == '{' || c == '}' || c == '"';
+  }
+
+  std::string_view s_;
+  std::size_t pos_ = 0, count_ = 0, line_ = 1;
 };
 
 LineCol line_col(std::string_view s, std::size_t offset) {
@@ -82,7 +138,9 @@ struct Event {
   std::string s;  // a string, or the spelling of a number that is not an int64
 };
 
-enum class Ctx : std::uint8_t { Root, Init, Sessions, Session, Txn, Ops, Op, PrResult, PrPair, Skip };
+enum class Ctx : std::uint8_t {
+  Root, Init, Sessions, Session, Txn, Ops, Op, List, PrResult, PrPair, Skip
+};
 
 struct Frame {
   Frame(Ctx c, bool obj, std::size_t tok) : ctx(c), object(obj), start(tok) {}
@@ -127,13 +185,18 @@ bool valid_predicate(std::string_view p) {
 }
 
 constexpr std::string_view kRwShape = R"(["r", key, value])";
+constexpr std::string_view kListShape = R"(["r", key, [v1, v2, ...]])";
 constexpr std::string_view kPrShape = R"(["pr", predicate, [[key, value], ...]])";
 
 struct PendingOp {
   OpKind kind = OpKind::Read;
   KeyId key = 0;
   ValueId value = 0;
+  bool list = false;               // a list-append read: `elements` is its list
+  std::vector<ValueId> elements;
   PredicateRead pr;
+  std::size_t tok = 0;             // token of the operation's '['
+  std::uint32_t line = 0;
 };
 
 struct TxnState {
@@ -151,13 +214,16 @@ struct InitEntry {
 };
 
 // Field bits of the root object and of a transaction.
-enum : unsigned { kFormat = 1, kVersion = 2, kInit = 4, kSessions = 8 };
+enum : unsigned { kFormat = 1, kVersion = 2, kInit = 4, kSessions = 8, kInitialState = 16 };
 enum : unsigned { kId = 1, kOps = 2, kStatus = 4, kBegin = 8, kCommit = 16 };
 
 class Reader final : public nlohmann::json_sax<json> {
  public:
-  Reader(std::string_view text, const std::string& source, History& h)
-      : text_(text), source_(source), h_(h) {}
+  // `explicit_first`: the file's first transaction is the initial state
+  // (--init explicit): its writes become initial values, and it is refused
+  // when it does anything else.
+  Reader(std::string_view text, const std::string& source, History& h, bool explicit_first)
+      : text_(text), source_(source), h_(h), lines_(text), explicit_first_(explicit_first) {}
 
   // --- SAX interface ---------------------------------------------------------
   bool null() override {
@@ -222,7 +288,7 @@ class Reader final : public nlohmann::json_sax<json> {
     f.key = std::move(k);
     if (f.ctx == Ctx::Root) {
       check_duplicate(f, tok, {{"format", kFormat}, {"version", kVersion}, {"init", kInit},
-                               {"sessions", kSessions}});
+                               {"sessions", kSessions}, {"initial_state", kInitialState}});
     } else if (f.ctx == Ctx::Txn) {
       check_duplicate(f, tok, {{"id", kId}, {"ops", kOps}, {"status", kStatus},
                                {"begin", kBegin}, {"commit", kCommit}});
@@ -256,15 +322,33 @@ class Reader final : public nlohmann::json_sax<json> {
   }
 
   // After a successful parse: the initial values, in the order of their keys'
-  // text so that reading is independent of the order of `init`'s fields.
-  void finish() {
+  // text so that reading is independent of the order of `init`'s fields,
+  // then those of the transaction taken as the initial state, which win;
+  // then T0's keys as `initial` says (the file's "initial_state" when
+  // absent), and the version each empty list read returns.
+  void finish(std::optional<InitialWrites> initial) {
     std::sort(init_.begin(), init_.end(),
               [](const InitEntry& a, const InitEntry& b) { return a.key < b.key; });
     for (const InitEntry& e : init_) {
       KeyId k = h_.intern_key(e.key, false);
       h_.set_init(k, h_.intern_value(e.value));
     }
+    for (const auto& [k, v] : first_writes_) h_.set_init(k, v);
+    h_.set_initial_writes(initial.value_or(file_initial_.value_or(InitialWrites::EveryKey)));
+    // An empty list reads the key's initial version: T0's value, or when T0
+    // does not write the key a version nobody installed (null, the empty
+    // list of Elle's histories).
+    const ValueId null = h_.intern_value(Value{std::monostate{}});
+    for (const auto& [t, i] : empty_lists_) {
+      Op& op = h_.txn(t).ops[i];
+      op.value = h_.t0_writes(op.key) ? h_.init_value(op.key) : null;
+    }
   }
+
+  std::size_t init_entries() const { return init_.size(); }
+  std::size_t first_writes() const { return first_writes_.size(); }
+  std::optional<InitialWrites> file_initial() const { return file_initial_; }
+  bool took_first() const { return took_first_; }
 
  private:
   // --- errors ----------------------------------------------------------------
@@ -349,6 +433,7 @@ class Reader final : public nlohmann::json_sax<json> {
       case Ctx::Txn: return txn_field(e);
       case Ctx::Ops: return operation(e);
       case Ctx::Op: return op_element(e);
+      case Ctx::List: return list_element(e);
       case Ctx::PrResult: return pr_entry(e);
       case Ctx::PrPair: return pr_element(e);
       case Ctx::Skip:
@@ -379,6 +464,15 @@ class Reader final : public nlohmann::json_sax<json> {
         fail(e.tok, here(), "sessions must be an array of sessions, got " + describe(e));
       }
       push(Ctx::Sessions, e);
+    } else if (name == "initial_state") {
+      if (e.type == JType::String && e.s == "every-key") {
+        file_initial_ = InitialWrites::EveryKey;
+      } else if (e.type == JType::String && e.s == "explicit-only") {
+        file_initial_ = InitialWrites::ExplicitOnly;
+      } else {
+        fail(e.tok, here(),
+             "initial_state must be \"every-key\" or \"explicit-only\", got " + describe(e));
+      }
     } else if (compound(e)) {
       push(Ctx::Skip, e);
     }
@@ -416,9 +510,14 @@ class Reader final : public nlohmann::json_sax<json> {
       if (e.s == "T0") {
         fail(e.tok, here(), "transaction id \"T0\" is reserved for the initial transaction");
       }
-      if (auto other = h_.find_txn(e.s)) {
+      // The token of the id's first use: by a transaction, or by the one
+      // taken as T0.
+      std::optional<std::size_t> first;
+      if (auto other = h_.find_txn(e.s)) first = id_tok_[*other];
+      else if (took_first_ && e.s == first_id_) first = first_id_tok_;
+      if (first) {
         fail(e.tok, here(), fmt::format("duplicate transaction id {} (first used at {})",
-                                        quote_string(e.s), position(id_tok_[*other])));
+                                        quote_string(e.s), position(*first)));
       }
       txn_.id = e.s;
       txn_.id_tok = e.tok;
@@ -461,6 +560,9 @@ class Reader final : public nlohmann::json_sax<json> {
            fmt::format("an operation must be an array such as {}, got {}", kRwShape, describe(e)));
     }
     op_ = PendingOp{};
+    op_.tok = e.tok;
+    op_.line = static_cast<std::uint32_t>(
+        std::min<std::size_t>(lines_.line(e.tok), std::numeric_limits<std::uint32_t>::max()));
     push(Ctx::Op, e);
   }
 
@@ -487,6 +589,9 @@ class Reader final : public nlohmann::json_sax<json> {
     if (op_.kind != OpKind::PredicateRead) {
       if (n == 1) {
         op_.key = key_of(e, parent());
+      } else if (n == 2 && op_.kind == OpKind::Read && e.type == JType::Array) {
+        op_.list = true;  // a list-append read
+        push(Ctx::List, e);
       } else if (n == 2) {
         op_.value = value_of(e, parent());
       } else {
@@ -510,6 +615,16 @@ class Reader final : public nlohmann::json_sax<json> {
     } else {
       fail(e.tok, parent(), fmt::format("too many elements in predicate read (expected {})", kPrShape));
     }
+  }
+
+  void list_element(const Event& e) {
+    auto v = to_value(e);
+    if (!v) {
+      fail(e.tok, here(), fmt::format("a list element must be an integer, a string or null "
+                                      "(expected {}), got {}",
+                                      kListShape, describe(e)));
+    }
+    op_.elements.push_back(h_.intern_value(*v));
   }
 
   void pr_entry(const Event& e) {
@@ -572,6 +687,7 @@ class Reader final : public nlohmann::json_sax<json> {
   void end_txn(const Frame& f) {
     if (!(f.fields & kId)) fail(f.start, here(), "missing field \"id\"");
     if (!(f.fields & kOps)) fail(f.start, here(), "missing field \"ops\"");
+    if (explicit_first_ && !took_first_) return take_first(f);
     if (txn_.begin && txn_.commit && *txn_.begin > *txn_.commit) {
       fail(txn_.commit_tok, here() + ".commit",
            fmt::format("commit timestamp {} is before begin timestamp {}", *txn_.commit,
@@ -584,11 +700,45 @@ class Reader final : public nlohmann::json_sax<json> {
     txn.commit = txn_.commit;
     for (PendingOp& op : txn_.ops) {
       switch (op.kind) {
-        case OpKind::Read: h_.add_read(t, op.key, op.value); break;
-        case OpKind::Write: h_.add_write(t, op.key, op.value); break;
-        case OpKind::PredicateRead: h_.add_predicate_read(t, std::move(op.pr)); break;
+        case OpKind::Read:
+          if (!op.list) {
+            h_.add_read(t, op.key, op.value, op.line);
+            break;
+          }
+          if (op.elements.empty()) empty_lists_.emplace_back(t, h_.txn(t).ops.size());
+          // The empty list's version is known once the initial state is.
+          h_.add_list_read(t, op.key, std::move(op.elements), op.value, op.line);
+          break;
+        case OpKind::Write: h_.add_write(t, op.key, op.value, op.line); break;
+        case OpKind::PredicateRead:
+          h_.add_predicate_read(t, std::move(op.pr), op.line);
+          break;
       }
     }
+  }
+
+  // The file's first transaction as the initial state T0 (--init explicit).
+  void take_first(const Frame& f) {
+    const std::string where = here();
+    auto why = [&] {
+      return fmt::format("--init explicit: the first transaction {} cannot be the initial "
+                         "state because",
+                         quote_string(*txn_.id));
+    };
+    if (txn_.status != TxnStatus::Committed) {
+      fail(f.start, where,
+           fmt::format("{} it is {}", why(),
+                       txn_.status == TxnStatus::Aborted ? "aborted" : "of unknown status"));
+    }
+    for (std::size_t i = 0; i < txn_.ops.size(); ++i) {
+      if (txn_.ops[i].kind != OpKind::Write) {
+        fail(txn_.ops[i].tok, fmt::format("{}.ops[{}]", where, i), why() + " it reads");
+      }
+    }
+    for (const PendingOp& op : txn_.ops) first_writes_.emplace_back(op.key, op.value);
+    took_first_ = true;
+    first_id_ = *txn_.id;
+    first_id_tok_ = txn_.id_tok;
   }
 
   std::string_view text_;
@@ -599,6 +749,14 @@ class Reader final : public nlohmann::json_sax<json> {
   std::vector<InitEntry> init_;
   std::unordered_set<std::string> init_keys_;
   std::vector<std::size_t> id_tok_{0};  // per TxnId: the token of its id
+  TokenScanner lines_;                  // the line of each operation
+  bool explicit_first_ = false;
+  bool took_first_ = false;
+  std::vector<std::pair<KeyId, ValueId>> first_writes_;  // the first transaction's, as T0
+  std::string first_id_;       // its id, still taken
+  std::size_t first_id_tok_ = 0;
+  std::optional<InitialWrites> file_initial_;            // "initial_state"
+  std::vector<std::pair<TxnId, std::size_t>> empty_lists_;  // (txn, op index)
   SessionId session_ = 0;
   TxnState txn_;
   PendingOp op_;
@@ -615,7 +773,9 @@ json key_json(const History& h, KeyId k) {
     std::int64_t v = 0;
     const char* end = key.text.data() + key.text.size();
     auto [p, ec] = std::from_chars(key.text.data(), end, v);
-    if (ec == std::errc{} && p == end) return v;
+    // Only the integer's own spelling: "007" read back as 7 would be
+    // another key.
+    if (ec == std::errc{} && p == end && std::to_string(v) == key.text) return v;
   }
   return key.text;
 }
@@ -630,40 +790,65 @@ json value_json(const History& h, ValueId v) {
 }  // namespace
 
 std::size_t json_token_offset(std::string_view s, std::size_t n) {
-  std::size_t i = 0, count = 0;
-  if (s.substr(0, 3) == "\xEF\xBB\xBF") i = 3;  // the parser skips a UTF-8 BOM
-  auto delimiter = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
-           c == '[' || c == ']' || c == '{' || c == '}' || c == '"';
-  };
-  while (i < s.size()) {
-    char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
-      ++i;
-      continue;
-    }
-    if (count == n) return i;
-    ++count;
-    if (c == '{' || c == '}' || c == '[' || c == ']') {
-      ++i;
-    } else if (c == '"') {
-      ++i;
-      while (i < s.size() && s[i] != '"') i += s[i] == '\\' ? 2 : 1;
-      ++i;
-    } else {
-      while (i < s.size() && !delimiter(s[i])) ++i;
-    }
+  return TokenScanner(s).offset(n);
+}
+
+ReadResult read_native(std::string_view text, const std::string& source,
+                       const ReadOptions& options) {
+  if (text.size() > kMaxNativeJsonBytes) throw InputError(too_large(source));
+  ReadResult result;
+  result.format = Format::Native;
+  History& h = result.history;
+  const InitMode mode = options.init;
+  Reader reader(text, source, h, mode == InitMode::Explicit);
+  json::sax_parse(text.data(), text.data() + text.size(), &reader);
+  std::optional<InitialWrites> forced;
+  if (mode == InitMode::Implicit) forced = InitialWrites::EveryKey;
+  if (mode == InitMode::Explicit || mode == InitMode::None) forced = InitialWrites::ExplicitOnly;
+  reader.finish(forced);
+
+  const std::size_t n_init = reader.init_entries();
+  const std::string init_keys = fmt::format("the {} key{} \"init\" gives", n_init,
+                                            initial::plural(n_init));
+  InitialState state = InitialState::Implicit;
+  std::string detail;
+  switch (mode) {
+    case InitMode::Explicit:
+      state = InitialState::Explicit;
+      result.explicit_init = reader.took_first();
+      detail = reader.took_first()
+                   ? fmt::format("the first transaction is T0; T0 writes its {} write{} and {}",
+                                 reader.first_writes(), initial::plural(reader.first_writes()),
+                                 init_keys)
+                   : fmt::format("the file has no transaction; T0 writes {}", init_keys);
+      break;
+    case InitMode::None:
+      state = InitialState::None;
+      detail = fmt::format("T0 writes only {}", init_keys);
+      break;
+    case InitMode::Implicit:
+    case InitMode::Auto:
+      if (h.initial_writes() == InitialWrites::ExplicitOnly) {  // the file says so
+        state = n_init > 0 ? InitialState::Explicit : InitialState::None;
+        detail = fmt::format("\"initial_state\": \"explicit-only\": T0 writes only {}",
+                             init_keys);
+      } else {
+        detail = fmt::format("T0 writes the value \"init\" gives ({} key{}), or 0, to every key",
+                             n_init, initial::plural(n_init));
+      }
+      break;
   }
-  return s.size();
+  // The same InitialWrites as finish() set; record() adds the note, except
+  // for a file read as it says with nothing said: the format's default
+  // needs no telling.
+  const std::size_t notes = result.notes.size();
+  initial::record(result, mode, state, detail);
+  if (mode == InitMode::Auto && !reader.file_initial()) result.notes.resize(notes);
+  return result;
 }
 
 History read_native_json(std::string_view text, const std::string& source_name) {
-  if (text.size() > kMaxNativeJsonBytes) throw InputError(too_large(source_name));
-  History h;
-  Reader reader(text, source_name, h);
-  json::sax_parse(text.data(), text.data() + text.size(), &reader);
-  reader.finish();
-  return h;
+  return read_native(text, source_name, ReadOptions{}).history;
 }
 
 History read_native_json_file(const std::string& path) {
@@ -695,9 +880,12 @@ nlohmann::json write_native_json(const History& h) {
   json out = json::object();
   out["format"] = "isosynth-history";
   out["version"] = 1;
+  // Which keys T0 writes: every key (the default), or only those of "init".
+  const bool explicit_only = h.initial_writes() == InitialWrites::ExplicitOnly;
+  if (explicit_only) out["initial_state"] = "explicit-only";
   json init = json::object();
   for (KeyId k = 0; k < h.keys().size(); ++k) {
-    init[h.keys()[k].text] = value_json(h, h.init_value(k));
+    if (h.t0_writes(k)) init[h.keys()[k].text] = value_json(h, h.init_value(k));
   }
   out["init"] = std::move(init);
 
@@ -709,9 +897,16 @@ nlohmann::json write_native_json(const History& h) {
       json ops = json::array();
       for (const Op& op : txn.ops) {
         switch (op.kind) {
-          case OpKind::Read:
-            ops.push_back(json::array({"r", key_json(h, op.key), value_json(h, op.value)}));
+          case OpKind::Read: {
+            if (op.list == kNoList) {
+              ops.push_back(json::array({"r", key_json(h, op.key), value_json(h, op.value)}));
+              break;
+            }
+            json list = json::array();
+            for (ValueId v : h.lists()[op.list]) list.push_back(value_json(h, v));
+            ops.push_back(json::array({"r", key_json(h, op.key), std::move(list)}));
             break;
+          }
           case OpKind::Write:
             ops.push_back(json::array({"w", key_json(h, op.key), value_json(h, op.value)}));
             break;

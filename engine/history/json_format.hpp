@@ -2,22 +2,15 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/history/history.hpp"
+#include "engine/history/input_error.hpp"
 
 namespace iso {
-
-// A malformed input. what() is one line: "FILE:LINE:COL: message" (or
-// "FILE: message" when no position applies).
-class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // Inputs larger than this are rejected before parsing.
 inline constexpr std::size_t kMaxNativeJsonBytes = std::size_t{1} << 30;  // 1 GiB
@@ -30,7 +23,12 @@ inline constexpr std::size_t kMaxNativeJsonBytes = std::size_t{1} << 30;  // 1 G
 // Errors inside an operation name the operation's path and the position of
 // the offending element; a missing field names the position of its object.
 // Keys are interned in order of first use in the operations; keys that only
-// `init` mentions come after, in byte order of their text.
+// `init` mentions come after, in byte order of their text. Each operation's
+// Op::line is the line of its array. A list read ["r", key, [v1, ...]] is a
+// list-append read (History::add_list_read); the empty list reads the key's
+// initial version (its init value, or null when T0 does not write the key).
+// "initial_state": "explicit-only" makes T0 write only the keys of `init`.
+// This is read_native (formats/formats.hpp) with --init auto.
 History read_native_json(std::string_view text, const std::string& source_name);
 
 // The byte offset of token n (0-based) of JSON text, where a token is '{',
@@ -40,7 +38,9 @@ History read_native_json(std::string_view text, const std::string& source_name);
 std::size_t json_token_offset(std::string_view text, std::size_t n);
 History read_native_json_file(const std::string& path);
 
-// Serializes a history (format, version, init, sessions). Callers may add
-// fields (e.g. "witnesses", "scope") to the returned object.
+// Serializes a history (format, version, init, sessions, and initial_state
+// when T0 writes only some keys) so that read_native_json gives it back with
+// the same meaning. Callers may add fields (e.g. "witnesses", "scope") to
+// the returned object.
 nlohmann::json write_native_json(const History& h);
 }  // namespace iso

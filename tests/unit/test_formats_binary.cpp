@@ -693,7 +693,7 @@ TEST_CASE("viper: hand-made lines with a range, timestamps and an ambiguous key"
   CHECK(has_note(r, "1 read flagged dead"));
 }
 
-TEST_CASE("viper: an isInitial line is the initial state unless --init implicit") {
+TEST_CASE("viper: an isInitial line is the initial state unless --init implicit or none") {
   std::string j =
       "{\"value\": [[\"range\", \"nil\", \"nil\", [{\"id\": 1, \"sk\": 1, \"val\": 42}], []]], "
       "\"isInitial\": true}\n"
@@ -746,4 +746,131 @@ TEST_CASE("viper: malformed lines name the file, line and column") {
         "v/J1.log:1:21: number overflow parsing '1e999'");
   std::string deep = "{\"value\": " + std::string(40, '[') + std::string(40, ']') + "}";
   CHECK(viper_err(deep) == "v/J1.log:1:42: nesting deeper than 32 levels");
+}
+
+// ----------------------------------------------------------------------------
+// The initial state (--init): auto is each producer's meaning, every mode is
+// honoured or refused with the reason, and one note says which was used.
+
+namespace {
+
+std::string init_note(const ReadResult& r) {
+  std::string found;
+  for (const auto& n : r.notes)
+    if (n.starts_with("initial state: ")) {
+      CHECK(found.empty());
+      found = n;
+    }
+  return found;
+}
+
+std::size_t t0_keys(const History& h) {
+  std::size_t n = 0;
+  for (KeyId k = 0; k < h.keys().size(); ++k) n += h.t0_writes(k) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("init dbcop: 0 everywhere by default, none, explicit refused") {
+  Bincode w = small_dbcop();
+  ReadResult a = read_dbcop(w.b, "h.bincode", {});
+  CHECK(a.initial_state == InitialState::Implicit);
+  CHECK(a.history.initial_writes() == InitialWrites::EveryKey);
+  CHECK(init_note(a) == "initial state: implicit (--init auto): T0 writes 0 to every variable");
+  ReadResult n = read_dbcop(w.b, "h.bincode", ReadOptions{InitMode::None});
+  CHECK(n.initial_state == InitialState::None);
+  CHECK(t0_keys(n.history) == 0);
+  CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", ReadOptions{InitMode::Explicit}); }) ==
+        "h.bincode: --init explicit is not supported for dbcop histories: they have no initial "
+        "transaction (use auto, implicit or none)");
+}
+
+TEST_CASE("init cobra: the initial write by default, none, explicit refused") {
+  CobraLog a;
+  a.rec('S', {1});
+  a.rec('R', {kInit, kInit, 8, 0});
+  a.rec('W', {1001, 7, 0});
+  a.rec('C', {1});
+  ReadResult r = read_cobra(logs_of({a}), "d", {});
+  CHECK(r.initial_state == InitialState::Implicit);
+  CHECK(t0_keys(r.history) == 2);
+  CHECK(init_note(r) ==
+        "initial state: implicit (--init auto): T0 is the initial write 0xbebeebee of every key");
+  ReadResult n = read_cobra(logs_of({a}), "d", ReadOptions{InitMode::None});
+  const History& h = n.history;
+  CHECK(n.initial_state == InitialState::None);
+  CHECK(t0_keys(h) == 0);
+  // The read of the initial write still reads 0xbebeebee, which nobody wrote.
+  CHECK(int_of(h, h.txn(1).ops[0].value) == kInit);
+  CHECK(error_of([&] { read_cobra(logs_of({a}), "d", ReadOptions{InitMode::Explicit}); }) ==
+        "d: --init explicit is not supported for Cobra logs: they do not log the initial "
+        "transaction (0xbebeebee) (use auto, implicit or none)");
+}
+
+TEST_CASE("init viper: an isInitial line is explicit; inference only for the implicit state") {
+  const std::string initial =
+      "{\"value\": [[\"w\", 1, 42, true]], \"isInitial\": true}\n"
+      "{\"value\": [[\"r\", 1, 42, false], [\"r\", 2, 9, false]]}\n";
+  ReadResult a = read_viper(viper_logs({initial}), "v", {});
+  CHECK(a.explicit_init);
+  CHECK(a.initial_state == InitialState::Explicit);
+  CHECK(a.history.initial_writes() == InitialWrites::ExplicitOnly);
+  CHECK(t0_keys(a.history) == 1);  // key 2 has no initial version: its read is thin air
+  CHECK(init_note(a) ==
+        "initial state: explicit (--init auto): 1 \"isInitial\" line is T0, which writes only 1 "
+        "key");
+  ReadResult e = read_viper(viper_logs({initial}), "v", ReadOptions{InitMode::Explicit});
+  CHECK(t0_keys(e.history) == 1);
+
+  // Implicit: the line is a transaction, and the values no logged
+  // transaction wrote are inferred as preloaded (key 2 read 9), said how often.
+  ReadResult i = read_viper(viper_logs({initial}), "v", ReadOptions{InitMode::Implicit});
+  CHECK(!i.explicit_init);
+  CHECK(i.history.num_txns() == 3);
+  CHECK(t0_keys(i.history) == 2);
+  CHECK(int_of(i.history, i.history.init_value(*i.history.find_key("2"))) == 9);
+  CHECK(init_note(i) == "initial state: implicit (--init implicit): T0 writes every key: the "
+                        "inferred preloaded value for 1 key, 0 for the others");
+  CHECK(has_note(i, "initial values inferred for 1 key: 1 of 2 reads"));
+
+  ReadResult n = read_viper(viper_logs({initial}), "v", ReadOptions{InitMode::None});
+  CHECK(n.initial_state == InitialState::None);
+  CHECK(n.history.num_txns() == 3);
+  CHECK(t0_keys(n.history) == 0);
+  CHECK(!has_note(n, "inferred"));
+
+  // No isInitial line: auto is the implicit state with inference; explicit
+  // has nothing to take.
+  const std::string plain = "{\"value\": [[\"r\", 2, 9, false]]}\n";
+  ReadResult p = read_viper(viper_logs({plain}), "v", {});
+  CHECK(p.initial_state == InitialState::Implicit);
+  CHECK(int_of(p.history, p.history.init_value(*p.history.find_key("2"))) == 9);
+  CHECK(error_of([&] { read_viper(viper_logs({plain}), "v", ReadOptions{InitMode::Explicit}); }) ==
+        "v: --init explicit: no line of the logs has \"isInitial\": true, so there is no initial "
+        "transaction (use auto, implicit or none)");
+}
+
+TEST_CASE("source lines: binary formats have none, Viper has the log's line") {
+  ReadResult d = read_dbcop(small_dbcop().b, "h.bincode", {});
+  for (const Transaction& t : d.history.txns())
+    for (const Op& op : t.ops) CHECK(op.line == 0);
+  ReadResult v = read_viper(viper_logs({"\n{\"value\": [[\"w\", 1, 2, true]]}\n"}), "v", {});
+  REQUIRE(v.history.txn(1).ops.size() == 1);
+  CHECK(v.history.txn(1).ops[0].line == 2);
+}
+
+TEST_CASE("viper: a range read's live rows name each key once") {
+  CHECK(viper_err("{\"value\": [[\"range\", 1, 5, [[1, 100], [2, 7], [1, 300]], []]]}") ==
+        "v/J1.log:1:48: value[0][3][2]: key 1 appears twice in the live rows");
+}
+
+TEST_CASE("cobra: a commit timestamp before the start timestamp is refused") {
+  CobraLog a;
+  a.rec('S', {0x10, 1700000000050});
+  std::size_t at = a.rec('C', {0x10, 1700000000000});
+  CHECK(error_of([&] { read_cobra(logs_of({a}), "d", {}); }) ==
+        fmt::format("d/T0.log: byte {}: commit timestamp 1700000000000 of T10 is before its start "
+                    "timestamp 1700000000050",
+                    at + 9));
 }

@@ -140,7 +140,10 @@ TEST_CASE("format text: explicit initial state of the PostgreSQL bug") {
     CHECK(h.has_explicit_init(k));
     CHECK(h.value_text(h.init_value(k)) == "0");
   }
-  CHECK(has_note(r, "T0.0 only writes the initial value 0 to 10 keys"));
+  CHECK(has_note(r, "initial state: explicit (--init auto): the first transaction T0.0 only "
+                    "writes 0 to 10 keys: it is T0; T0 writes only its keys"));
+  CHECK(r.initial_state == InitialState::Explicit);
+  CHECK(h.initial_writes() == InitialWrites::ExplicitOnly);
   // The first line's transaction holds ten writes of 0; no other transaction
   // of the file writes 0.
   for (TxnId t = 1; t < h.num_txns(); ++t)
@@ -154,22 +157,29 @@ TEST_CASE("format text: explicit initial state of the PostgreSQL bug") {
   CHECK(count_sessions(imp.history) == 21);
   CHECK(by_name(imp.history, "T0.0").ops.size() == 10);
   CHECK(!imp.history.has_explicit_init(0));
-  CHECK(imp.notes.empty());
+  CHECK(imp.initial_state == InitialState::Implicit);
+  CHECK(imp.history.initial_writes() == InitialWrites::EveryKey);
+  CHECK(imp.notes == std::vector<std::string>{
+                         "initial state: implicit (--init implicit): T0 writes 0 to every key"});
 }
 
 TEST_CASE("format text: galera is not explicit; --init explicit on it") {
   ReadResult r = load("polysi-text/galera-si-violation.txt");
   CHECK(!r.explicit_init);
-  CHECK(r.notes.empty());  // no candidate: no decision to report
+  CHECK(r.notes == std::vector<std::string>{
+                       "initial state: implicit (--init auto): T0 writes 0 to every key; no "
+                       "transaction is T0: the first line is transaction 1 of session 1, not "
+                       "transaction 0 of session 0"});
   CHECK(by_name(r.history, "T2.8").ops.size() == 2);
-  ReadResult e = load("polysi-text/galera-si-violation.txt", Format::Text, InitMode::Explicit);
-  CHECK(!e.explicit_init);
-  CHECK(has_note(e, "--init explicit"));
+  // --init explicit needs an initial transaction: refused, at the first line.
+  CHECK(error_of(read_text_rw, "w(1,1,1,1)\n", InitMode::Explicit) ==
+        "h:1:1: --init explicit: the first line is transaction 1 of session 1, not "
+        "transaction 0 of session 0, so the file has no initial transaction");
   // dgraph's T0.0 writes 1 to 1000 keys: Auto keeps it as a transaction,
   // Explicit takes its values as the initial state.
   ReadResult d = load("polysi-text/isovista-dgraph-si-bug.txt");
   CHECK(!d.explicit_init);
-  CHECK(has_note(d, "it writes 1 to key 1 (line 1)"));
+  CHECK(has_note(d, "the first transaction T0.0 writes 1 to key 1 (line 1)"));
   ReadResult de = load("polysi-text/isovista-dgraph-si-bug.txt", Format::Text,
                        InitMode::Explicit);
   CHECK(de.explicit_init);
@@ -236,18 +246,22 @@ TEST_CASE("format awdit: every test file loads with its counts") {
   // Counts: Python split on '=====' / '-----', non-empty groups; a file is
   // explicit when its first transaction only writes 0 to distinct keys; when
   // it is, session 0 disappears if it held only that transaction.
+  // AWDIT has no implicit initial state: every transaction of the file is
+  // one of the history, and T0 writes nothing. `zeros`: the first transaction
+  // only writes 0 (AWDIT's explicit initial reads), so --init explicit takes
+  // it as T0.
   struct Case {
     const char* file;
     std::size_t txns, sessions;
-    bool explicit_init;
+    bool zeros;
   };
   std::vector<Case> cases = {
       {"causal/fully-ser.txt", 4, 3, false},
       {"causal/generated/l100e1000sqrt.txt", 278, 33, false},
       {"causal/generated/l20e200sqrt.txt", 69, 16, false},
       {"causal/generated/l50e1000sqrt.txt", 263, 33, false},
-      {"causal/long-fork.txt", 4, 2, true},
-      {"causal/lost-update.txt", 2, 2, true},
+      {"causal/long-fork.txt", 5, 3, true},
+      {"causal/lost-update.txt", 3, 3, true},
       {"none/hb-cycle.txt", 4, 2, false},
       {"read-atomic/biswas-enea.txt", 4, 3, false},
       {"read-atomic/generated/l100e1000sqrt.txt", 235, 33, false},
@@ -255,15 +269,15 @@ TEST_CASE("format awdit: every test file loads with its counts") {
       {"read-atomic/generated/l4e10sqrt.txt", 5, 5, false},
       {"read-atomic/generated/l5e20sqrt.txt", 9, 6, false},
       {"read-atomic/generated/l6e30sqrt.txt", 14, 7, false},
-      {"read-atomic/test-ra.txt", 7, 4, true},
+      {"read-atomic/test-ra.txt", 8, 5, true},
       {"read-committed/biswas-enea.txt", 4, 4, false},
       {"read-committed/generated/l100e1000sqrt.txt", 242, 33, false},
       {"read-committed/generated/l10e100sqrt.txt", 35, 11, false},
       {"read-committed/generated/l4e10sqrt.txt", 8, 4, false},
       {"read-committed/generated/l5e20sqrt.txt", 10, 6, false},
       {"read-committed/generated/l6e30sqrt.txt", 14, 7, false},
-      {"read-committed/non-repeatable-read.txt", 2, 2, true},
-      {"read-committed/test-rc.txt", 7, 4, true},
+      {"read-committed/non-repeatable-read.txt", 3, 3, true},
+      {"read-committed/test-rc.txt", 8, 5, true},
   };
   // Every file of the folder is covered.
   std::size_t files = 0;
@@ -276,14 +290,22 @@ TEST_CASE("format awdit: every test file loads with its counts") {
     CHECK(r.format == Format::Awdit);
     CHECK(r.history.num_txns() - 1 == c.txns);
     CHECK(count_sessions(r.history) == c.sessions);
-    CHECK(r.explicit_init == c.explicit_init);
+    CHECK(!r.explicit_init);
+    CHECK(r.initial_state == InitialState::None);
+    CHECK(r.history.initial_writes() == InitialWrites::ExplicitOnly);
+    const Transaction& first = r.history.txn(r.history.sessions()[0][0]);
+    bool zeros = true;
+    for (const Op& op : first.ops)
+      zeros = zeros && op.kind == OpKind::Write && r.history.value_text(op.value) == "0";
+    CHECK(zeros == c.zeros);
   }
 }
 
 TEST_CASE("format awdit: long fork, initial state and names") {
-  ReadResult r = load("awdit-test/causal/long-fork.txt");
+  ReadResult r = load("awdit-test/causal/long-fork.txt", Format::Awdit, InitMode::Explicit);
   REQUIRE(r.explicit_init);
-  CHECK(has_note(r, "T0.0 only writes the initial value 0 to 2 keys"));
+  CHECK(has_note(r, "initial state: explicit (--init explicit): the first transaction T0.0 is "
+                    "T0; T0 writes only its keys"));
   const History& h = r.history;
   CHECK(!h.find_txn("T0.0").has_value());
   const Transaction& t = by_name(h, "T1.1");  // r 0 1, r 1 0
@@ -303,7 +325,6 @@ TEST_CASE("format awdit: long fork, initial state and names") {
   // initial state when forced.
   ReadResult fs = load("awdit-test/causal/fully-ser.txt");
   CHECK(!fs.explicit_init);
-  CHECK(has_note(fs, "it writes 1 to key 1"));
   ReadResult fse = load("awdit-test/causal/fully-ser.txt", Format::Awdit, InitMode::Explicit);
   CHECK(fse.explicit_init);
   CHECK(fse.history.value_text(fse.history.init_value(*fse.history.find_key("1"))) == "1");
@@ -522,10 +543,116 @@ TEST_CASE("format isopredict: malformed inputs") {
   expect_error(rd, "WRITE KEY[x Txn(1, 0)\n", "1:11", "expected ']'");
   expect_error(rd, "WRITE KEY[x] Txn(1 0)\n", "1:20", "expected ',' after the session");
   expect_error(rd, "READ KEY[x] Txn(1, 0)\n", "1:22", "expected 'From('");
-  expect_error(rd, "WRITE KEY[x] Txn(0, 0)\n", "1:1", "session 0");
+  expect_error(rd, "WRITE KEY[x] Txn(0, 1)\n", "1:1",
+               "Txn(0, 1): session 0 is the initial state and has only transaction 0");
   expect_error(rd, "READ KEY[x] Txn(1, 0) From(0, 3)\n", "1:23", "From(0, 3)");
   expect_error(rd, "WRITE KEY[x] Txn(1, 2)\nWRITE KEY[x] Txn(1, 1)\n", "2:1",
                "must increase");
   expect_error(rd, "READ KEY[x] Txn(1, 0) From(1, 0)\n", "1:23", "from itself before");
   expect_error(rd, "WRITE KEY[x] Txn(1, 99999999999)\n", "1:21", "out of range");
+}
+
+// --- Elle: inputs that are not what isosynth checks -------------------------------
+
+TEST_CASE("format elle: histories without :txn operations are refused, naming the workload") {
+  Reader edn = read_elle_edn;
+  Reader json = read_elle_json;
+  // Jepsen's bank test.
+  CHECK(error_of(edn,
+                 "{:type :invoke, :f :transfer, :value {:from 1, :to 2, :amount 5}, :process 0}\n"
+                 "{:type :ok, :f :transfer, :value {:from 1, :to 2, :amount 5}, :process 0}\n"
+                 "{:type :invoke, :f :read, :value nil, :process 1}\n"
+                 "{:type :ok, :f :read, :value {1 10, 2 20}, :process 1}\n") ==
+        "h:1:1: no :txn operations: this is a Jepsen bank workload's history (:f :transfer, "
+        ":read), not a transactional one; isosynth checks rw-register and list-append "
+        "histories (:f :txn)");
+  // A set: :add of elements, :read of a collection.
+  CHECK(error_of(edn,
+                 "{:type :invoke, :f :add, :value 1, :process 0}\n"
+                 "{:type :ok, :f :add, :value 1, :process 0}\n"
+                 "{:type :invoke, :f :read, :value nil, :process 0}\n"
+                 "{:type :ok, :f :read, :value #{1}, :process 0}\n")
+            .find("a Jepsen set workload's history (:f :add, :read)") != std::string::npos);
+  // A counter: :read returns a number.
+  CHECK(error_of(json,
+                 "[{\"type\":\"invoke\",\"f\":\"add\",\"value\":1,\"process\":0},"
+                 "{\"type\":\"ok\",\"f\":\"add\",\"value\":1,\"process\":0},"
+                 "{\"type\":\"ok\",\"f\":\"read\",\"value\":1,\"process\":1}]")
+            .find("a Jepsen counter workload's history (\"f\" \"add\", \"read\")") !=
+        std::string::npos);
+  CHECK(error_of(edn, "{:type :invoke, :f :cas, :value [1 2], :process 0}\n")
+            .find("a Jepsen cas-register workload's history") != std::string::npos);
+  CHECK(error_of(edn, "{:type :invoke, :f :enqueue, :value 1, :process 0}\n")
+            .find("a Jepsen queue workload's history") != std::string::npos);
+  CHECK(error_of(edn, "{:type :invoke, :f :frob, :value 1, :process 0}\n")
+            .find("this is a Jepsen workload's history (:f :frob)") != std::string::npos);
+  CHECK(error_of(edn, "; nothing\n") == "h: no operations");
+  // Some :txn operations: the others are ignored, and said so.
+  ReadResult mixed = read_elle_edn(
+      "{:type :invoke, :f :start, :process :nemesis}\n"
+      "{:type :ok, :f :txn, :value [[:w :x 1]], :process 0}\n",
+      "h", {});
+  CHECK(has_note(mixed, "1 operations with an :f other than :txn are not transactions"));
+}
+
+TEST_CASE("format elle: what the model cannot hold is refused by name") {
+  Reader edn = read_elle_edn;
+  Reader json = read_elle_json;
+  auto ok = [](const std::string& value) {
+    return "{:type :ok, :f :txn, :value " + value + ", :process 0}\n";
+  };
+  expect_error(edn, ok("[[:w [1 2] 3]]"), "1:34", "vector keys are not supported");
+  expect_error(edn, ok("[[:w {:a 1} 3]]"), "1:34", "map keys are not supported");
+  expect_error(edn, ok("[[:w 1 1.5]]"), "1:36", "floating-point values are not supported");
+  expect_error(edn, ok("[[:w 1 2M]]"), "1:36", "floating-point values are not supported");
+  expect_error(edn, ok("[[:w 1 ##NaN]]"), "1:36", "floating-point values are not supported");
+  expect_error(edn, ok("[[:r 1 [1 2.5]]]"), "1:39",
+               "floating-point list elements are not supported");
+  expect_error(edn, ok("[[:r 1 #{1 2}]]"), "1:36", "set values are not supported");
+  expect_error(edn, ok("[[:w 1 \\a]]"), "1:36", "character values are not supported");
+  expect_error(edn, ok("[[:w 1 true]]"), "1:36", "boolean values are not supported");
+  expect_error(edn, ok("[[:w 1 1/2]]"), "1:36", "ratio 1/2: ratios are not supported");
+  expect_error(edn, ok("[[:w 1 123456789012345678901234N]]"), "1:36",
+               "integer 123456789012345678901234N is out of range: integers beyond 64 bits "
+               "are not supported");
+  expect_error(json, "[{\"type\":\"ok\",\"value\":[[\"w\",\"x\",0.5]]}]", "1:33",
+               "floating-point values are not supported");
+  expect_error(json, "[{\"type\":\"ok\",\"value\":[[\"w\",[1],1]]}]", "1:29",
+               "vector keys are not supported");
+  expect_error(edn,
+               "{:type :invoke, :f :txn, :process 1, :value [[:w 1 1]]}\n"
+               "{:type :invoke, :f :txn, :process 1, :value [[:w 1 2]]}\n",
+               "2:1",
+               "overlapping invocations in one process are not supported: process 1 invokes "
+               "again while its invocation on line 1 has not completed");
+  // Big integers that fit, and Jepsen's history records, are read.
+  ReadResult r = read_elle_edn(
+      "#jepsen.history.Op{:index 0, :time 1, :type :invoke, :process 0, :f :txn, "
+      ":value [[:w 1 12N]]}\n"
+      "#jepsen.history.Op{:index 1, :time 2, :type :ok, :process 0, :f :txn, "
+      ":value [[:w 1 12N]]}\n",
+      "h", {});
+  REQUIRE(r.history.num_txns() == 2);
+  CHECK(r.history.value_text(r.history.txn(1).ops[0].value) == "12");
+  CHECK(r.history.txn(1).name == "T1");
+}
+
+TEST_CASE("format elle, isopredict: text that is not UTF-8 is refused") {
+  // Keys and values must be UTF-8 to be written as JSON (the native format).
+  expect_error(read_elle_edn, "{:type :ok, :f :txn, :value [[:w :\xff 1]]}\n", "1:35",
+               "expected UTF-8 text, found bytes that are not");
+  expect_error(read_elle_edn, "{:type :ok, :f :txn, :value [[:w 1 \"a\xc3\"]]}\n", "1:36",
+               "the string is not UTF-8 text (byte 2 of its text)");
+  expect_error(read_elle_json, "[{\"type\":\"ok\",\"value\":[[\"w\",\"\xed\xa0\x80\",1]]}]",
+               "1:29", "the string is not UTF-8 text (byte 1 of its text)");
+  expect_error(read_isopredict, "WRITE KEY[ab\xfe] Txn(1, 0)\n", "1:13",
+               "the key is not UTF-8 text");
+  CHECK(error_of(read_isopredict, "WRITE KEY[\xc3\xa9] Txn(1, 0)\n") == "no error");
+}
+
+TEST_CASE("format elle: a completion cannot end before its invocation began") {
+  expect_error(read_elle_edn,
+               "{:type :invoke, :f :txn, :value [[:w 1 1]], :process 0, :time 50}\n"
+               "{:type :ok, :f :txn, :value [[:w 1 1]], :process 0, :time 40}\n",
+               "2:1", "the completion's :time 40 is before that of its invocation on line 1 (50)");
 }

@@ -234,5 +234,7 @@ TEST_CASE("SER witnesses of the shared histories replay as serial executions") {
       ++replayed;
     }
   }
-  CHECK(replayed >= 15);
+  // AWDIT's none/hb-cycle.txt and read-committed/generated/l4e10sqrt.txt are
+  // not serializable once read without an initial state, as AWDIT means them.
+  CHECK(replayed >= 13);
 }

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
 #include "engine/history/formats/text_input.hpp"
 
 namespace iso {
@@ -90,15 +91,16 @@ ReadResult read_awdit(std::string_view text, const std::string& source,
     txns.back().ops.push_back(parse_op(source, line, lines.number()));
   }
 
-  // The first transaction of the first session may be the initial state.
-  bool explicit_init = false;
-  if (!txns.empty() && txns[0].session == 0 && txns[0].index == 0) {
-    explicit_init =
-        textin::decide_explicit_init(txns[0].ops, "T0.0", options.init, source, result.notes);
-  } else {
-    textin::note_no_init_candidate(options.init, "the file does not start with a transaction",
-                                   result.notes);
-  }
+  // AWDIT has no implicit initial state: "initial reads are handled
+  // explicitly, meaning there should be a transaction writing 0 to all keys,
+  // if so desired", and that transaction sits in an ordinary session. So by
+  // default T0 writes nothing and the first transaction is an ordinary one;
+  // --init explicit takes it as T0, --init implicit adds a T0 writing 0.
+  textin::InitDecision init;
+  if (options.init == InitMode::Explicit && !txns.empty())
+    init = textin::decide_explicit_init(
+        txns[0].ops, fmt::format("T{}.{}", txns[0].session, txns[0].index), options.init, source);
+  const bool explicit_init = init.take;
   result.explicit_init = explicit_init;
 
   auto key_of = [&](std::uint64_t k) { return h.intern_key(std::to_string(k), true); };
@@ -120,10 +122,26 @@ ReadResult read_awdit(std::string_view text, const std::string& source,
     TxnId t = h.add_txn(current, fmt::format("T{}.{}", tx.session, tx.index));
     for (const auto& op : tx.ops) {
       if (op.write)
-        h.add_write(t, key_of(op.key), value_of(op.value));
+        h.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line));
       else
-        h.add_read(t, key_of(op.key), value_of(op.value));
+        h.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line));
     }
+  }
+  switch (options.init) {
+    case InitMode::Implicit:
+      initial::record(result, options.init, InitialState::Implicit, "T0 writes 0 to every key");
+      break;
+    case InitMode::Explicit:
+      initial::record(result, options.init, InitialState::Explicit,
+                      explicit_init ? fmt::format("{}; T0 writes only its keys", init.why)
+                                    : std::string("the file has no transaction"));
+      break;
+    case InitMode::Auto:
+    case InitMode::None:
+      initial::record(result, options.init, InitialState::None,
+                      "AWDIT histories have no implicit initial state: T0 writes no key, and a "
+                      "first transaction that writes the initial values is an ordinary one");
+      break;
   }
   // A trailing separator ends the last transaction without opening an empty
   // one, so only separators with nothing before them count as empty.

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/history/json_format.hpp"  // InputError
+#include "engine/history/input_error.hpp"
 
 namespace iso {
 

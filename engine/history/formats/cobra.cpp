@@ -19,7 +19,11 @@
 //    uses, so messages show the id users of Cobra know; a 'W' record carrying
 //    that reserved id is rejected, so the initial value cannot collide with a
 //    real write. Reads naming 0xdeadbeef (NULL: the key did not exist) are
-//    read as the initial value too, as Cobra's verifier does, and counted;
+//    read as the initial value too, as Cobra's verifier does, and counted.
+//    That is --init auto and implicit; with --init none no key has an
+//    initial value, and a read of the initial write reads a value nobody
+//    wrote; --init explicit is refused: the initial transaction is not in
+//    the logs;
 //  - aborted transactions are never logged. A transaction whose 'C' is
 //    missing at the end of a log (the client stopped mid-transaction) is kept
 //    with status Unknown: it may or may not have committed;
@@ -50,6 +54,7 @@
 
 #include "engine/history/formats/binary_util.hpp"
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
 
 namespace iso {
 
@@ -93,8 +98,10 @@ struct PendingRead {
 }  // namespace
 
 ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& source,
-                      const ReadOptions& /*options: Cobra logs have no explicit initial txn*/) {
+                      const ReadOptions& options) {
   if (logs.empty()) throw InputError(fmt::format("{}: no client logs", source));
+  initial::refuse_explicit(source, options.init, "Cobra logs",
+                           "they do not log the initial transaction (0xbebeebee)");
   ReadResult result;
   result.format = Format::Cobra;
   History& h = result.history;
@@ -159,8 +166,17 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
             in.fail_at(id_at, fmt::format("'C' record for transaction T{}, but the open "
                                           "transaction is T{}",
                                           hex(id), hex(open_id)));
-          if (timed)
-            h.txn(*open).commit = in.i64_be("the timestamp of a 'C' record (time-ordered log)");
+          if (timed) {
+            const std::size_t ts_at = in.offset();
+            const std::int64_t commit =
+                in.i64_be("the timestamp of a 'C' record (time-ordered log)");
+            const auto begin = h.txn(*open).begin;
+            if (begin && commit < *begin)
+              in.fail_at(ts_at, fmt::format("commit timestamp {} of T{} is before its start "
+                                            "timestamp {}",
+                                            commit, hex(open_id), *begin));
+            h.txn(*open).commit = commit;
+          }
           h.txn(*open).status = TxnStatus::Committed;
           for (std::int64_t w : open_writes) writes[w].committed = true;
           open.reset();
@@ -221,7 +237,11 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
 
   // Every key starts at the initial write; the History default (integer 0)
   // could be a real write id.
-  for (KeyId k = 0; k < h.keys().size(); ++k) h.set_init(k, init_value);
+  initial::record_implicit_or_none(result, options.init,
+                                   "T0 is the initial write 0xbebeebee of every key",
+                                   "T0 writes no key: a read of the initial write 0xbebeebee "
+                                   "reads a value nobody wrote",
+                                   init_value);
 
   std::size_t unlogged = 0, mismatched = 0;
   for (const PendingRead& r : reads) {

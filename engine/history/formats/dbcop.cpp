@@ -15,8 +15,11 @@
 //  - an event with success = false did not take effect (dbcop records the
 //    operations a failed transaction attempted after its failure, with value
 //    0): it is dropped, and the number dropped is reported in a note;
-//  - value 0 is the initial value of every variable, which is the History's
-//    default initial value, so nothing is set explicitly.
+//  - value 0 is the initial value of every variable (--init auto or
+//    implicit), which is the History's default initial value, so nothing is
+//    set explicitly; --init none gives no initial value, and a read of 0
+//    then needs a write of 0; --init explicit is refused: dbcop histories
+//    have no initial transaction.
 //
 // Robustness: every count is checked against the bytes that remain (each
 // element needs a known minimum number of bytes) before it is looped over, and
@@ -33,6 +36,8 @@
 
 #include "engine/history/formats/binary_util.hpp"
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
+#include "engine/history/formats/utf8.hpp"
 
 namespace iso {
 
@@ -42,36 +47,13 @@ constexpr std::size_t kEventBytes = 1 + 8 + 8 + 1;
 constexpr std::size_t kMinTxnBytes = 8 + 1;      // empty event list + success
 constexpr std::size_t kMinSessionBytes = 8;      // empty transaction list
 
-// True when `s` is well-formed UTF-8 (bincode rejects a String that is not).
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3
-                                   : (c >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return false;
-    std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
-    for (std::size_t k = 1; k < len; ++k) {
-      auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3Fu);
-    }
-    // Overlong forms, surrogates and values past U+10FFFF.
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-      return false;
-    i += len;
-  }
-  return true;
-}
-
 std::string read_string(ByteCursor& in, std::string_view what) {
   std::size_t at = in.offset();
   std::uint64_t len = in.u64_le(fmt::format("the length of {}", what));
   in.check_count(len, 1, at, fmt::format("{} byte", what));
   std::size_t text_at = in.offset();
   std::string_view text = in.take(static_cast<std::size_t>(len), what);
-  if (!valid_utf8(text)) in.fail_at(text_at, fmt::format("expected {} as UTF-8 text", what));
+  if (!utf8::valid(text)) in.fail_at(text_at, fmt::format("expected {} as UTF-8 text", what));
   return std::string(text);
 }
 
@@ -87,7 +69,9 @@ std::string shown(const std::string& s) {
 }  // namespace
 
 ReadResult read_dbcop(std::string_view bytes, const std::string& source,
-                      const ReadOptions& /*options: dbcop has no explicit initial txn*/) {
+                      const ReadOptions& options) {
+  initial::refuse_explicit(source, options.init, "dbcop histories",
+                           "they have no initial transaction");
   ReadResult result;
   result.format = Format::Dbcop;
   History& h = result.history;
@@ -194,6 +178,9 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
     result.notes.push_back(fmt::format(
         "{} write{} the value 0, which is also the initial value of every variable",
         writes_of_zero, writes_of_zero == 1 ? " writes" : "s write"));
+  initial::record_implicit_or_none(result, options.init, "T0 writes 0 to every variable",
+                                   "T0 writes no variable: a read of 0 that no transaction "
+                                   "wrote is a thin-air read");
   return result;
 }
 

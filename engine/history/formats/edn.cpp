@@ -4,7 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/history/json_format.hpp"  // InputError
+#include "engine/history/formats/utf8.hpp"
+#include "engine/history/input_error.hpp"
 
 namespace iso::edn {
 namespace {
@@ -40,6 +41,11 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
   }
+}
+
+std::string out_of_range(std::string_view tok) {
+  return fmt::format("integer {} is out of range: integers beyond 64 bits are not supported",
+                     tok);
 }
 
 }  // namespace
@@ -125,12 +131,16 @@ Node Reader::value() { return parse(0); }
 
 std::string_view Reader::token() {
   std::size_t start = pos_;
+  std::uint32_t line = line_, col = col_;
   while (pos_ < text_.size() && !delimiter(text_[pos_])) {
     if (pos_ - start >= kMaxTokenBytes)
       fail_here(fmt::format("token longer than {} bytes", kMaxTokenBytes));
     skip_char();
   }
-  return text_.substr(start, pos_ - start);
+  std::string_view tok = text_.substr(start, pos_ - start);
+  // Names become keys and values, which must be UTF-8 like all JSON text.
+  if (!utf8::valid(tok)) fail(line, col, "expected UTF-8 text, found bytes that are not");
+  return tok;
 }
 
 void Reader::number(Node& n, std::string_view tok) {
@@ -147,22 +157,25 @@ void Reader::number(Node& n, std::string_view tok) {
     constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
     for (char c : digits) {
       int d = c - '0';
-      if (v < (kMin + d) / 10) fail(n.line, n.col, fmt::format("integer {} is out of range", tok));
+      if (v < (kMin + d) / 10) fail(n.line, n.col, out_of_range(tok));
       v = v * 10 - d;
     }
     if (!negative) {
-      if (v == kMin) fail(n.line, n.col, fmt::format("integer {} is out of range", tok));
+      if (v == kMin) fail(n.line, n.col, out_of_range(tok));
       v = -v;
     }
     n.kind = Kind::Integer;
     n.integer = v;
     return;
   }
+  if (dialect_ == Dialect::Edn && tok.find('/') != std::string_view::npos)
+    fail(n.line, n.col, fmt::format("ratio {}: ratios are not supported", tok));
   // A floating-point number: digits with '.', an exponent, or EDN's M suffix.
   std::string_view body = tok;
-  if (dialect_ == Dialect::Edn && body.ends_with('M')) body.remove_suffix(1);
+  const bool big_decimal = dialect_ == Dialect::Edn && body.ends_with('M');  // 2M, 2.5M
+  if (big_decimal) body.remove_suffix(1);
   if (body.empty() || body.find_first_not_of("0123456789.eE+-") != std::string_view::npos ||
-      body.find_first_of(".eE") == std::string_view::npos)
+      (!big_decimal && body.find_first_of(".eE") == std::string_view::npos))
     fail(n.line, n.col, fmt::format("malformed number '{}'", tok));
   n.kind = Kind::Float;
   n.text = std::string(tok);
@@ -196,6 +209,9 @@ std::string Reader::string_literal() {
     char c = text_[pos_];
     if (c == '"') {
       skip_char();
+      if (auto bad = utf8::first_invalid(out))
+        fail(line, col, fmt::format("the string is not UTF-8 text (byte {} of its text)",
+                                    *bad + 1));
       return out;
     }
     if (c != '\\') {

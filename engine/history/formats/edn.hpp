@@ -2,11 +2,14 @@
 // writes, into one tree type with positions, so that the Elle reader handles
 // both spellings with one code path.
 //
-// EDN: maps, vectors, lists, sets #{...}, keywords, integers (N suffix),
-// floats (kept as text), strings, characters, nil, true/false, symbols,
-// comments ';', commas as whitespace, discards #_ and tagged values #tag v
-// (the tag is dropped). JSON (Dialect::Json): objects, arrays, strings,
-// numbers, true/false/null; ':' separates a key from its value.
+// EDN: maps, vectors, lists, sets #{...}, keywords, integers (N suffix;
+// beyond 64 bits refused), floats (kept as text; M suffix, ##Inf, ##NaN),
+// strings, characters, nil, true/false, symbols, comments ';', commas as
+// whitespace, discards #_ and tagged values #tag v (the tag is dropped, so
+// #jepsen.history.Op{...} is its map). Ratios (1/2) are refused. What the
+// Elle reader cannot use (floats, sets, ...) it refuses by name. JSON
+// (Dialect::Json): objects, arrays, strings, numbers, true/false/null; ':'
+// separates a key from its value.
 //
 // Bounds: nesting depth kMaxDepth, strings and other tokens at most
 // kMaxTokenBytes; every node is made from at least one input byte, so the

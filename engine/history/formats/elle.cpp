@@ -12,11 +12,23 @@
 //  - [:w k v] writes v; [:r k v] reads v (nil: the initial value);
 //    [:append k v] writes v; [:r k [v1 ... vn]] reads vn (nil or []: the
 //    initial value) and records v1 < ... < vn as a known version order;
-//  - the initial value of every key is nil;
+//  - the initial value of every key is nil (--init auto or implicit); with
+//    --init none there is none, and a read of nil or [] is a thin-air read;
+//    --init explicit is refused: Elle histories have no initial transaction;
+//  - a history with no :txn operation at all is another Jepsen workload
+//    (bank, set, counter, register, ...): refused, naming the workload as far
+//    as its :f values tell;
+//  - what the history model cannot hold is refused with a message naming
+//    it: keys other than integers, keywords and strings (e.g. vector keys),
+//    values other than integers, strings, keywords and nil (e.g. floats),
+//    and a process that invokes again before its last invocation completed;
+//  - each operation's line is that of the completion its micro-operation
+//    comes from (of the invocation when there is none);
 //  - a transaction is named T<index> after its completion's :index (its
 //    invocation's when it never completed), or L<line> of that operation
 //    when there is no :index (or the name would be T0, the initial state);
 //  - the invocation's :time is the begin, an :ok completion's the commit.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +41,7 @@
 
 #include "engine/history/formats/edn.hpp"
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
 
 namespace iso {
 namespace {
@@ -59,6 +72,26 @@ struct Slot {
   std::optional<std::size_t> invoke, completion;
 };
 
+// What a value is, as a noun for "... are not supported": "vector",
+// "floating-point".
+std::string_view noun(edn::Kind k) {
+  switch (k) {
+    case edn::Kind::Nil: return "nil";
+    case edn::Kind::Bool: return "boolean";
+    case edn::Kind::Integer: return "integer";
+    case edn::Kind::Float: return "floating-point";
+    case edn::Kind::String: return "string";
+    case edn::Kind::Keyword: return "keyword";
+    case edn::Kind::Symbol: return "symbol";
+    case edn::Kind::Char: return "character";
+    case edn::Kind::Vector: return "vector";
+    case edn::Kind::List: return "list";
+    case edn::Kind::Map: return "map";
+    case edn::Kind::Set: return "set";
+  }
+  return "such";
+}
+
 struct Process {
   std::string label;
   std::optional<std::size_t> pending;       // invocation awaiting completion
@@ -71,7 +104,7 @@ class ElleReader {
   ElleReader(std::string_view text, const std::string& source, edn::Dialect dialect)
       : source_(source), dialect_(dialect), reader_(text, source, dialect) {}
 
-  ReadResult read(Format format);
+  ReadResult read(Format format, InitMode init);
 
  private:
   // How a field is spelled in this dialect, for messages: :type or "type".
@@ -88,6 +121,7 @@ class ElleReader {
   Value scalar(const edn::Node& n, std::string_view what);
   void pair(std::size_t op_index, const edn::Node& process);
   History build(ReadResult& result);
+  void refuse_non_transactional() const;
 
   const std::string& source_;
   edn::Dialect dialect_;
@@ -98,6 +132,11 @@ class ElleReader {
   std::unordered_map<std::string, std::size_t> process_index_;
   std::unordered_map<std::int64_t, std::uint32_t> index_lines_;  // :index -> line
   std::size_t non_txn_ = 0, no_f_ = 0, no_process_ = 0, orphans_ = 0;
+  // The :f values of operations that are not :txn, in order of first use,
+  // and what their :read completions returned: for naming the workload of a
+  // history that has no :txn operation at all.
+  std::vector<std::string> other_fs_;
+  bool read_collection_ = false, read_number_ = false;
 };
 
 Value ElleReader::scalar(const edn::Node& n, std::string_view what) {
@@ -107,8 +146,9 @@ Value ElleReader::scalar(const edn::Node& n, std::string_view what) {
     case edn::Kind::String:
     case edn::Kind::Keyword: return Value{n.text};
     default:
-      fail(n, fmt::format("expected an integer, a string or nil as {}, found {}", what,
-                          edn::kind_name(n.kind)));
+      fail(n, fmt::format("{} {}s are not supported (a {} is an integer, a string, a keyword "
+                          "or nil)",
+                          noun(n.kind), what, what));
   }
 }
 
@@ -132,16 +172,17 @@ MicroOp ElleReader::micro_op(const edn::Node& n) {
   } else if (k.kind == edn::Kind::Keyword || k.kind == edn::Kind::String) {
     m.key = k.text;
   } else {
-    fail(k, fmt::format("expected an integer, a keyword or a string as the key, found {}",
-                        edn::kind_name(k.kind)));
+    fail(k, fmt::format("{} keys are not supported (expected an integer, a keyword or a string "
+                        "as the key)",
+                        noun(k.kind)));
   }
   const edn::Node& v = n.items[2];
   if (m.kind == MicroOp::Kind::Read && v.is_seq()) {
     m.list = true;
     m.elements.reserve(v.items.size());  // bounded: the nodes already exist
-    for (const auto& e : v.items) m.elements.push_back(scalar(e, "a list element"));
+    for (const auto& e : v.items) m.elements.push_back(scalar(e, "list element"));
   } else {
-    m.value = scalar(v, "the value");
+    m.value = scalar(v, "value");
   }
   return m;
 }
@@ -169,6 +210,14 @@ ElleOp ElleReader::convert(const edn::Node& n) {
   } else {
     op.txn = f->is_name() && f->text == "txn";
     op.f = f->is_name() ? f->text : std::string(edn::kind_name(f->kind));
+    if (!op.txn) {
+      if (std::find(other_fs_.begin(), other_fs_.end(), op.f) == other_fs_.end())
+        other_fs_.push_back(op.f);
+      if (const edn::Node* value = n.get("value"); value && op.f == "read") {
+        read_collection_ = read_collection_ || value->is_seq() || value->kind == edn::Kind::Set;
+        read_number_ = read_number_ || value->kind == edn::Kind::Integer;
+      }
+    }
   }
   if (const edn::Node* index = n.get("index")) {
     if (index->kind != edn::Kind::Integer || index->integer < 0)
@@ -221,8 +270,9 @@ void ElleReader::pair(std::size_t i, const edn::Node& process) {
     if (p.pending) {
       const ElleOp& prev = ops_[*p.pending];
       reader_.fail(op.line, op.col,
-                   fmt::format("process {} invokes an operation while its invocation on line "
-                               "{} has not completed",
+                   fmt::format("overlapping invocations in one process are not supported: "
+                               "process {} invokes again while its invocation on line {} has "
+                               "not completed",
                                label, prev.line));
     }
     p.pending = i;
@@ -241,6 +291,12 @@ void ElleReader::pair(std::size_t i, const edn::Node& process) {
                    fmt::format("the completion's {} differs from that of its invocation on "
                                "line {}",
                                field("f"), inv.line));
+    // The times become a transaction's begin and commit.
+    if (inv.time && op.time && *op.time < *inv.time)
+      reader_.fail(op.line, op.col,
+                   fmt::format("the completion's {} {} is before that of its invocation on "
+                               "line {} ({})",
+                               field("time"), *op.time, inv.line, *inv.time));
     if (p.pending_slot) slots_[*p.pending_slot].completion = i;
     p.pending.reset();
     p.pending_slot.reset();
@@ -336,26 +392,24 @@ History ElleReader::build(ReadResult& result) {
         case TxnStatus::Unknown: ++unknown; break;
       }
       if (!source) continue;
+      const std::uint32_t line = source->line;
       for (const auto& m : source->mops) {
         KeyId k = key_of(m);
         if (m.kind != MicroOp::Kind::Read) {
-          h.add_write(t, k, h.intern_value(m.value));
+          h.add_write(t, k, h.intern_value(m.value), line);
         } else if (!writes_only) {
           if (!m.list) {
-            h.add_read(t, k, h.intern_value(m.value));
+            h.add_read(t, k, h.intern_value(m.value), line);
             continue;
           }
           std::vector<ValueId> elements;
           elements.reserve(m.elements.size());
           for (const auto& e : m.elements) elements.push_back(h.intern_value(e));
-          h.add_list_read(t, k, std::move(elements), h.intern_value(Value{}));
+          h.add_list_read(t, k, std::move(elements), h.intern_value(Value{}), line);
         }
       }
     }
   }
-  // The initial value of every Elle key is nil (or the empty list).
-  ValueId nil = h.intern_value(Value{});
-  for (KeyId k = 0; k < h.keys().size(); ++k) h.set_init(k, nil);
 
   auto& notes = result.notes;
   notes.push_back(fmt::format("{} committed, {} aborted ({}), {} indeterminate ({} or never "
@@ -384,24 +438,62 @@ History ElleReader::build(ReadResult& result) {
   return h;
 }
 
-ReadResult ElleReader::read(Format format) {
+// Which Jepsen workload the :f values of a history without :txn operations
+// belong to, as far as they tell.
+void ElleReader::refuse_non_transactional() const {
+  if (ops_.empty()) throw InputError(fmt::format("{}: no operations", source_));
+  auto has = [&](std::string_view f) {
+    return std::find(other_fs_.begin(), other_fs_.end(), f) != other_fs_.end();
+  };
+  std::string workload;
+  if (has("transfer")) workload = "bank";
+  else if (has("cas")) workload = "cas-register";
+  else if (has("enqueue") || has("dequeue") || has("drain")) workload = "queue";
+  else if (has("acquire") || has("release")) workload = "lock";
+  else if (has("generate")) workload = "unique-ids";
+  else if (has("add") && read_collection_ && !read_number_) workload = "set";
+  else if ((has("add") || has("inc")) && read_number_ && !read_collection_)
+    workload = "counter";
+  else if (has("add")) workload = "set or counter";
+  else if (has("read") || has("write")) workload = "register";
+  std::vector<std::string> fs;
+  for (std::size_t i = 0; i < other_fs_.size() && i < 6; ++i) fs.push_back(field(other_fs_[i]));
+  if (other_fs_.size() > 6) fs.push_back("...");
+  const ElleOp& first = ops_.front();
+  reader_.fail(first.line, first.col,
+               fmt::format("no {} operations: this is {} history ({} {}), not a transactional "
+                           "one; isosynth checks rw-register and list-append histories ({} {})",
+                           field("txn"),
+                           workload.empty() ? std::string("a Jepsen workload's")
+                                            : fmt::format("a Jepsen {} workload's", workload),
+                           field("f"), fmt::join(fs, ", "), field("f"), field("txn")));
+}
+
+ReadResult ElleReader::read(Format format, InitMode init) {
+  initial::refuse_explicit(source_, init, "Elle histories", "they have no initial transaction");
   ReadResult result;
   result.format = format;
   read_ops();
+  if (non_txn_ == ops_.size()) refuse_non_transactional();
   result.history = build(result);
+  // The initial value of every Elle key is nil (or the empty list).
+  initial::record_implicit_or_none(
+      result, init, "T0 writes nil (the empty list) to every key",
+      "T0 writes no key: a read of nil or of the empty list is a thin-air read",
+      result.history.intern_value(Value{}));
   return result;
 }
 
 }  // namespace
 
 ReadResult read_elle_edn(std::string_view text, const std::string& source,
-                         const ReadOptions& /*options: no initial-state choice in Elle*/) {
-  return ElleReader(text, source, edn::Dialect::Edn).read(Format::ElleEdn);
+                         const ReadOptions& options) {
+  return ElleReader(text, source, edn::Dialect::Edn).read(Format::ElleEdn, options.init);
 }
 
 ReadResult read_elle_json(std::string_view text, const std::string& source,
-                          const ReadOptions& /*options*/) {
-  return ElleReader(text, source, edn::Dialect::Json).read(Format::ElleJson);
+                          const ReadOptions& options) {
+  return ElleReader(text, source, edn::Dialect::Json).read(Format::ElleJson, options.init);
 }
 
 }  // namespace iso

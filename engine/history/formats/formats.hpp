@@ -9,13 +9,15 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/history/history.hpp"
-#include "engine/history/json_format.hpp"  // InputError
+#include "engine/history/input_error.hpp"
+#include "engine/history/json_format.hpp"  // the native format (§1)
 
 namespace iso {
 
@@ -37,10 +39,34 @@ std::string_view format_name(Format f);
 std::optional<Format> parse_format_name(std::string_view name);
 std::vector<std::string_view> format_names();
 
-// How a transaction that only writes the initial state is read (FORMATS.md,
-// common conventions): as the initial transaction T0 itself (Explicit), as an
-// ordinary transaction (Implicit), or decided by the reader (Auto).
+// The initial state a history is read with (FORMATS.md, common
+// conventions; `--init`):
+//  - Implicit: T0 writes the initial value of every key (0, or the format's
+//    own: nil for Elle, 0xbebeebee for Cobra); no transaction of the file is
+//    taken as T0;
+//  - Explicit: the file's initial transaction (its first, which must only
+//    write; Viper's "isInitial" line; IsoPredict's Txn(0,0)) IS T0: its
+//    writes become the initial values and T0 writes exactly those keys
+//    (InitialWrites::ExplicitOnly); a key it does not write has no initial
+//    version;
+//  - None: no initial state at all (ExplicitOnly with no initial values,
+//    except those a native file's "init" gives): a read of a value nobody
+//    wrote is a thin-air read;
+//  - Auto: what the format's producer means (docs/formats.md has the table).
+// A reader that cannot honour a mode refuses it with an InputError saying
+// why; none ignores it.
 enum class InitMode { Auto, Implicit, Explicit, None };
+
+// "auto", "implicit", "explicit", "none".
+std::string_view init_mode_name(InitMode m);
+std::optional<InitMode> parse_init_mode(std::string_view name);
+std::vector<std::string_view> init_mode_names();
+
+// The initial state a reader used (Auto resolved).
+enum class InitialState { Implicit, Explicit, None };
+
+// "implicit", "explicit", "none".
+std::string_view initial_state_name(InitialState s);
 
 struct ReadOptions {
   InitMode init = InitMode::Auto;
@@ -49,13 +75,24 @@ struct ReadOptions {
 struct ReadResult {
   History history;
   Format format = Format::Native;
+  // Which initial state was used. Implicit: T0 writes every key; Explicit
+  // and None: T0 writes only the keys History::set_init gave
+  // (History::initial_writes() says the same).
+  InitialState initial_state = InitialState::Implicit;
   // True when a transaction of the file was taken as the initial state T0
   // (its writes became History::set_init and it is not a transaction).
   bool explicit_init = false;
   // Facts about the input worth telling the user, one line each, e.g.
-  // "8 reads name writes that no logged transaction made".
+  // "8 reads name writes that no logged transaction made". Every reader
+  // states the initial state it used in one of them ("initial state: ...").
   std::vector<std::string> notes;
 };
+
+// Op::line for an input line number: saturated at UINT32_MAX, which no real
+// input reaches (the readers refuse inputs above kMaxHistoryBytes).
+inline std::uint32_t op_line(std::size_t line) {
+  return line > UINT32_MAX ? UINT32_MAX : static_cast<std::uint32_t>(line);
+}
 
 // One file of a folder format: its name (for messages) and its bytes.
 struct ClientLog {
@@ -64,6 +101,10 @@ struct ClientLog {
 };
 
 // --- per-format readers over bytes in memory ---------------------------------
+// The native format (§1) with the initial-state modes; read_native_json is
+// this with InitMode::Auto.
+ReadResult read_native(std::string_view text, const std::string& source,
+                       const ReadOptions& options);
 ReadResult read_elle_edn(std::string_view text, const std::string& source,
                          const ReadOptions& options);
 ReadResult read_elle_json(std::string_view text, const std::string& source,
@@ -83,15 +124,27 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
                       const ReadOptions& options);
 
 // --- detection and dispatch --------------------------------------------------
-// Files and folders larger than this are refused before reading.
+// Files, folders and streams larger than this are refused.
 inline constexpr std::size_t kMaxHistoryBytes = std::size_t{4} << 30;  // 4 GiB
+
+// The path that names standard input.
+inline constexpr std::string_view kStdinPath = "-";
 
 // Which format `path` holds: a folder of T*.log is Cobra, of J*.log Viper, a
 // folder holding history.bincode is dbcop; a file by its first bytes.
-// Throws InputError when it cannot tell.
+// Throws InputError when it cannot tell. For a stream (standard input, a
+// named pipe, a character device) it cannot look without consuming the
+// input: read_history_path detects those from the bytes it has read.
 Format detect_format(const std::string& path);
 
-// Reads `path` in `format` (detected when absent).
+// The format of a file from its bytes (`name` for its extension and for
+// messages). Throws InputError when it cannot tell.
+Format detect_format_bytes(std::string_view bytes, const std::string& name);
+
+// Reads `path` in `format` (detected when absent). `path` may be "-"
+// (standard input), a named pipe or a character device: such a stream is
+// read once, until its end, up to kMaxHistoryBytes, and the run's deadline
+// (engine/util/budget.hpp) bounds the wait for its bytes (TimeoutError).
 ReadResult read_history_path(const std::string& path, std::optional<Format> format,
                              const ReadOptions& options);
 

@@ -4,13 +4,23 @@
 //   INSERT[k] to Set[c] Txn(s, i)
 //   CONTAINS[k] in Set[c] From(s', i') Txn(s, i)
 //   DELETE[k] from Set[c] Txn(s, i)     (also: DELETE KEY[k] From Set(c) Txn(s, i))
-// Session 0 is the initial state. Set operations become reads and writes of
-// the key "Set(c:k)", the membership of k in c, as IsoPredict itself models
-// them.
+// Session 0 is the initial state. Some traces log it as transaction
+// Txn(0, 0), whose WRITE events are the initial transaction's writes, and
+// reads From(0, 0) then read them; others log no event of session 0 and
+// reads From(0, 0) read the initial value of any key. Set operations become
+// reads and writes of the key "Set(c:k)", the membership of k in c, as
+// IsoPredict itself models them.
+//
+// The initial state (--init): auto takes a logged Txn(0, 0) as T0 (explicit:
+// T0 writes exactly its keys, and it must not read), and otherwise T0 writes
+// every key (implicit); implicit and none read a logged Txn(0, 0) as an
+// ordinary transaction T0.0; none gives T0 no write, so a read From(0, 0) of
+// a key Txn(0, 0) does not write is a thin-air read.
 //
 // The trace names the transaction a read read from instead of a value, so
 // values are made up: the n-th write event to a key writes the integer n (the
-// initial value is 0), and a read from Txn(s', i') reads the value of that
+// initial value, and T0's writes, are 0), and a read from Txn(s', i') reads
+// the value of that
 // transaction's last write to the key (its own latest write so far when it
 // reads from itself). A read from a transaction that never writes the key
 // gets a value nobody wrote, so the checker sees a read of a write that does
@@ -26,7 +36,9 @@
 #include <fmt/format.h>
 
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
 #include "engine/history/formats/text_input.hpp"
+#include "engine/history/formats/utf8.hpp"
 
 namespace iso {
 namespace {
@@ -38,6 +50,8 @@ struct TxnRef {
   std::uint64_t session = 0, index = 0;
   auto operator<=>(const TxnRef&) const = default;
 };
+
+constexpr TxnRef kInitRef{0, 0};  // the initial state, when a trace logs it
 
 struct Event {
   bool write = false;
@@ -56,6 +70,9 @@ std::string bracketed(textin::Cursor& c, std::string_view what, bool paren) {
   if (end == std::string_view::npos) c.fail(fmt::format("expected '{}' after {}", close, what));
   if (end == 0) c.fail(fmt::format("expected {} inside '{}{}'", what, open, close));
   if (end > kMaxKeyBytes) c.fail(fmt::format("{} is longer than {} bytes", what, kMaxKeyBytes));
+  // Keys must be UTF-8, like all JSON text, to round-trip.
+  if (auto bad = utf8::first_invalid(rest.substr(0, end)))
+    c.fail_at(c.col() + *bad, fmt::format("{} is not UTF-8 text", what));
   std::string text(rest.substr(0, end));
   c.advance(end + 1);
   return text;
@@ -136,9 +153,10 @@ Event parse_event(const std::string& source, std::string_view text, std::size_t 
     c.fail("expected an event: WRITE, READ, INSERT, CONTAINS or DELETE");
   }
   c.expect_end("the event");
-  if (ev.txn.session == 0)
-    c.fail_at(1, "an event of session 0, which is the initial state (expected a session "
-                 "number of at least 1 in Txn(s, i))");
+  if (ev.txn.session == 0 && ev.txn.index != 0)
+    c.fail_at(1, fmt::format("Txn(0, {}): session 0 is the initial state and has only "
+                             "transaction 0",
+                             ev.txn.index));
   if (!ev.write && ev.from.session == 0 && ev.from.index != 0)
     c.fail_at(ev.from_col, fmt::format("From(0, {}): session 0 is the initial state and has "
                                        "only transaction 0",
@@ -149,7 +167,7 @@ Event parse_event(const std::string& source, std::string_view text, std::size_t 
 }  // namespace
 
 ReadResult read_isopredict(std::string_view text, const std::string& source,
-                           const ReadOptions& /*options: no format-specific choices*/) {
+                           const ReadOptions& options) {
   ReadResult result;
   result.format = Format::IsoPredict;
   History& h = result.history;
@@ -157,6 +175,29 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
   auto events = textin::parse_lines(text, [&](std::string_view line, std::size_t number) {
     return parse_event(source, line, number);
   });
+
+  // The initial state: a logged Txn(0, 0) is T0 unless the mode says otherwise.
+  const Event* logged = nullptr;  // the first event of Txn(0, 0)
+  for (const Event& ev : events)
+    if (ev.txn == kInitRef) {
+      logged = &ev;
+      break;
+    }
+  InitialState state = InitialState::Implicit;
+  switch (options.init) {
+    case InitMode::Auto: state = logged ? InitialState::Explicit : InitialState::Implicit; break;
+    case InitMode::Implicit: state = InitialState::Implicit; break;
+    case InitMode::None: state = InitialState::None; break;
+    case InitMode::Explicit:
+      if (!logged)
+        throw InputError(fmt::format("{}: --init explicit: the trace logs no initial "
+                                     "transaction Txn(0, 0) (use auto, implicit or none)",
+                                     source));
+      state = InitialState::Explicit;
+      break;
+  }
+  const bool t0_logged = state == InitialState::Explicit;  // Txn(0, 0) is T0 itself
+  result.explicit_init = t0_logged;
 
   // Transactions in order of first appearance; within a session, a
   // transaction's events must be consecutive and its numbers increase.
@@ -168,6 +209,13 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
   };
   std::unordered_map<std::uint64_t, SessionState> sessions;
   for (const Event& ev : events) {
+    if (t0_logged && ev.txn == kInitRef) {
+      if (!ev.write)
+        textin::fail(source, ev.line, 1,
+                     "the initial transaction Txn(0, 0) reads, so it cannot be the initial "
+                     "state (--init implicit or none reads it as an ordinary transaction)");
+      continue;
+    }
     auto [sit, fresh] = sessions.try_emplace(ev.txn.session);
     SessionState& s = sit->second;
     if (fresh) {
@@ -188,29 +236,34 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
     txn_ids.emplace(ev.txn, h.add_txn(s.id, fmt::format("T{}.{}", ev.txn.session, ev.txn.index)));
   }
 
-  // Values: the n-th write event to a key writes n; remember each
-  // transaction's last write per key.
+  // Values: the n-th write event to a key writes n (T0's writes: 0);
+  // remember each transaction's last write per key.
   std::unordered_map<std::string, std::int64_t> writes_per_key;
   std::vector<std::int64_t> write_value(events.size(), 0);
   std::map<std::pair<TxnRef, std::string>, std::int64_t> last_write;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (!events[i].write) continue;
+    if (!events[i].write || (t0_logged && events[i].txn == kInitRef)) continue;
     write_value[i] = ++writes_per_key[events[i].key];
     last_write[{events[i].txn, events[i].key}] = write_value[i];
   }
 
   std::map<std::pair<TxnRef, std::string>, std::int64_t> own_write;  // so far
   std::size_t thin_air = 0;
+  const ValueId zero = h.intern_value(Value{std::int64_t{0}});
   for (std::size_t i = 0; i < events.size(); ++i) {
     const Event& ev = events[i];
     KeyId k = h.intern_key(ev.key, ev.integer_key);
+    if (t0_logged && ev.txn == kInitRef) {
+      h.set_init(k, zero);
+      continue;
+    }
     TxnId t = txn_ids.at(ev.txn);
     if (ev.write) {
-      h.add_write(t, k, h.intern_value(Value{write_value[i]}));
+      h.add_write(t, k, h.intern_value(Value{write_value[i]}), op_line(ev.line));
       own_write[{ev.txn, ev.key}] = write_value[i];
       continue;
     }
-    std::int64_t v = 0;  // From(0, 0): the initial value
+    std::int64_t v = 0;  // From(0, 0) of an initial state T0 writes: the initial value
     if (ev.from == ev.txn) {
       auto it = own_write.find({ev.txn, ev.key});
       if (it == own_write.end())
@@ -218,22 +271,45 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
                      fmt::format("Txn({}, {}) reads {} from itself before writing it",
                                  ev.txn.session, ev.txn.index, ev.key));
       v = it->second;
-    } else if (ev.from.session != 0) {
-      auto it = last_write.find({ev.from, ev.key});
-      if (it != last_write.end()) {
-        v = it->second;
-      } else {
-        v = ++writes_per_key[ev.key];  // a value no event writes
+    } else if (t0_logged && ev.from == kInitRef) {
+      if (!h.has_explicit_init(k)) {
+        v = ++writes_per_key[ev.key];  // T0 does not write the key: a value nobody wrote
         ++thin_air;
       }
+    } else if (auto it = last_write.find({ev.from, ev.key}); it != last_write.end()) {
+      v = it->second;
+    } else if (ev.from != kInitRef) {
+      v = ++writes_per_key[ev.key];  // a value no event writes
+      ++thin_air;
     }
-    h.add_read(t, k, h.intern_value(Value{v}));
+    h.add_read(t, k, h.intern_value(Value{v}), op_line(ev.line));
   }
   if (thin_air > 0)
     result.notes.push_back(fmt::format(
         "{} read{} a transaction that never writes the key read: read as {} that no "
         "transaction wrote",
         thin_air, thin_air == 1 ? " names" : "s name", thin_air == 1 ? "a value" : "values"));
+  std::string detail;
+  const std::string ordinary = logged ? "; Txn(0, 0) is an ordinary transaction T0.0" : "";
+  switch (state) {
+    case InitialState::Explicit: {
+      std::size_t n = 0;
+      for (KeyId k = 0; k < h.keys().size(); ++k) n += h.has_explicit_init(k) ? 1 : 0;
+      detail = fmt::format("the trace logs the initial transaction Txn(0, 0) (line {}): it is "
+                           "T0 and writes only its {} key{}",
+                           logged->line, n, initial::plural(n));
+      break;
+    }
+    case InitialState::Implicit:
+      detail = fmt::format("T0 writes 0 to every key; reads From(0, 0) read it{}", ordinary);
+      break;
+    case InitialState::None:
+      detail = fmt::format("T0 writes no key: a read From(0, 0) of a key that no logged "
+                           "Txn(0, 0) writes is a thin-air read{}",
+                           ordinary);
+      break;
+  }
+  initial::record(result, options.init, state, detail);
   return result;
 }
 

@@ -1,15 +1,27 @@
 // Format names, detection and dispatch. Detection looks at a folder's file
 // names or a file's first bytes; it never parses the whole input.
+//
+// Streams (standard input, named pipes, character devices) can be read only
+// once and have no size: they are opened once, read until their end with
+// poll(2) so that the run's deadline also bounds the wait for a writer, and
+// their format is detected from the bytes read.
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <utility>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "engine/history/formats/formats.hpp"
+#include "engine/util/budget.hpp"
 
 namespace iso {
 namespace fs = std::filesystem;
@@ -28,6 +40,39 @@ constexpr std::array<std::pair<Format, std::string_view>, 9> kNames{{
     {Format::IsoPredict, "isopredict"},
 }};
 
+constexpr std::array<std::pair<InitMode, std::string_view>, 4> kInitModes{{
+    {InitMode::Auto, "auto"},
+    {InitMode::Implicit, "implicit"},
+    {InitMode::Explicit, "explicit"},
+    {InitMode::None, "none"},
+}};
+
+// Lookups in a table of names.
+template <class E, std::size_t N>
+std::string_view name_in(const std::array<std::pair<E, std::string_view>, N>& table, E e) {
+  for (const auto& [value, name] : table)
+    if (value == e) return name;
+  return "?";
+}
+template <class E, std::size_t N>
+std::optional<E> find_in(const std::array<std::pair<E, std::string_view>, N>& table,
+                         std::string_view name) {
+  for (const auto& [value, n] : table)
+    if (n == name) return value;
+  return std::nullopt;
+}
+template <class E, std::size_t N>
+std::vector<std::string_view> names_in(const std::array<std::pair<E, std::string_view>, N>& table) {
+  std::vector<std::string_view> out;
+  for (const auto& entry : table) out.push_back(entry.second);
+  return out;
+}
+
+// How standard input is named in messages.
+constexpr std::string_view kStdinName = "<stdin>";
+// How long one poll(2) waits before the deadline is looked at again.
+constexpr int kPollMillis = 50;
+
 std::string read_file_bytes(const fs::path& path, const std::string& source) {
   std::error_code ec;
   auto size = fs::file_size(path, ec);
@@ -43,6 +88,62 @@ std::string read_file_bytes(const fs::path& path, const std::string& source) {
     throw InputError(fmt::format("{}: read error", source));
   return bytes;
 }
+
+// A file descriptor closed on scope exit (unless it is standard input).
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ > STDIN_FILENO) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Reads `fd` until its end. poll(2) with a short timeout rather than a
+// blocking read(2), so that an idle writer (or none yet: a named pipe opened
+// without O_NONBLOCK would block in open(2) until one comes) cannot outlast
+// the run's deadline.
+std::string read_stream(int fd, const std::string& source) {
+  std::string bytes;
+  std::array<char, 1 << 16> buf;
+  while (true) {
+    budget::check();
+    pollfd p{fd, POLLIN, 0};
+    int ready = ::poll(&p, 1, kPollMillis);
+    if (ready < 0 && errno != EINTR)
+      throw InputError(fmt::format("{}: cannot read: {}", source, std::strerror(errno)));
+    if (ready <= 0) continue;
+    ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
+      throw InputError(fmt::format("{}: cannot read: {}", source, std::strerror(errno)));
+    }
+    if (n == 0) return bytes;  // the end: every writer closed
+    if (bytes.size() + static_cast<std::size_t>(n) > kMaxHistoryBytes)
+      throw InputError(fmt::format("{}: input exceeds the limit of {} bytes", source,
+                                   kMaxHistoryBytes));
+    bytes.append(buf.data(), static_cast<std::size_t>(n));
+  }
+}
+
+// Opens a named pipe or character device once, without blocking, and reads it.
+std::string read_stream_path(const std::string& path) {
+  // O_NONBLOCK: open(2) of a named pipe would otherwise wait for a writer,
+  // beyond the deadline's reach; read_stream waits with poll(2) instead.
+  Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (fd.get() < 0)
+    throw InputError(fmt::format("{}: cannot open for reading: {}", path, std::strerror(errno)));
+  return read_stream(fd.get(), path);
+}
+
+bool is_folder_format(Format f) { return f == Format::Cobra || f == Format::Viper; }
+
+char log_prefix(Format f) { return f == Format::Cobra ? 'T' : 'J'; }
 
 // The number in "T12.log" / "J12.log", or nullopt when the name is not of
 // that shape.
@@ -126,29 +227,47 @@ std::optional<Format> detect_text(std::string_view head) {
 
 }  // namespace
 
-std::string_view format_name(Format f) {
-  for (const auto& [format, name] : kNames)
-    if (format == f) return name;
+std::string_view format_name(Format f) { return name_in(kNames, f); }
+std::optional<Format> parse_format_name(std::string_view name) { return find_in(kNames, name); }
+std::vector<std::string_view> format_names() { return names_in(kNames); }
+
+std::string_view init_mode_name(InitMode m) { return name_in(kInitModes, m); }
+std::optional<InitMode> parse_init_mode(std::string_view name) {
+  return find_in(kInitModes, name);
+}
+std::vector<std::string_view> init_mode_names() { return names_in(kInitModes); }
+
+std::string_view initial_state_name(InitialState s) {
+  switch (s) {
+    case InitialState::Implicit: return "implicit";
+    case InitialState::Explicit: return "explicit";
+    case InitialState::None: return "none";
+  }
   return "?";
 }
 
-std::optional<Format> parse_format_name(std::string_view name) {
-  for (const auto& [format, n] : kNames)
-    if (n == name) return format;
-  return std::nullopt;
-}
-
-std::vector<std::string_view> format_names() {
-  std::vector<std::string_view> out;
-  for (const auto& [format, name] : kNames) out.push_back(name);
-  return out;
+Format detect_format_bytes(std::string_view bytes, const std::string& name) {
+  if (fs::path(name).extension() == ".bincode") return Format::Dbcop;
+  std::string_view head = bytes.substr(0, 4096);
+  if (auto f = detect_text(head)) return *f;
+  // dbcop files start with five little-endian u64s; text formats never hold
+  // NUL bytes.
+  if (head.find('\0') != std::string_view::npos) return Format::Dbcop;
+  throw InputError(fmt::format(
+      "{}: cannot tell the format from the first line; use --format ({})", name,
+      fmt::join(format_names(), ", ")));
 }
 
 Format detect_format(const std::string& path) {
+  if (path == kStdinPath)
+    throw InputError(fmt::format("{}: the format of standard input is detected from the bytes "
+                                 "read_history_path reads",
+                                 kStdinName));
   fs::path p(path);
   std::error_code ec;
-  if (!fs::exists(p, ec)) throw InputError(fmt::format("{}: no such file or folder", path));
-  if (fs::is_directory(p, ec)) {
+  auto st = fs::status(p, ec);
+  if (!fs::exists(st)) throw InputError(fmt::format("{}: no such file or folder", path));
+  if (fs::is_directory(st)) {
     if (fs::exists(p / "history.bincode", ec)) return Format::Dbcop;
     bool cobra = false, viper = false;
     for (const auto& entry : fs::directory_iterator(p, ec)) {
@@ -163,51 +282,26 @@ Format detect_format(const std::string& path) {
         "files (Cobra) or J<n>.log files (Viper)); use --format",
         path));
   }
+  if (!fs::is_regular_file(st))
+    throw InputError(fmt::format("{}: a stream: its format is detected from the bytes "
+                                 "read_history_path reads",
+                                 path));
   if (p.extension() == ".bincode") return Format::Dbcop;
   std::ifstream in(p, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open for reading", path));
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
-  if (auto f = detect_text(head)) return *f;
-  // dbcop files start with five little-endian u64s; text formats never hold
-  // NUL bytes.
-  if (head.find('\0') != std::string::npos) return Format::Dbcop;
-  throw InputError(fmt::format(
-      "{}: cannot tell the format from the first line; use --format ({})", path,
-      fmt::join(format_names(), ", ")));
+  return detect_format_bytes(head, path);
 }
 
-ReadResult read_history_path(const std::string& path, std::optional<Format> format,
-                             const ReadOptions& options) {
-  Format f = format ? *format : detect_format(path);
-  fs::path p(path);
-  std::error_code ec;
-  bool dir = fs::is_directory(p, ec);
-  if (f == Format::Cobra || f == Format::Viper) {
-    if (!dir)
-      throw InputError(fmt::format("{}: the {} format is a folder of {}<n>.log files", path,
-                                   format_name(f), f == Format::Cobra ? 'T' : 'J'));
-    auto logs = read_client_logs(p, f == Format::Cobra ? 'T' : 'J', path);
-    return f == Format::Cobra ? read_cobra(logs, path, options)
-                              : read_viper(logs, path, options);
-  }
-  fs::path file = p;
-  if (dir) {
-    if (f != Format::Dbcop)
-      throw InputError(fmt::format("{}: is a folder; the {} format is a file", path,
-                                   format_name(f)));
-    file = p / "history.bincode";
-  }
-  std::string source = file.string();
-  std::string bytes = read_file_bytes(file, source);
+namespace {
+
+// Reads the bytes of a file format.
+ReadResult read_bytes(Format f, std::string_view bytes, const std::string& source,
+                      const ReadOptions& options) {
   switch (f) {
-    case Format::Native: {
-      ReadResult r;
-      r.history = read_native_json(bytes, source);
-      r.format = Format::Native;
-      return r;
-    }
+    case Format::Native: return read_native(bytes, source, options);
     case Format::ElleEdn: return read_elle_edn(bytes, source, options);
     case Format::ElleJson: return read_elle_json(bytes, source, options);
     case Format::Text: return read_text_rw(bytes, source, options);
@@ -217,7 +311,59 @@ ReadResult read_history_path(const std::string& path, std::optional<Format> form
     case Format::Cobra:
     case Format::Viper: break;
   }
-  throw InputError(fmt::format("{}: unsupported format", path));
+  throw InputError(fmt::format("{}: the {} format is a folder of {}<n>.log files", source,
+                               format_name(f), log_prefix(f)));
+}
+
+// The bytes of a file or stream, in `format` or the one they show.
+ReadResult read_detected(const std::string& bytes, std::optional<Format> format,
+                         const std::string& source, const ReadOptions& options) {
+  Format f = format ? *format : detect_format_bytes(bytes, source);
+  return read_bytes(f, bytes, source, options);
+}
+
+}  // namespace
+
+ReadResult read_history_path(const std::string& path, std::optional<Format> format,
+                             const ReadOptions& options) {
+  // A folder format cannot come from a file or stream: refused before
+  // reading (or waiting for) any byte.
+  auto refuse_folder = [&](const std::string& source, std::string_view what) {
+    if (format && is_folder_format(*format))
+      throw InputError(fmt::format("{}: the {} format is a folder of {}<n>.log files; it "
+                                   "cannot be read from {}",
+                                   source, format_name(*format), log_prefix(*format), what));
+  };
+  if (path == kStdinPath) {
+    const std::string source(kStdinName);
+    refuse_folder(source, "standard input");
+    return read_detected(read_stream(STDIN_FILENO, source), format, source, options);
+  }
+  fs::path p(path);
+  std::error_code ec;
+  auto st = fs::status(p, ec);
+  if (!fs::exists(st)) throw InputError(fmt::format("{}: no such file or folder", path));
+  if (fs::is_fifo(st) || fs::is_character_file(st)) {
+    refuse_folder(path, "a stream");
+    return read_detected(read_stream_path(path), format, path, options);
+  }
+  const bool dir = fs::is_directory(st);
+  if (dir && (!format || is_folder_format(*format) || *format == Format::Dbcop)) {
+    Format f = format ? *format : detect_format(path);
+    if (is_folder_format(f)) {
+      auto logs = read_client_logs(p, log_prefix(f), path);
+      return f == Format::Cobra ? read_cobra(logs, path, options)
+                                : read_viper(logs, path, options);
+    }
+    // A dbcop folder holds history.bincode.
+    std::string source = (p / "history.bincode").string();
+    return read_bytes(f, read_file_bytes(p / "history.bincode", source), source, options);
+  }
+  if (dir)
+    throw InputError(fmt::format("{}: is a folder; the {} format is a file", path,
+                                 format_name(*format)));
+  refuse_folder(path, "a file");
+  return read_detected(read_file_bytes(p, path), format, path, options);
 }
 
 }  // namespace iso

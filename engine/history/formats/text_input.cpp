@@ -72,62 +72,33 @@ bool blank(std::string_view line) {
   return line.find_first_not_of(" \t") == std::string_view::npos;
 }
 
-bool decide_explicit_init(const std::vector<InitOp>& ops, std::string_view name,
-                          InitMode mode, const std::string& source,
-                          std::vector<std::string>& notes) {
-  if (mode == InitMode::Implicit) return false;
-  const InitOp* first_read = nullptr;
-  for (const auto& op : ops)
-    if (!op.write) {
-      first_read = &op;
-      break;
-    }
+InitDecision decide_explicit_init(const std::vector<InitOp>& ops, std::string_view name,
+                                  InitMode mode, const std::string& source) {
+  if (mode == InitMode::Implicit || mode == InitMode::None) return {};
   if (mode == InitMode::Explicit) {
-    if (first_read)
-      fail(source, first_read->line, 1,
-           fmt::format("--init explicit: the first transaction {} cannot be the initial "
-                       "state because it reads",
-                       name));
-    return true;
+    for (const auto& op : ops)
+      if (!op.write)
+        fail(source, op.line, 1,
+             fmt::format("--init explicit: the first transaction {} cannot be the initial "
+                         "state because it reads",
+                         name));
+    return {true, fmt::format("the first transaction {} is T0", name)};
   }
   // Auto: the reason it is not an initial state, if any.
-  std::string reason;
   std::unordered_set<std::uint64_t> keys;
   for (const auto& op : ops) {
-    if (!op.write) {
-      reason = fmt::format("it reads key {} (line {})", op.key, op.line);
-      break;
-    }
-    if (op.value != 0) {
-      reason = fmt::format("it writes {} to key {} (line {})", op.value, op.key, op.line);
-      break;
-    }
-    if (!keys.insert(op.key).second) {
-      reason = fmt::format("it writes key {} twice (line {})", op.key, op.line);
-      break;
-    }
+    if (!op.write)
+      return {false, fmt::format("the first transaction {} reads key {} (line {})", name, op.key,
+                                 op.line)};
+    if (op.value != 0)
+      return {false, fmt::format("the first transaction {} writes {} to key {} (line {})", name,
+                                 op.value, op.key, op.line)};
+    if (!keys.insert(op.key).second)
+      return {false, fmt::format("the first transaction {} writes key {} twice (line {})", name,
+                                 op.key, op.line)};
   }
-  if (reason.empty()) {
-    notes.push_back(fmt::format(
-        "the first transaction {} only writes the initial value 0 to {} key{}: taken as the "
-        "initial state (--init implicit to read it as a transaction)",
-        name, keys.size(), keys.size() == 1 ? "" : "s"));
-    return true;
-  }
-  notes.push_back(fmt::format(
-      "the first transaction {} is read as an ordinary transaction, not as the initial "
-      "state: {} (--init explicit to take it as the initial state)",
-      name, reason));
-  return false;
-}
-
-void note_no_init_candidate(InitMode mode, std::string_view why,
-                            std::vector<std::string>& notes) {
-  if (mode != InitMode::Explicit) return;
-  notes.push_back(fmt::format(
-      "--init explicit: {}, so no transaction is taken as the initial state; every key "
-      "starts at 0",
-      why));
+  return {true, fmt::format("the first transaction {} only writes 0 to {} key{}: it is T0", name,
+                            keys.size(), keys.size() == 1 ? "" : "s")};
 }
 
 }  // namespace iso::textin

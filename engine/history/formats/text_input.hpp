@@ -90,18 +90,18 @@ struct InitOp {
   std::size_t line = 0;
 };
 
-// Decides whether the candidate transaction `name` (the file's first) is
-// taken as the initial state T0, and adds the note the conventions ask for.
-// Auto: explicit exactly when it only writes, to pairwise distinct keys, each
-// the value 0. Explicit: taken as T0 unless it reads (then InputError at the
-// read: an initial state cannot read). Implicit: never.
-bool decide_explicit_init(const std::vector<InitOp>& ops, std::string_view name,
-                          InitMode mode, const std::string& source,
-                          std::vector<std::string>& notes);
+// Whether the candidate transaction `name` (the file's first) is taken as
+// the initial state T0, and why, for the initial-state note.
+struct InitDecision {
+  bool take = false;
+  std::string why;
+};
 
-// The note for --init explicit on a file whose first transaction is not a
-// candidate (`why` says what the first transaction is instead).
-void note_no_init_candidate(InitMode mode, std::string_view why,
-                            std::vector<std::string>& notes);
+// Explicit: taken as T0 unless it reads (then InputError at the read: an
+// initial state cannot read). Auto: taken exactly when it only writes, to
+// pairwise distinct keys, each the value 0 (the IsoVista convention).
+// Implicit and None: never.
+InitDecision decide_explicit_init(const std::vector<InitOp>& ops, std::string_view name,
+                                  InitMode mode, const std::string& source);
 
 }  // namespace iso::textin

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
 #include "engine/history/formats/text_input.hpp"
 
 namespace iso {
@@ -120,26 +121,24 @@ ReadResult read_text_rw(std::string_view text, const std::string& source,
     groups.push_back(Group{i, i});
   }
 
-  // The first transaction may be the initial state (session 0, txn 0 on the
-  // first line).
-  bool explicit_init = false;
-  if (!groups.empty()) {
-    const LineOp& first = ops[0];
-    if (first.session == 0 && first.txn == 0) {
-      std::vector<textin::InitOp> init_ops;
-      for (std::size_t i = groups[0].first; i <= groups[0].last; ++i)
-        init_ops.push_back({ops[i].write, ops[i].key, ops[i].value, ops[i].line});
-      explicit_init =
-          textin::decide_explicit_init(init_ops, "T0.0", options.init, source, result.notes);
-    } else {
-      textin::note_no_init_candidate(
-          options.init,
-          fmt::format("the first line is transaction {} of session {}, not transaction 0 of "
-                      "session 0",
-                      first.txn, first.session),
-          result.notes);
-    }
+  // The initial state: the first transaction (session 0, txn 0 on the first
+  // line) may be T0 itself (FORMATS.md, common conventions).
+  textin::InitDecision init;
+  if (!groups.empty() && ops[0].session == 0 && ops[0].txn == 0) {
+    std::vector<textin::InitOp> init_ops;
+    for (std::size_t i = groups[0].first; i <= groups[0].last; ++i)
+      init_ops.push_back({ops[i].write, ops[i].key, ops[i].value, ops[i].line});
+    init = textin::decide_explicit_init(init_ops, "T0.0", options.init, source);
+  } else if (!groups.empty()) {
+    init.why = fmt::format("the first line is transaction {} of session {}, not transaction 0 "
+                           "of session 0",
+                           ops[0].txn, ops[0].session);
+    if (options.init == InitMode::Explicit)
+      textin::fail(source, ops[0].line, 1,
+                   fmt::format("--init explicit: {}, so the file has no initial transaction",
+                               init.why));
   }
+  const bool explicit_init = init.take;
   result.explicit_init = explicit_init;
 
   auto key_of = [&](std::uint64_t k) { return h.intern_key(std::to_string(k), true); };
@@ -169,14 +168,31 @@ ReadResult read_text_rw(std::string_view text, const std::string& source,
     for (std::size_t i = groups[g].first; i <= groups[g].last; ++i) {
       const LineOp& op = ops[i];
       if (op.write) {
-        h.add_write(t, key_of(op.key), value_of(op.value));
+        h.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line));
       } else if (head.txn == kAbortedTxn) {
         ++dropped_reads;  // what an aborted transaction read does not matter
       } else {
-        h.add_read(t, key_of(op.key), value_of(op.value));
+        h.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line));
       }
     }
   }
+  std::string detail;
+  InitialState state = InitialState::Implicit;
+  if (explicit_init) {
+    state = InitialState::Explicit;
+    detail = fmt::format("{}; T0 writes only its keys", init.why);
+  } else if (options.init == InitMode::None) {
+    state = InitialState::None;
+    detail = "T0 writes no key: a read of a value no transaction wrote is a thin-air read";
+  } else if (options.init == InitMode::Explicit) {
+    state = InitialState::Explicit;
+    detail = "the file has no transaction";
+  } else {
+    detail = options.init == InitMode::Auto && !init.why.empty()
+                 ? fmt::format("T0 writes 0 to every key; no transaction is T0: {}", init.why)
+                 : "T0 writes 0 to every key";
+  }
+  initial::record(result, options.init, state, detail);
   if (aborted > 0)
     result.notes.push_back(fmt::format(
         "{} aborted transaction{} (txn -1){}", aborted, aborted == 1 ? "" : "s",

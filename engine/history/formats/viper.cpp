@@ -24,10 +24,13 @@
 //    that surely contains the transaction, so a real-time order derived from
 //    them (A before B when A.commit < B.begin) is never claimed unless it
 //    certainly held. A missing bound leaves the timestamp unset;
-//  - a line with "isInitial": true is Viper's initial-state transaction: by
-//    default (init auto/explicit) its writes and live range rows become the
-//    initial values (it is T0 itself); with --init implicit it is an ordinary
-//    transaction;
+//  - a line with "isInitial": true is Viper's explicit initial state: with
+//    --init auto or explicit its writes and live range rows become the
+//    initial values (it is T0 itself) and T0 writes only those keys; with
+//    --init implicit or none it is an ordinary transaction. --init explicit
+//    is refused when no line is initial;
+//  - with --init none T0 writes nothing: a read of a value no logged
+//    transaction wrote is a thin-air read;
 //  - the initial value. Finding from data/histories/viper-json/postgres-1000:
 //    every key read there is also written by some logged transaction, yet
 //    3300 of 3976 reads return a value that no logged write to that key
@@ -40,7 +43,10 @@
 //    values keeps the default 0 (at most one can be the initial value; the
 //    others are reads of values no transaction wrote, which a checker must
 //    report) and is counted in a note. This cannot tell a thin-air read from
-//    the preloaded value when a key has only one; nothing in the logs can.
+//    the preloaded value when a key has only one; nothing in the logs can,
+//    so a note says for how many keys it was done. The inference is the
+//    implicit initial state (--init implicit, and auto when no line is
+//    initial); an explicit initial state or none replaces it.
 //
 // Errors name the file, line and column (1-based, bytes) of the offending
 // element. Each line is parsed on its own by nlohmann::json into an
@@ -60,6 +66,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/formats/initial_state.hpp"
 
 namespace iso {
 
@@ -178,6 +185,7 @@ class Line {
   }
 
   const ojson& root() const { return root_; }
+  std::uint32_t number() const { return op_line(number_); }
 
  private:
   const std::string& file_;
@@ -265,10 +273,10 @@ void read_ops(History& h, const Line& line, const ojson& ops, std::size_t ops_to
                      mop[3].get<bool>() == (kind == "r");
       if (kind == "r") {
         counts.dead_reads += flagged;
-        if (txn) h.add_read(*txn, k, v);
+        if (txn) h.add_read(*txn, k, v, line.number());
       } else {
         counts.failed_writes += mop.size() == 4 && mop[3].is_boolean() && !mop[3].get<bool>();
-        if (txn) h.add_write(*txn, k, v);
+        if (txn) h.add_write(*txn, k, v, line.number());
         else h.set_init(k, v);
       }
     } else if (kind == "range") {
@@ -291,6 +299,7 @@ void read_ops(History& h, const Line& line, const ojson& ops, std::size_t ops_to
           counts.dead_rows += rows.size();
           continue;
         }
+        std::unordered_set<KeyId> row_keys;
         for (std::size_t r = 0; r < rows.size(); ++r) {
           const ojson& row = rows[r];
           auto row_tok = [&] { return element_token(rows, elem_tok(part), r); };
@@ -314,13 +323,19 @@ void read_ops(History& h, const Line& line, const ojson& ops, std::size_t ops_to
           }
           KeyId k = read_key(h, line, *key, key_tok, "the key of a row");
           ValueId v = read_value(h, line, *val, val_tok, "the value of a row");
+          // A range read returns each key once; a second row would be a
+          // second value read for it, which a predicate read cannot hold.
+          if (!row_keys.insert(k).second)
+            line.fail(key_tok, fmt::format("value[{}][3][{}]: key {} appears twice in the live "
+                                           "rows",
+                                           i, r, h.key_text(k)));
           if (txn) pr.result.emplace_back(k, v);
           else h.set_init(k, v);
         }
       }
       if (txn) {
         ++counts.ranges;
-        h.add_predicate_read(*txn, std::move(pr));
+        h.add_predicate_read(*txn, std::move(pr), line.number());
       }
     } else {
       line.fail(elem_tok(0), fmt::format("value[{}]: unknown operation {} (expected \"r\", "
@@ -401,7 +416,7 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
                     fmt::format("isInitial: expected true or false, found {}", describe(*it)));
         initial = it->get<bool>();
       }
-      if (initial && options.init != InitMode::Implicit) {
+      if (initial && (options.init == InitMode::Auto || options.init == InitMode::Explicit)) {
         // The initial state itself (T0): its values become the initial values.
         ++counts.initial_lines;
         result.explicit_init = true;
@@ -423,6 +438,16 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
       read_ops(h, line, *ops, member_token(root, 0, "value"), txn, counts);
     }
   }
+
+  const bool took_initial = counts.initial_lines > 0;
+  if (options.init == InitMode::Explicit && !took_initial)
+    throw InputError(fmt::format("{}: --init explicit: no line of the logs has \"isInitial\": "
+                                 "true, so there is no initial transaction (use auto, implicit "
+                                 "or none)",
+                                 source));
+  const InitialState state = took_initial ? InitialState::Explicit
+                             : options.init == InitMode::None ? InitialState::None
+                                                              : InitialState::Implicit;
 
   // Infer the initial values (see the finding above).
   std::vector<std::unordered_set<ValueId>> written(h.keys().size());
@@ -446,7 +471,7 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
         for (const auto& [k, v] : h.predicate_reads()[op.predicate].result) see_read(k, v);
     }
   std::size_t inferred = 0, n_ambiguous = 0;
-  for (KeyId k = 0; k < h.keys().size(); ++k) {
+  for (KeyId k = 0; k < h.keys().size() && state == InitialState::Implicit; ++k) {
     if (ambiguous[k]) {
       ++n_ambiguous;
     } else if (unwritten[k]) {
@@ -458,11 +483,29 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
   result.notes.push_back(fmt::format("Viper logs: {} client{}, {} transaction{}", logs.size(),
                                      logs.size() == 1 ? "" : "s", counts.txns,
                                      counts.txns == 1 ? "" : "s"));
-  if (counts.initial_lines > 0)
-    result.notes.push_back(fmt::format("{} initial-state line{} (\"isInitial\") taken as the "
-                                       "initial transaction T0",
-                                       counts.initial_lines,
-                                       counts.initial_lines == 1 ? "" : "s"));
+  std::string detail;
+  switch (state) {
+    case InitialState::Explicit: {
+      std::size_t keys = 0;
+      for (KeyId k = 0; k < h.keys().size(); ++k) keys += h.has_explicit_init(k) ? 1 : 0;
+      detail = fmt::format("{} \"isInitial\" line{} {} T0, which writes only {} key{}",
+                           counts.initial_lines, initial::plural(counts.initial_lines),
+                           counts.initial_lines == 1 ? "is" : "are", keys,
+                           initial::plural(keys));
+      break;
+    }
+    case InitialState::None:
+      detail = "T0 writes no key: a read of a value no logged transaction wrote is a thin-air "
+               "read";
+      break;
+    case InitialState::Implicit:
+      detail = fmt::format("T0 writes every key: the inferred preloaded value for {} key{}, 0 "
+                           "for the others",
+                           inferred, initial::plural(inferred));
+      break;
+  }
+  result.explicit_init = took_initial;
+  initial::record(result, options.init, state, detail);
   if (inferred > 0)
     result.notes.push_back(fmt::format(
         "initial values inferred for {} key{}: {} of {} reads return a value no logged "
