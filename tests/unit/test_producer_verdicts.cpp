@@ -1,0 +1,87 @@
+// Other checkers' own test suites, as their producers decide them:
+//  - AWDIT's test histories (../shared/data/histories/awdit-test): the
+//    folder names the strongest of AWDIT's levels that the history
+//    satisfies (read-committed ⊂ read-atomic ⊂ causal; `none` satisfies
+//    none of them), read with AWDIT's initial-state convention (none);
+//  - dbcop's unit-test histories (dbcop-tests/native, expected.json): its
+//    verdicts for RA, CC, PC (prefix), SI and SER.
+// AWDIT's and dbcop's levels include session order, like biswas.*
+// (docs/levels.md maps the names).
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/decide/decide.hpp"
+#include "engine/history/formats/formats.hpp"
+#include "lua/spec_library.hpp"
+
+using namespace iso;
+namespace fs = std::filesystem;
+
+namespace {
+
+const lua::SpecLibrary& library() {
+  static lua::SpecLibrary lib;
+  return lib;
+}
+
+std::string data(const std::string& rel) {
+  return std::string(ISOSYNTH_SHARED_DIR) + "/data/histories/" + rel;
+}
+
+bool allowed(const History& h, const std::string& level) {
+  Decision d = decide(h, library().level(level));
+  REQUIRE(d.verdict != Verdict::Unknown);
+  return d.verdict == Verdict::Allowed;
+}
+
+}  // namespace
+
+TEST_CASE("AWDIT's test histories get AWDIT's RA and CC verdicts") {
+  if (!fs::exists(data("awdit-test"))) return;
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(data("awdit-test"))) {
+    if (!e.is_regular_file() || e.path().extension() != ".txt") continue;
+    // The group is the folder under awdit-test (generated/ files sit one deeper).
+    fs::path rel = fs::relative(e.path(), data("awdit-test"));
+    const std::string group = rel.begin()->string();
+    const bool ra = group == "read-atomic" || group == "causal";
+    const bool cc = group == "causal";
+    CAPTURE(rel.string());
+    ReadResult r = read_history_path(e.path().string(), std::nullopt, {});
+    CHECK(r.initial_state == InitialState::None);
+    CHECK(allowed(r.history, "biswas.RA") == ra);
+    CHECK(allowed(r.history, "biswas.CC") == cc);
+    ++files;
+  }
+  CHECK(files >= 20);
+}
+
+TEST_CASE("dbcop's unit-test histories get dbcop's RA, CC, PC, SI and SER verdicts") {
+  const std::string dir = data("dbcop-tests");
+  if (!fs::exists(dir)) return;
+  std::ifstream in(dir + "/expected.json");
+  const nlohmann::json expected = nlohmann::json::parse(in);
+  const std::map<std::string, std::string> level = {{"RA", "biswas.RA"},
+                                                    {"CC", "biswas.CC"},
+                                                    {"PC", "biswas.PC"},
+                                                    {"SI", "biswas.SI"},
+                                                    {"SER", "biswas.SER"}};
+  int verdicts = 0;
+  for (const auto& [name, entry] : expected.items()) {
+    ReadResult r = read_history_path(dir + "/native/" + name + ".json", std::nullopt, {});
+    for (const auto& [dbcop_level, want] : entry.at("expect").items()) {
+      auto it = level.find(dbcop_level);
+      if (it == level.end()) continue;  // RC and RR are operation-level levels
+      CAPTURE(name);
+      CAPTURE(dbcop_level);
+      CHECK(allowed(r.history, it->second) == want.get<bool>());
+      ++verdicts;
+    }
+  }
+  CHECK(verdicts >= 60);
+}
