@@ -43,8 +43,8 @@ std::string edge_label(const History& h, const poly::DepEdge& e) {
 
 // Why the edge is there, in terms of the operations.
 std::string edge_reason(const History& h, const poly::DepEdge& e) {
-  const std::string& a = h.txn(e.from).name;
-  const std::string& b = h.txn(e.to).name;
+  const std::string a = h.txn_name(e.from);
+  const std::string b = h.txn_name(e.to);
   std::string x = e.type == poly::Dep::SO ? "" : h.key_text(e.key);
   switch (e.type) {
     case poly::Dep::SO:
@@ -80,15 +80,15 @@ std::string anomaly_text(const History& h, const poly::Anomaly& a) {
   } else {
     out += fmt::format("  cycle: {}\n", a.description);
     for (const auto& e : a.cycle)
-      out += fmt::format("    {} -{}-> {}: {}\n", h.txn(e.from).name, edge_label(h, e),
-                         h.txn(e.to).name, edge_reason(h, e));
+      out += fmt::format("    {} -{}-> {}: {}\n", h.txn_name(e.from), edge_label(h, e),
+                         h.txn_name(e.to), edge_reason(h, e));
   }
   out += "  transactions:\n";
   for (TxnId t : cycle_txns(a)) {
     const Transaction& txn = h.txn(t);
     std::string where = t == kInitTxn ? "" : fmt::format(" (session {}, #{})", txn.session + 1,
                                                           txn.position + 1);
-    out += fmt::format("    {}{}: {}\n", txn.name, where, ops_text(h, t));
+    out += fmt::format("    {}{}: {}\n", h.txn_name(t), where, ops_text(h, t));
   }
   return out;
 }
@@ -118,15 +118,15 @@ std::string anomaly_dot(const History& h, const poly::Anomaly& a, const std::str
       "digraph anomaly {{\n  label=\"{}\";\n  labelloc=t;\n  node [shape=box, fontname=\"monospace\"];\n",
       dot_escape(title));
   for (TxnId t : cycle_txns(a))
-    out += fmt::format("  \"{}\" [label=\"{}\\n{}\"];\n", dot_escape(h.txn(t).name),
-                       dot_escape(h.txn(t).name), dot_escape(ops_text(h, t, 8)));
+    out += fmt::format("  \"{}\" [label=\"{}\\n{}\"];\n", dot_escape(h.txn_name(t)),
+                       dot_escape(h.txn_name(t)), dot_escape(ops_text(h, t, 8)));
   for (const auto& e : a.cycle) {
     const char* color = e.type == poly::Dep::RW   ? "#d62728"
                         : e.type == poly::Dep::WW ? "#1f77b4"
                         : e.type == poly::Dep::WR ? "#2ca02c"
                                                   : "#555555";
     out += fmt::format("  \"{}\" -> \"{}\" [label=\"{}\", color=\"{}\", fontcolor=\"{}\"{}];\n",
-                       dot_escape(h.txn(e.from).name), dot_escape(h.txn(e.to).name),
+                       dot_escape(h.txn_name(e.from)), dot_escape(h.txn_name(e.to)),
                        dot_escape(edge_label(h, e)), color, color,
                        e.type == poly::Dep::RW ? ", style=dashed" : "");
   }

@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/memory_limit.hpp"
 #include "engine/history/formats/formats.hpp"
+#include "engine/util/budget.hpp"
 
 using namespace iso::cli;
 
@@ -23,7 +25,7 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_flag("--minimize", a.minimize,
                 "Shrink the scope, then drop operations, while the problem stays satisfiable");
   cmd->add_flag("--json", a.json, json_help);
-  cmd->add_option("--timeout", a.timeout, "Give up after this many seconds per search (exit code 3)")
+  cmd->add_option("--timeout", a.timeout, "Give up after this many seconds in all (exit code 3)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-blind-writes", a.no_blind_writes,
                 "Every written key must be read first (Isolde's history space)");
@@ -54,6 +56,13 @@ int main(int argc, char** argv) {
       "isosynth: reason about database isolation levels.\n"
       "Levels are Lua predicates over abstract executions (specs/*.lua, or your own with --spec)."};
   app.require_subcommand(1);
+  app.fallthrough();  // --max-memory after the subcommand too
+  std::uint64_t max_memory = default_memory_limit();
+  app.add_option("--max-memory", max_memory,
+                 "End the run with a one-line message (exit code 2) rather than use more memory "
+                 "than this: 8G, 512M, ... (default: three quarters of the machine's memory; 0: "
+                 "no limit)")
+      ->transform(CLI::AsSizeValue(false));
   app.set_version_flag("--version", "isosynth 0.1.0");
   app.footer(
       "Examples:\n"
@@ -119,7 +128,9 @@ int main(int argc, char** argv) {
   c->add_flag("--json", check.json, "Print the verdicts and witnesses as JSON");
   c->add_flag("--stats", check.stats,
               "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr");
-  c->add_option("--timeout", check.timeout, "Give up after this many seconds per solver call")
+  c->add_option("--timeout", check.timeout,
+                "Give up after this many seconds in all (exit code 3; levels not decided by "
+                "then are unknown)")
       ->check(CLI::NonNegativeNumber);
   c->footer(
       "Examples:\n"
@@ -160,12 +171,26 @@ int main(int argc, char** argv) {
     return kExitError;
   }
 
+  // --timeout bounds the whole run: reading, deciding, synthesizing,
+  // minimizing, explaining (engine/util/budget.hpp).
+  const double timeout = *sy ? synth.search.timeout
+                         : *co ? compare.search.timeout
+                         : *c  ? check.timeout
+                               : 0;
+  iso::budget::ScopedDeadline deadline(timeout);
+  arm_memory_limit(max_memory);
   try {
     if (*sy) return run_synth(synth);
     if (*co) return run_compare(compare);
     if (*c) return run_check(check);
     if (*l) return run_levels(levels);
     if (*s) return run_show(show);
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "{}\n", out_of_memory_message());
+    return kExitError;
+  } catch (const iso::TimeoutError&) {
+    fmt::print(stderr, "isosynth: time limit reached (--timeout {})\n", timeout);
+    return kExitTimeout;
   } catch (const std::exception& e) {
     fmt::print(stderr, "isosynth: error: {}\n", e.what());
     return kExitError;

@@ -1,5 +1,7 @@
 #include "engine/graph/digraph.hpp"
 
+#include "engine/util/budget.hpp"
+
 #include <algorithm>
 #include <deque>
 #include <limits>
@@ -75,6 +77,7 @@ std::optional<std::vector<EdgeId>> bfs(const Digraph& g, Node from, Node to,
   std::vector<bool> seen(n, false);
   seen[from] = true;
   for (std::size_t head = 0; head < queue.size(); ++head) {
+    budget::poll();
     Node u = queue[head];
     for (const Arc& a : g.out(u)) {
       if (!comp.empty() && comp[a.to] != c) continue;
@@ -163,6 +166,7 @@ std::optional<std::vector<Node>> topological_order(const Digraph& g) {
   for (Node u = 0; u < n; ++u)
     if (indeg[u] == 0) order.push_back(u);
   for (std::size_t head = 0; head < order.size(); ++head) {
+    budget::poll();
     for (const Arc& a : g.out(order[head]))
       if (--indeg[a.to] == 0) order.push_back(a.to);
   }

@@ -1,4 +1,5 @@
 #include "engine/graph/dynamic_order.hpp"
+#include "engine/util/budget.hpp"
 
 #include <algorithm>
 
@@ -38,6 +39,7 @@ std::optional<std::vector<EdgeId>> DynamicOrder::add_edge(Node from, Node to, Ed
   std::vector<Node> forward{to};
   mark_[to] = stamp_;
   for (std::size_t head = 0; head < forward.size(); ++head) {
+    budget::poll();
     Node u = forward[head];
     for (const Arc& a : g_.out(u)) {
       if (pos_[a.to] > ub || mark_[a.to] == stamp_) continue;
@@ -58,6 +60,7 @@ std::optional<std::vector<EdgeId>> DynamicOrder::add_edge(Node from, Node to, Ed
   std::vector<Node> backward{from};
   mark_[from] = back_stamp;
   for (std::size_t head = 0; head < backward.size(); ++head) {
+    budget::poll();
     Node u = backward[head];
     for (const Arc& a : in_[u]) {
       if (pos_[a.to] < lb || mark_[a.to] == back_stamp) continue;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/history/printer.hpp"
+#include "engine/util/budget.hpp"
 
 namespace iso {
 
@@ -161,6 +162,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   std::uint32_t stamp = 0;
   for (TxnId t : a.txns) {
     if (t == kInitTxn) continue;
+    budget::poll();
     const Transaction& txn = h.txn(t);
     AbstractTxn& at = a.abs[t];
     ++stamp;

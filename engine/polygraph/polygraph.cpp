@@ -1,5 +1,7 @@
 #include "engine/polygraph/polygraph.hpp"
 
+#include "engine/util/budget.hpp"
+
 #include <algorithm>
 #include <array>
 #include <unordered_set>
@@ -61,6 +63,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     // The pairs of a key are contiguous, in the order pair_at() computes.
     pair_base_[k] = pairs_.size();
     for (std::size_t i = 0; i < ws.size(); ++i) {
+      budget::poll();
       writer_pos_.emplace(key_txn(k, ws[i]), static_cast<std::uint32_t>(i));
       for (std::size_t j = i + 1; j < ws.size(); ++j)
         pairs_.push_back(WwPair{std::min(ws[i], ws[j]), std::max(ws[i], ws[j]), k, 0});
@@ -253,6 +256,7 @@ std::optional<std::vector<DepEdge>> Polygraph::prune(bool enabled, std::size_t& 
 
     bool changed = false;
     for (WwPair& p : pairs_) {
+      budget::poll();
       if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
       implied_by_ww(p.a, p.b, p.key, ab);
       implied_by_ww(p.b, p.a, p.key, ba);
@@ -270,6 +274,7 @@ std::optional<std::vector<DepEdge>> Polygraph::prune(bool enabled, std::size_t& 
       }
     }
     for (WrChoice& c : choices_) {
+      budget::poll();
       if (c.fixed || unknown_[c.reader]) continue;
       std::vector<TxnId> alive;
       for (TxnId w : c.cands) {

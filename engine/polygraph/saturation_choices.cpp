@@ -29,6 +29,7 @@ std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_abor
   for (bool changed = true; changed;) {
     changed = false;
     for (TxnId t : a_.txns) {
+      budget::poll();
       if (dead_[t]) continue;
       const auto& rs = a_.abs[t].reads;
       for (std::size_t i = 0; i < rs.size(); ++i) {

@@ -100,6 +100,7 @@ void Saturation::build_hb(const std::vector<TxnId>& topo) {
     vc_.assign(m * sessions, 0);
     bits_.clear();
     for (TxnId t : topo) {
+      budget::poll();
       if (t == kInitTxn) continue;
       std::uint32_t* row = vc_.data() + midx_[t] * sessions;
       for_each_pred(t, [&](TxnId p) {
@@ -112,6 +113,7 @@ void Saturation::build_hb(const std::vector<TxnId>& topo) {
     bits_.assign(m * words_, 0);
     vc_.clear();
     for (TxnId t : topo) {
+      budget::poll();
       if (t == kInitTxn) continue;
       std::uint64_t* row = bits_.data() + midx_[t] * words_;
       for_each_pred(t, [&](TxnId p) {
@@ -156,6 +158,7 @@ void Saturation::add_last_writer_before(std::uint32_t group, std::uint32_t limit
 
 void Saturation::add_saturation_edges() {
   for (TxnId t3 : smem_) {
+    budget::poll();
     const SessionId own = h_.txn(t3).session;
     for (std::uint32_t r = read_begin_[t3]; r < read_end_[t3]; ++r) {
       const KeyId x = reads_[r].key;

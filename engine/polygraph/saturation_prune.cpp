@@ -42,6 +42,7 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
     chosen_.assign(reads_.size(), kNoTxn);
     chosen_i_.assign(reads_.size(), kNone);
     for (std::uint32_t r = 0; r < reads_.size(); ++r) {
+      budget::poll();
       const Read& rd = reads_[r];
       if (rd.known == kNoTxn) continue;
       chosen_[r] = rd.known;
@@ -62,6 +63,7 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
     known_model_ = false;
     build_hb(order);
     for (std::uint32_t r = 0; r < reads_.size(); ++r) {
+      budget::poll();
       Read& rd = reads_[r];
       if (rd.known != kNoTxn || dead_[rd.txn]) continue;
       const TxnId t = rd.txn;

@@ -2,7 +2,8 @@
 # Runs a command and checks its exit code and output.
 #   expect.sh EXIT STDERR_REGEX STDOUT_REGEX -- command args...
 # STDERR_REGEX must match the whole stderr as one line when EXIT is 2 (a
-# one-line error); an empty regex is not checked.
+# one-line error); an empty regex is not checked. A STDOUT_REGEX that starts
+# with '!' must match no line of stdout.
 set -u
 want_exit=$1 err_re=$2 out_re=$3
 shift 3
@@ -17,5 +18,9 @@ if [ "$want_exit" -eq 2 ]; then
   [ "$(wc -l <"$err")" -eq 1 ] || fail "expected a one-line error"
 fi
 if [ -n "$err_re" ]; then grep -Eq -- "$err_re" "$err" || fail "stderr does not match /$err_re/"; fi
-if [ -n "$out_re" ]; then grep -Eq -- "$out_re" "$out" || fail "stdout does not match /$out_re/"; fi
+if [ "${out_re#!}" != "$out_re" ]; then
+  ! grep -Eq -- "${out_re#!}" "$out" || fail "stdout matches /${out_re#!}/"
+elif [ -n "$out_re" ]; then
+  grep -Eq -- "$out_re" "$out" || fail "stdout does not match /$out_re/"
+fi
 echo "ok"

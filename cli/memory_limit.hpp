@@ -1,0 +1,23 @@
+// The run's memory budget (--max-memory). The address space is capped with
+// setrlimit, so an allocation past it fails instead of dragging the machine
+// into swap; a failed allocation ends the run with one line on stderr and
+// exit code 2, never a bare std::bad_alloc.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace iso::cli {
+
+// A sensible default: three quarters of the machine's physical memory.
+std::uint64_t default_memory_limit();
+
+// Caps the address space at `bytes` (0: no cap) and installs the handler
+// that reports running out. Under AddressSanitizer, whose shadow memory
+// reserves terabytes of address space, only the handler is installed.
+void arm_memory_limit(std::uint64_t bytes);
+
+// The one-line message for running out of memory under the armed limit.
+std::string out_of_memory_message();
+
+}  // namespace iso::cli
