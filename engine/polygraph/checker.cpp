@@ -52,12 +52,13 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     forced_aborts.push_back(t);
     if (!std::binary_search(a.forced_commits.begin(), a.forced_commits.end(), t))
       return std::nullopt;
-    return Anomaly{"read of an unknown-status write",
-                   fmt::format("a committed list read shows an append of {}, whose status is "
-                               "unknown, but {} cannot have committed: {}",
-                               h.txn_name(t), h.txn_name(t), why),
-                   {},
-                   {t}};
+    Anomaly an;
+    an.name = "read of an unknown-status write";
+    an.description = fmt::format("a committed list read shows an append of {}, whose status is "
+                                 "unknown, but {} cannot have committed: {}",
+                                 h.txn_name(t), h.txn_name(t), why);
+    an.txns = {t};
+    return an;
   };
   for (const IntViolation& v : a.int_violations) {
     if (h.txn(v.txn).status != TxnStatus::Unknown) return violated(int_anomaly(v));
@@ -94,13 +95,14 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
                                  a.txns.size(), pg.pairs().size(), pg.choices().size()));
 
   auto t_prune = Clock::now();
-  auto cycle = pg.prune(options.prune, result.stats.prune_passes);
+  auto forced = pg.prune(options.prune, result.stats.prune_passes);
   result.stats.seconds.prune = seconds_since(t_prune);
   result.stats.known_edges = pg.known().size();
   result.stats.reach_bytes = pg.reach().bytes();
-  if (cycle) {
+  if (forced) {
     result.verdict = Verdict::Violated;
-    result.anomaly = cycle_anomaly(h, std::move(*cycle));
+    result.anomaly = cycle_anomaly(h, std::move(forced->cycle), options.level);
+    if (options.explain) explain_edges(pg, *result.anomaly, forced->others);
     return result;
   }
   if (options.progress && seconds_since(start) > 1.0)
@@ -116,14 +118,10 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
   }
   for (TxnId t : result.commit_order)
     if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);
-  if (out.verdict == Verdict::Violated) {
-    if (out.cycle.empty()) {
-      result.anomaly = Anomaly{"cycle",
-                               "every choice of version order and read-from closes a cycle",
-                               {}, {}};
-    } else {
-      result.anomaly = cycle_anomaly(h, out.cycle);
-    }
+  if (out.verdict == Verdict::Violated && !out.cycle.empty()) {
+    // The solver proved that every choice has a cycle; this is one of them.
+    result.anomaly = cycle_anomaly(h, std::move(out.cycle), options.level);
+    explain_edges(pg, *result.anomaly);
   }
   return result;
 }

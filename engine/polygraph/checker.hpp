@@ -45,15 +45,20 @@ struct CheckOptions {
 
 // Why a history violates the level.
 struct Anomaly {
-  std::string name;         // Adya's name: G1a, G1b, G0, G1c, G-single, G2-item, ...
+  std::string name;         // Adya's or Elle's name: G1a, G1b, G0, G1c, G-single, G2-item, ...
   std::string description;  // one line, e.g. "T3 reads x from T1 but T2 overwrote it first"
   // For cycle anomalies: the cycle, each edge typed and keyed; the first edge
   // starts where the last ends. Empty for G1a, G1b, INT and thin-air reads.
+  // The cycle is one of a compatible graph: no edge contradicts what the
+  // history makes certain.
   std::vector<DepEdge> cycle;
+  // Per edge of `cycle`: what it rests on, in words, with the operations
+  // and their input lines (explain.hpp).
+  std::vector<std::string> why;
+  // Edges off the cycle that force it, for pictures: the reads behind a
+  // Read Atomic or Causal edge.
+  std::vector<DepEdge> context;
   std::vector<TxnId> txns;  // the transactions involved
-  // The anomaly holds for every choice of version order and read-from: the
-  // cycle was either forced by pruning or found in a choice while the solver
-  // proved that every choice has a cycle.
 };
 
 struct PhaseSeconds {

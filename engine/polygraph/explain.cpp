@@ -1,33 +1,174 @@
 #include "engine/polygraph/explain.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "engine/history/printer.hpp"
+
 namespace iso::poly {
+
+namespace {
+
+// t's first read of k (its external read), or its first read of k at all.
+std::optional<std::uint32_t> read_of(const History& h, TxnId t, KeyId k) {
+  const auto& ops = h.txn(t).ops;
+  for (std::uint32_t i = 0; i < ops.size(); ++i)
+    if (ops[i].kind == OpKind::Read && ops[i].key == k) return i;
+  return std::nullopt;
+}
+
+// t's last write of k.
+std::optional<std::uint32_t> last_write_of(const History& h, TxnId t, KeyId k) {
+  const auto& ops = h.txn(t).ops;
+  for (std::uint32_t i = static_cast<std::uint32_t>(ops.size()); i-- > 0;)
+    if (ops[i].kind == OpKind::Write && ops[i].key == k) return i;
+  return std::nullopt;
+}
+
+// "T2's r(x,3) (line 14)".
+std::string op_text(const History& h, TxnId t, std::uint32_t i) {
+  const Op& op = h.txn(t).ops[i];
+  std::string s = fmt::format("{}'s {}", h.txn_name(t), format_op(h, op));
+  if (op.line > 0) s += fmt::format(" (line {})", op.line);
+  return s;
+}
+
+// The version of k that t wrote: its last write, or T0's initial value.
+std::string version_text(const History& h, TxnId t, KeyId k) {
+  if (t == kInitTxn)
+    return fmt::format("the initial {} = {}", h.key_text(k), h.value_text(h.init_value(k)));
+  auto w = last_write_of(h, t, k);
+  return w ? op_text(h, t, *w) : fmt::format("{}'s write of {}", h.txn_name(t), h.key_text(k));
+}
+
+std::string read_text(const History& h, TxnId t, KeyId k) {
+  auto r = read_of(h, t, k);
+  return r ? op_text(h, t, *r) : fmt::format("{}'s read of {}", h.txn_name(t), h.key_text(k));
+}
+
+// The position of t's last element of key k in `list`, if t appended one.
+std::optional<std::size_t> element_of(const History& h, TxnId t, KeyId k,
+                                      const std::vector<ValueId>& list) {
+  std::optional<std::size_t> at;
+  for (const Op& op : h.txn(t).ops) {
+    if (op.kind != OpKind::Write || op.key != k) continue;
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (list[i] == op.value) at = i;
+  }
+  return at;
+}
+
+// Why a known edge is certain, or empty when its fact says it all.
+std::string known_why(const Polygraph& pg, std::size_t id, int depth);
+
+// An anti-dependency a -rw(x)-> b: a read a version that b overwrote; the
+// write-write order behind it, and why.
+std::string derived_why(const Polygraph& pg, const DepEdge& e, int depth) {
+  const History& h = pg.history();
+  const auto& known = pg.known();
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    const DepEdge& wr = known[i];
+    if (wr.type != Dep::WR || wr.to != e.from || wr.key != e.key) continue;
+    auto ww = pg.known_id(DepEdge{wr.from, e.to, Dep::WW, e.key});
+    if (!ww) continue;
+    std::string s = fmt::format(
+        "{} read {} version, and {} is later", h.txn_name(e.from),
+        wr.from == kInitTxn ? std::string("the initial") : h.txn_name(wr.from) + "'s",
+        version_text(h, e.to, e.key));
+    std::string more = known_why(pg, *ww, depth + 1);
+    if (!more.empty()) s += fmt::format(" ({})", more);
+    return s;
+  }
+  return {};
+}
+
+std::string known_why(const Polygraph& pg, std::size_t id, int depth) {
+  const EdgeWhy& why = pg.known_why()[id];
+  const DepEdge& e = pg.known()[id];
+  switch (why.kind) {
+    case EdgeWhy::Kind::Observed:
+      return e.type == Dep::WR ? "no other transaction wrote that value" : std::string();
+    case EdgeWhy::Kind::Initial:
+      return {};
+    case EdgeWhy::Kind::ListOrder:
+      return list_order_text(pg.history(), pg.abstract().known_orders[why.ref], e);
+    case EdgeWhy::Kind::Pruned: {
+      const auto cycle = pg.alternative_cycle(id);
+      const std::string other = e.type == Dep::WW ? "the other order" : "any other writer of that value";
+      if (cycle.empty()) return fmt::format("{} closes a cycle with certain edges", other);
+      return fmt::format("{} would close the cycle {}", other, format_cycle(pg.history(), cycle));
+    }
+    case EdgeWhy::Kind::Derived:
+      return depth > 1 ? std::string() : derived_why(pg, e, depth);
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string list_order_text(const History& h, const KnownOrder& ko, const DepEdge& e) {
+  const Op& op = h.txn(ko.reader).ops[ko.op];
+  const auto& list = h.lists()[op.list];
+  const auto from = element_of(h, e.from, e.key, list);
+  const auto to = element_of(h, e.to, e.key, list);
+  const std::string reader = op_text(h, ko.reader, ko.op);
+  if (from && to)
+    return fmt::format("{} lists {}'s {} before {}'s {}", reader, h.txn_name(e.from),
+                       h.value_text(list[*from]), h.txn_name(e.to), h.value_text(list[*to]));
+  return fmt::format("{} ends with {}'s appends and lacks {}'s, which came later", reader,
+                     h.txn_name(e.from), h.txn_name(e.to));
+}
 
 std::string format_cycle(const History& h, const std::vector<DepEdge>& cycle) {
   if (cycle.empty()) return "";
   std::string out = h.txn_name(cycle.front().from);
   for (const DepEdge& e : cycle) {
     if (e.type == Dep::SO)
-      out += fmt::format(" -so-> {}", h.txn_name(e.to));
+      out += fmt::format(" -{}-> {}", e.from == kInitTxn ? "init" : "so", h.txn_name(e.to));
     else
       out += fmt::format(" -{}({})-> {}", dep_name(e.type), h.key_text(e.key), h.txn_name(e.to));
   }
   return out;
 }
 
+std::string edge_fact(const History& h, const DepEdge& e) {
+  switch (e.type) {
+    case Dep::SO:
+      if (e.from == kInitTxn) return "T0, the initial state, precedes every transaction";
+      return fmt::format("{} precedes {} in their session", h.txn_name(e.from), h.txn_name(e.to));
+    case Dep::WR:
+      return fmt::format("{} reads {}", read_text(h, e.to, e.key), version_text(h, e.from, e.key));
+    case Dep::WW:
+      return fmt::format("{} overwrites {}", version_text(h, e.to, e.key),
+                         version_text(h, e.from, e.key));
+    case Dep::RW:
+      return fmt::format("{} reads a version that {} overwrites", read_text(h, e.from, e.key),
+                         version_text(h, e.to, e.key));
+  }
+  return {};
+}
+
 Anomaly read_anomaly(const UnjustifiedRead& r) {
-  Anomaly a{std::string(read_anomaly_name(r.kind)), r.message, {}, {r.txn}};
+  Anomaly a;
+  a.name = std::string(read_anomaly_name(r.kind));
+  a.description = r.message;
+  a.txns = {r.txn};
   if (r.writer != kNoTxn && r.writer != r.txn) a.txns.push_back(r.writer);
   if (r.other_txn != kNoTxn && r.other_txn != r.txn) a.txns.push_back(r.other_txn);
   return a;
 }
 
-Anomaly int_anomaly(const IntViolation& v) { return Anomaly{"INT", v.message, {}, {v.txn}}; }
+Anomaly int_anomaly(const IntViolation& v) {
+  Anomaly a;
+  a.name = "INT";
+  a.description = v.message;
+  a.txns = {v.txn};
+  return a;
+}
 
-Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle) {
+Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle, GraphLevel level) {
   auto first_rw = std::find_if(cycle.begin(), cycle.end(),
                                [](const DepEdge& e) { return e.type == Dep::RW; });
   if (first_rw != cycle.end()) std::rotate(cycle.begin(), first_rw, cycle.end());
@@ -36,25 +177,55 @@ Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle) {
     rw += e.type == Dep::RW;
     wr += e.type == Dep::WR;
   }
+  const bool two = cycle.size() == 2;
   Anomaly a;
   if (rw == 0) {
     a.name = wr == 0 ? "G0" : "G1c";
   } else if (rw == 1) {
     a.name = "G-single";
-    if (cycle.size() == 2 && cycle[1].type == Dep::WW && cycle[1].key == cycle[0].key)
-      a.name = "lost update";
+    if (two && cycle[1].type == Dep::WW && cycle[1].key == cycle[0].key) a.name = "lost update";
+  } else if (level == GraphLevel::Si) {
+    // No two rw edges are adjacent in an SI cycle.
+    a.name = "G-nonadjacent";
+    if (cycle.size() == 4 && rw == 2 && wr == 2 && cycle[1].type == Dep::WR &&
+        cycle[3].type == Dep::WR)
+      a.name = "long fork";
   } else {
     a.name = "G2-item";
     // Two transactions reading the same version: of one key, each
     // overwriting it (lost update); of two keys, each writing the key the
     // other read (write skew).
-    if (cycle.size() == 2 && rw == 2)
-      a.name = cycle[0].key == cycle[1].key ? "lost update" : "write skew";
+    if (two && rw == 2) a.name = cycle[0].key == cycle[1].key ? "lost update" : "write skew";
   }
   for (const DepEdge& e : cycle) a.txns.push_back(e.from);
   a.description = format_cycle(h, cycle);
+  if (level == GraphLevel::Si && a.name == "G-single")
+    a.description += " (Adya's G-SIb, missed effects: one anti-dependency)";
   a.cycle = std::move(cycle);
   return a;
+}
+
+void explain_edges(const Polygraph& pg, Anomaly& a,
+                   const std::vector<std::vector<DepEdge>>& others) {
+  const History& h = pg.history();
+  a.why.clear();
+  bool others_used = false;
+  for (const DepEdge& e : a.cycle) {
+    std::string s = edge_fact(h, e);
+    if (auto id = pg.known_id(e)) {
+      std::string why = known_why(pg, *id, 0);
+      if (!why.empty()) s += ": " + why;
+    } else if (!others.empty() && !others_used) {
+      others_used = true;
+      s += fmt::format(": one choice; the other{} close{} the cycle{} {}",
+                       others.size() > 1 ? "s" : "", others.size() > 1 ? "" : "s",
+                       others.size() > 1 ? "s" : "", format_cycle(h, others.front()));
+      for (std::size_t i = 1; i < others.size(); ++i) s += ", " + format_cycle(h, others[i]);
+    } else {
+      s += ": one choice of a compatible graph; every choice has a cycle";
+    }
+    a.why.push_back(std::move(s));
+  }
 }
 
 }  // namespace iso::poly

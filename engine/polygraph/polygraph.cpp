@@ -34,7 +34,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
         pending_unknown.push_back(t);
         continue;
       }
-      if (prev_committed != kNoTxn) add_known({prev_committed, t, Dep::SO, 0});
+      if (prev_committed != kNoTxn) add_known({prev_committed, t, Dep::SO, 0}, {});
       for (TxnId u : pending_unknown) conditional_.push_back({{u, t, Dep::SO, 0}});
       pending_unknown.clear();
       prev_committed = t;
@@ -57,7 +57,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
         conditional_.push_back({{kInitTxn, w, Dep::WW, k}});
       } else {
         ww_succ_[key_txn(k, kInitTxn)].push_back(w);
-        add_known({kInitTxn, w, Dep::WW, k});
+        add_known({kInitTxn, w, Dep::WW, k}, {EdgeWhy::Kind::Initial, 0});
       }
     }
     // The pairs of a key are contiguous, in the order pair_at() computes.
@@ -78,7 +78,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       if (cands.empty()) continue;  // an unjustified read: reported before
       bool certain = cands.size() == 1 && !unknown_[t] && !unknown_[cands[0]];
       if (certain) {
-        fix_wr(cands[0], t, reads[i].key);
+        fix_wr(cands[0], t, reads[i].key, {});
       } else {
         choices_.push_back(WrChoice{t, reads[i].key, cands, false});
       }
@@ -90,7 +90,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   // comes after its last one. An order with an unknown-status writer holds
   // if that writer committed (a conditional edge).
   // An order revealed by an unknown-status reader holds if it committed.
-  auto order = [&](TxnId x, TxnId y, KeyId k, TxnId condition) {
+  auto order = [&](TxnId x, TxnId y, KeyId k, TxnId condition, std::uint32_t source) {
     if (x == y) return;
     if (unknown_[x] || unknown_[y] || condition != kNoTxn) {
       conditional_.push_back({{x, y, Dep::WW, k}, condition});
@@ -98,16 +98,17 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     }
     auto p = pair_index(k, x, y);
     if (!p) return;
-    if (pairs_[*p].state == 0) fix_ww(x, y, k);
+    if (pairs_[*p].state == 0) fix_ww(x, y, k, {EdgeWhy::Kind::ListOrder, source});
   };
-  for (const KnownOrder& ko : a.known_orders) {
+  for (std::uint32_t o = 0; o < a.known_orders.size(); ++o) {
+    const KnownOrder& ko = a.known_orders[o];
     const KeyId k = ko.key;
     for (std::size_t i = 0; i + 1 < ko.chain.size(); ++i)
-      order(ko.chain[i], ko.chain[i + 1], k, ko.condition);
+      order(ko.chain[i], ko.chain[i + 1], k, ko.condition, o);
     std::unordered_set<TxnId> placed(ko.chain.begin(), ko.chain.end());
     placed.insert(ko.unordered.begin(), ko.unordered.end());
     for (TxnId w : writers_[k])
-      if (!placed.count(w)) order(ko.chain.back(), w, k, ko.condition);
+      if (!placed.count(w)) order(ko.chain.back(), w, k, ko.condition, o);
   }
   commit_implications_ = a.commit_implications;
   for (TxnId t : a.forced_commits)
@@ -132,31 +133,101 @@ std::optional<std::size_t> Polygraph::pair_index(KeyId k, TxnId a, TxnId b) cons
   return pair_at(k, i->second, j->second);
 }
 
-void Polygraph::add_known(const DepEdge& e) {
+void Polygraph::add_known(const DepEdge& e, EdgeWhy why) {
   if (e.from == e.to) return;
   if (unknown_[e.from] || unknown_[e.to]) {
     conditional_.push_back({e});
     return;
   }
   known_.push_back(e);
+  why_.push_back(why);
 }
 
-void Polygraph::fix_ww(TxnId from, TxnId to, KeyId k) {
+void Polygraph::fix_ww(TxnId from, TxnId to, KeyId k, EdgeWhy why) {
   if (auto p = pair_index(k, from, to)) {
     WwPair& pair = pairs_[*p];
     pair.state = pair.a == from ? 1 : -1;
   }
-  add_known({from, to, Dep::WW, k});
+  add_known({from, to, Dep::WW, k}, why);
   ww_succ_[key_txn(k, from)].push_back(to);
   for (TxnId s : known_readers(k, from))
-    if (s != to) add_known({s, to, Dep::RW, k});
+    if (s != to) add_known({s, to, Dep::RW, k}, {EdgeWhy::Kind::Derived, 0});
 }
 
-void Polygraph::fix_wr(TxnId writer, TxnId reader, KeyId k) {
-  add_known({writer, reader, Dep::WR, k});
+void Polygraph::fix_wr(TxnId writer, TxnId reader, KeyId k, EdgeWhy why) {
+  add_known({writer, reader, Dep::WR, k}, why);
   readers_[key_txn(k, writer)].push_back(reader);
   for (TxnId w : ww_successors(k, writer))
-    if (w != reader) add_known({reader, w, Dep::RW, k});
+    if (w != reader) add_known({reader, w, Dep::RW, k}, {EdgeWhy::Kind::Derived, 0});
+}
+
+std::optional<std::size_t> Polygraph::known_id(const DepEdge& e) const {
+  for (std::size_t i = 0; i < known_.size(); ++i)
+    if (known_[i] == e) return i;
+  return std::nullopt;
+}
+
+std::optional<std::vector<DepEdge>> Polygraph::path_before(graph::Node from, graph::Node to,
+                                                           std::size_t bound) const {
+  if (from == to) return std::vector<DepEdge>{};
+  auto path = graph::cheapest_path(graph_, from, to, [&](graph::EdgeId id) {
+    return id < bound ? std::uint32_t{1} : graph::kSkipEdge;
+  });
+  if (!path) return std::nullopt;
+  return to_deps(*path);
+}
+
+std::vector<DepEdge> Polygraph::alternative_cycle(std::size_t id) const {
+  const DepEdge& e = known_[id];
+  const std::size_t bound = why_[id].ref;
+  // The edges the alternative implies, from the facts known before `e`.
+  std::vector<std::vector<DepEdge>> alternatives;
+  auto wr_sources = [&](TxnId writer, KeyId k) {  // known readers of writer's k, before e
+    std::vector<TxnId> out;
+    for (std::size_t i = 0; i < id; ++i)
+      if (known_[i].type == Dep::WR && known_[i].from == writer && known_[i].key == k)
+        out.push_back(known_[i].to);
+    return out;
+  };
+  auto ww_successors_before = [&](TxnId writer, KeyId k) {
+    std::vector<TxnId> out;
+    for (std::size_t i = 0; i < id; ++i)
+      if (known_[i].type == Dep::WW && known_[i].from == writer && known_[i].key == k)
+        out.push_back(known_[i].to);
+    return out;
+  };
+  if (e.type == Dep::WW) {
+    std::vector<DepEdge> alt{{e.to, e.from, Dep::WW, e.key}};
+    for (TxnId s : wr_sources(e.to, e.key))
+      if (s != e.from) alt.push_back({s, e.from, Dep::RW, e.key});
+    alternatives.push_back(std::move(alt));
+  } else if (e.type == Dep::WR) {
+    const auto& reads = a_.abs[e.to].reads;
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+      if (reads[i].key != e.key) continue;
+      for (TxnId w : a_.candidates[e.to][i]) {
+        if (w == e.from || unknown_[w]) continue;
+        std::vector<DepEdge> alt{{w, e.to, Dep::WR, e.key}};
+        for (TxnId x : ww_successors_before(w, e.key))
+          if (x != e.to) alt.push_back({e.to, x, Dep::RW, e.key});
+        alternatives.push_back(std::move(alt));
+      }
+    }
+  }
+  std::vector<DepEdge> best;
+  std::array<TheoryArc, 2> arcs;
+  for (const auto& alt : alternatives)
+    for (const DepEdge& x : alt) {
+      std::uint32_t n = theory_.arcs(x, arcs);
+      for (std::uint32_t j = 0; j < n; ++j) {
+        auto path = path_before(arcs[j].to, arcs[j].from, bound);
+        if (!path) continue;
+        std::vector<DepEdge> cycle{x};
+        cycle.insert(cycle.end(), path->begin(), path->end());
+        if (best.empty() || cycle.size() < best.size()) best = std::move(cycle);
+      }
+    }
+  return best;
 }
 
 void Polygraph::rebuild_graph() {
@@ -242,14 +313,15 @@ std::vector<DepEdge> Polygraph::cycle_through(const DepEdge& e) const {
   return best;
 }
 
-std::optional<std::vector<DepEdge>> Polygraph::prune(bool enabled, std::size_t& passes) {
+std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes) {
   passes = 0;
   std::vector<DepEdge> ab, ba;  // reused: the edges each alternative implies
   for (;;) {
     ++passes;
+    const EdgeWhy pruned{EdgeWhy::Kind::Pruned, static_cast<std::uint32_t>(known_.size())};
     rebuild_graph();
     auto order = graph::topological_order(graph_);
-    if (!order) return to_deps(graph::short_cycles(graph_).front());
+    if (!order) return PruneViolation{to_deps(graph::short_cycles(graph_).front()), {}};
     order_ = std::move(*order);
     reach_ = graph::Reachability(graph_, order_);
     if (!enabled) return std::nullopt;
@@ -263,13 +335,14 @@ std::optional<std::vector<DepEdge>> Polygraph::prune(bool enabled, std::size_t& 
       bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
       if (bad_ab && bad_ba) {
         auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
-        return c2.size() < c1.size() ? c2 : c1;
+        if (c2.size() < c1.size()) std::swap(c1, c2);
+        return PruneViolation{std::move(c1), {std::move(c2)}};
       }
       if (bad_ab) {
-        fix_ww(p.b, p.a, p.key);
+        fix_ww(p.b, p.a, p.key, pruned);
         changed = true;
       } else if (bad_ba) {
-        fix_ww(p.a, p.b, p.key);
+        fix_ww(p.a, p.b, p.key, pruned);
         changed = true;
       }
     }
@@ -282,19 +355,21 @@ std::optional<std::vector<DepEdge>> Polygraph::prune(bool enabled, std::size_t& 
         if (unknown_[w] || !infeasible(ab)) alive.push_back(w);
       }
       if (alive.empty()) {
-        std::vector<DepEdge> cycle;
-        for (TxnId w : c.cands) {
-          auto cw = shortest_cycle(implied_by_wr(w, c.reader, c.key));
-          if (cycle.empty() || cw.size() < cycle.size()) cycle = std::move(cw);
-        }
-        return cycle;
+        std::vector<std::vector<DepEdge>> cycles;
+        for (TxnId w : c.cands) cycles.push_back(shortest_cycle(implied_by_wr(w, c.reader, c.key)));
+        std::sort(cycles.begin(), cycles.end(),
+                  [](const auto& x, const auto& y) { return x.size() < y.size(); });
+        PruneViolation v{std::move(cycles.front()), {}};
+        v.others.assign(std::make_move_iterator(cycles.begin() + 1),
+                        std::make_move_iterator(cycles.end()));
+        return v;
       }
       if (alive.size() != c.cands.size()) {
         changed = true;
         c.cands = std::move(alive);
       }
       if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
-        fix_wr(c.cands[0], c.reader, c.key);
+        fix_wr(c.cands[0], c.reader, c.key, pruned);
         c.fixed = true;
         changed = true;
       }

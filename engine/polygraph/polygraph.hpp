@@ -39,6 +39,30 @@ struct WrChoice {
   bool fixed = false;        // reduced to one known edge by pruning
 };
 
+// Why a known edge is certain, for explanations (explain.hpp).
+struct EdgeWhy {
+  enum class Kind : std::uint8_t {
+    Observed,   // session order, or a read whose value only one transaction wrote
+    Initial,    // T0's initial version precedes every write of the key
+    ListOrder,  // a list-append read shows the order (ref: the KnownOrder's index)
+    Pruned,     // the other order or writer closes a cycle with certain edges
+    Derived,    // an anti-dependency: a read of a version, and a write after it
+  };
+  Kind kind = Kind::Observed;
+  // Pruned: how many known edges there were when its pruning pass began;
+  // the cycle that proves it uses those (and edges added before it).
+  std::uint32_t ref = 0;
+};
+
+// A proof from pruning that no choice works: every alternative of one
+// constraint closes a cycle with certain edges. `cycle` is the shortest;
+// `others` the other alternatives' cycles (empty when the certain edges
+// alone are cyclic).
+struct PruneViolation {
+  std::vector<DepEdge> cycle;
+  std::vector<std::vector<DepEdge>> others;
+};
+
 class Polygraph {
  public:
   Polygraph(const History& h, const AbstractHistory& a, GraphLevel level);
@@ -47,7 +71,7 @@ class Polygraph {
   // returns its cycle: the known graph is cyclic, or every alternative of a
   // constraint closes a cycle (the shortest of those). Otherwise leaves
   // `order()` and `reach()` computed on the final known graph.
-  std::optional<std::vector<DepEdge>> prune(bool enabled, std::size_t& passes);
+  std::optional<PruneViolation> prune(bool enabled, std::size_t& passes);
 
   // --- state read by the encoder --------------------------------------------
   const History& history() const { return h_; }
@@ -55,6 +79,13 @@ class Polygraph {
   const TheoryGraph& theory() const { return theory_; }
   bool unknown(TxnId t) const { return unknown_[t]; }
   const std::vector<DepEdge>& known() const { return known_; }
+  // Why each known edge is certain (indexed like known()).
+  const std::vector<EdgeWhy>& known_why() const { return why_; }
+  // The index in known() of an edge, if it is known.
+  std::optional<std::size_t> known_id(const DepEdge& e) const;
+  // For a known edge fixed by pruning: the cycle its alternative (the other
+  // order; another candidate writer) closes with edges certain before it.
+  std::vector<DepEdge> alternative_cycle(std::size_t id) const;
   // Known edges with an unknown-status endpoint are kept apart: they exist
   // only if that transaction committed, and, when `also` names one, if that
   // one did too (an order a list read of an unknown-status reader reveals).
@@ -111,9 +142,13 @@ class Polygraph {
   std::vector<DepEdge> to_deps(const std::vector<graph::EdgeId>& ids) const;
 
  private:
-  void add_known(const DepEdge& e);
-  void fix_ww(TxnId from, TxnId to, KeyId k);
-  void fix_wr(TxnId writer, TxnId reader, KeyId k);
+  void add_known(const DepEdge& e, EdgeWhy why);
+  void fix_ww(TxnId from, TxnId to, KeyId k, EdgeWhy why);
+  void fix_wr(TxnId writer, TxnId reader, KeyId k, EdgeWhy why);
+  // The shortest path from `from` to `to` in the known graph over edges
+  // with id < bound, as dependency edges.
+  std::optional<std::vector<DepEdge>> path_before(graph::Node from, graph::Node to,
+                                                  std::size_t bound) const;
   void rebuild_graph();
 
   const History& h_;
@@ -121,6 +156,7 @@ class Polygraph {
   TheoryGraph theory_;
   std::vector<bool> unknown_;
   std::vector<DepEdge> known_;
+  std::vector<EdgeWhy> why_;
   std::vector<Conditional> conditional_;
   std::vector<TxnId> forced_commits_;
   std::vector<std::pair<TxnId, TxnId>> commit_implications_;

@@ -18,8 +18,12 @@ SaturationOutcome Saturation::run(const CheckOptions& options) {
   SaturationOutcome out;
   auto violated = [&](std::optional<Anomaly> a) {
     out.verdict = Verdict::Violated;
-    out.anomaly = a ? std::move(a)
-                    : Anomaly{"cycle", "every choice of read-from and commits is cyclic", {}, {}};
+    if (!a) {
+      a = Anomaly{};
+      a->name = "cycle";
+      a->description = "every choice of read-from and commits is cyclic";
+    }
+    out.anomaly = std::move(a);
     return out;
   };
   // Choices: prune them, unless there are none.

@@ -107,6 +107,64 @@ DepEdge Saturation::dep(std::uint32_t id) const {
   return DepEdge{e.from, e.to, Dep::WW, e.key};
 }
 
+// What each edge of the cycle rests on (a.why, in the order of deps(ids)),
+// and the reads that force its saturation edges (a.context).
+void Saturation::explain_edges(const std::vector<std::uint32_t>& ids, Anomaly& a) const {
+  auto add_context = [&](const DepEdge& d) {
+    if (std::find(a.context.begin(), a.context.end(), d) == a.context.end() &&
+        std::find(a.cycle.begin(), a.cycle.end(), d) == a.cycle.end())
+      a.context.push_back(d);
+  };
+  std::size_t at = 0;  // index into a.cycle
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const Edge& e = edges_[ids[i]];
+    if (e.kind == Kind::So && i > 0 && edges_[ids[i - 1]].kind == Kind::So) continue;  // merged
+    const DepEdge& d = a.cycle[at++];
+    std::string why = edge_fact(h_, d);
+    switch (e.kind) {
+      case Kind::So:
+        break;
+      case Kind::Wr:
+        if (reads_[e.read].var != kNone)
+          why += ": one of the writers of that value; every choice of writers has a cycle";
+        break;
+      case Kind::Vo:
+        why = fmt::format("{}'s version precedes {}'s: {}", h_.txn_name(e.from), h_.txn_name(e.to),
+                          list_order_text(h_, a_.known_orders[e.read], d));
+        break;
+      case Kind::Sat: {
+        const Read& rd = reads_[e.read];
+        const DepEdge read{e.to, rd.txn, Dep::WR, e.key};
+        add_context(read);
+        Visibility v = visibility(e);
+        std::string seen;
+        switch (v.how) {
+          case Visibility::How::Session:
+            seen = fmt::format("precedes {} in its session", h_.txn_name(rd.txn));
+            add_context(DepEdge{e.from, rd.txn, Dep::SO, 0});
+            break;
+          case Visibility::How::ReadFrom:
+            seen = fmt::format("{} reads {} from it", h_.txn_name(rd.txn),
+                               h_.key_text(reads_[v.read].key));
+            add_context(DepEdge{e.from, rd.txn, Dep::WR, reads_[v.read].key});
+            break;
+          case Visibility::How::Path: {
+            const auto path = deps(v.path);
+            seen = fmt::format("happens before {} ({})", h_.txn_name(rd.txn), format_cycle(h_, path));
+            for (const DepEdge& p : path) add_context(p);
+            break;
+          }
+        }
+        why = fmt::format("{}'s version of {} must precede {}'s: {}, and {} wrote {} and {}",
+                          h_.txn_name(e.from), h_.key_text(e.key), h_.txn_name(e.to),
+                          edge_fact(h_, read), h_.txn_name(e.from), h_.key_text(e.key), seen);
+        break;
+      }
+    }
+    a.why.push_back(std::move(why));
+  }
+}
+
 std::vector<DepEdge> Saturation::deps(const std::vector<std::uint32_t>& ids) const {
   std::vector<DepEdge> out;
   for (std::uint32_t id : ids) {
@@ -151,6 +209,7 @@ Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
   std::rotate(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(best), ids.end());
   a.cycle = deps(ids);
   for (const DepEdge& e : a.cycle) a.txns.push_back(e.from);
+  explain_edges(ids, a);
   const std::string cyc = format_cycle(h_, a.cycle);
   if (best_rank == 0) {
     // Only so, wr and known version orders: G1c with a read-from, G0 without.

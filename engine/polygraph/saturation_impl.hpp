@@ -174,6 +174,7 @@ class Saturation {
   // The edges as dependencies, each run of so edges as one (so is transitive).
   std::vector<DepEdge> deps(const std::vector<std::uint32_t>& ids) const;
   Anomaly anomaly(const std::vector<std::uint32_t>& cycle) const;
+  void explain_edges(const std::vector<std::uint32_t>& ids, Anomaly& a) const;
 
   const History& h_;
   const AbstractHistory& a_;

@@ -34,7 +34,7 @@ cli_test(int-violated 1 "" "INT" ${BIN} check ${IN}/int-violation.json -l RA)
 # RA and CC by saturation: the anomaly named, its reader and key described.
 cli_test(fractured-read-ra 1 "" "biswas.RA: violated: fractured read" ${BIN} check
          ${EX}/fractured-read.json --level RA)
-cli_test(fractured-read-ra-cycle 1 "" "T2 reads y from T0.*T1 -ww\\(y\\)-> T0 -so-> T1" ${BIN}
+cli_test(fractured-read-ra-cycle 1 "" "T2 reads y from T0.*T1 -ww\\(y\\)-> T0 -init-> T1" ${BIN}
          check ${EX}/fractured-read.json --level biswas.RA)
 cli_test(causality-cc 1 "" "biswas.CC: violated: causality violation" ${BIN} check
          ${EX}/causality-violation.json -l RA -l CC)
