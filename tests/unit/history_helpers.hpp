@@ -6,6 +6,7 @@
 
 #include "engine/decide/decide.hpp"
 #include "engine/history/history.hpp"
+#include "lua/spec_library.hpp"
 
 namespace iso {
 
@@ -18,6 +19,12 @@ inline std::vector<std::pair<KeyId, std::vector<ValueId>>> list_reads(const Hist
       if (op.list != kNoList && !h.lists()[op.list].empty())
         out.emplace_back(op.key, h.lists()[op.list]);
   return out;
+}
+
+// The standard spec library, loaded once for all tests.
+inline const lua::SpecLibrary& library() {
+  static const lua::SpecLibrary lib;
+  return lib;
 }
 
 // The generic oracle's decision: decide() forced past any graph

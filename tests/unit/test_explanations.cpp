@@ -10,6 +10,8 @@
 #include <string>
 
 #include <doctest/doctest.h>
+
+#include "tests/unit/history_helpers.hpp"
 #include <fmt/format.h>
 
 #include "engine/decide/decide.hpp"
@@ -25,10 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 // Empty when no edge of `cycle` contradicts a certain edge of the history's
 // polygraph for `level`; otherwise what does.

@@ -29,10 +29,6 @@ using namespace iso;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 // The levels checked here: every graph characterization, and generic ones
 // of each framework.

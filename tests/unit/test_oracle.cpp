@@ -26,10 +26,6 @@ using namespace iso;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 // The generic oracle's verdict (decide() forced past any graph characterization).
 Decision generic_check(const History& h, const std::string& level) {

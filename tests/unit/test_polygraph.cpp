@@ -24,10 +24,6 @@ using namespace iso;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 poly::CheckResult check(const History& h, poly::GraphLevel level, bool prune = true,
                         bool two_width = true,

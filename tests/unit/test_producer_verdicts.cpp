@@ -12,6 +12,8 @@
 #include <string>
 
 #include <doctest/doctest.h>
+
+#include "tests/unit/history_helpers.hpp"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -24,10 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 std::string data(const std::string& rel) {
   return std::string(ISOSYNTH_SHARED_DIR) + "/data/histories/" + rel;

@@ -27,10 +27,6 @@ using namespace iso;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 poly::CheckResult check(const History& h, poly::GraphLevel level) {
   poly::CheckOptions opt;

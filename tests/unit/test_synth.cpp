@@ -23,10 +23,6 @@ using namespace iso::cegis;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 Problem problem(std::vector<std::string> allow, std::vector<std::string> deny, const std::string& scope,
                 bool blind_writes = true) {

@@ -25,10 +25,6 @@ using namespace iso;
 
 namespace {
 
-const lua::SpecLibrary& library() {
-  static lua::SpecLibrary lib;
-  return lib;
-}
 
 bool brute_knows(const std::string& name) {
   const auto& a = brute::levels();
