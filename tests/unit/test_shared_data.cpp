@@ -6,6 +6,7 @@
 
 #include "tests/unit/history_helpers.hpp"
 #include "tests/unit/replay.hpp"
+#include "tests/unit/shared_data.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -173,25 +174,18 @@ TEST_CASE("SER witnesses of the shared histories replay as serial executions") {
   // value and every list-append read its list.
   if (!have_data()) return;
   int replayed = 0;
-  for (const std::string group :
-       {"elle", "elle-cli", "awdit-test", "polysi-text", "cobra", "viper-json", "dbcop"}) {
-    for (const auto& e : fs::recursive_directory_iterator(data(group))) {
-      bool folder = group == "cobra" || group == "viper-json";
-      if (folder ? !(e.is_directory() && e.path().parent_path() == fs::path(data(group)))
-                 : !e.is_regular_file())
-        continue;
-      if (group == "dbcop" && e.path().filename() != "history.bincode") continue;
-      CAPTURE(e.path().string());
-      ReadResult r = read_history_path(e.path().string(), std::nullopt, {});
-      poly::CheckOptions opt;
-      opt.timeout_seconds = 120;
-      poly::CheckResult c = poly::check_history(r.history, opt);
-      REQUIRE(c.verdict != Verdict::Unknown);
-      if (c.verdict != Verdict::Allowed) continue;
-      // Unknown-status transactions the witness committed replay as committed.
-      CHECK(replay::serial_problem(r.history, c.commit_order, c.committed_unknown) == "");
-      ++replayed;
-    }
+  for (const auto& path : shared_histories(
+           {"elle", "elle-cli", "awdit-test", "polysi-text", "cobra", "viper-json", "dbcop"})) {
+    CAPTURE(path);
+    ReadResult r = read_history_path(path, std::nullopt, {});
+    poly::CheckOptions opt;
+    opt.timeout_seconds = 120;
+    poly::CheckResult c = poly::check_history(r.history, opt);
+    REQUIRE(c.verdict != Verdict::Unknown);
+    if (c.verdict != Verdict::Allowed) continue;
+    // Unknown-status transactions the witness committed replay as committed.
+    CHECK(replay::serial_problem(r.history, c.commit_order, c.committed_unknown) == "");
+    ++replayed;
   }
   // AWDIT's none/hb-cycle.txt and read-committed/generated/l4e10sqrt.txt are
   // not serializable once read without an initial state, as AWDIT means them.
@@ -204,32 +198,25 @@ TEST_CASE("SI, RA and CC witnesses of the shared histories are what they say") {
   // satisfies Biswas and Enea's axiom. Independent of the checkers' code.
   if (!have_data()) return;
   int checked = 0;
-  for (const std::string group : {"elle", "elle-cli", "awdit-test", "polysi-text", "cobra",
-                                  "viper-json", "dbcop", "dbcop-tests/native"}) {
-    for (const auto& e : fs::recursive_directory_iterator(data(group))) {
-      bool folder = group == "cobra" || group == "viper-json";
-      if (folder ? !(e.is_directory() && e.path().parent_path() == fs::path(data(group)))
-                 : !e.is_regular_file())
-        continue;
-      if (group == "dbcop" && e.path().filename() != "history.bincode") continue;
-      CAPTURE(e.path().string());
-      ReadResult r = read_history_path(e.path().string(), std::nullopt, {});
-      for (const char* name : {"biswas.SI", "biswas.RA", "biswas.CC"}) {
-        DecideOptions opt;
-        opt.timeout_seconds = 120;
-        Decision d = decide(r.history, library().level(name), opt);
-        REQUIRE(d.verdict != Verdict::Unknown);
-        if (d.verdict != Verdict::Allowed) continue;
-        REQUIRE(d.witness.has_value());
-        CAPTURE(name);
-        if (std::string(name) == "biswas.SI")
-          CHECK(replay::schedule_problem(r.history, *d.witness) == "");
-        else
-          CHECK(replay::axiom_problem(r.history, d.commit_order, d.witness->chosen_reads,
-                                      d.witness->committed_unknown,
-                                      std::string(name) == "biswas.CC") == "");
-        ++checked;
-      }
+  for (const auto& path : shared_histories({"elle", "elle-cli", "awdit-test", "polysi-text",
+                                            "cobra", "viper-json", "dbcop", "dbcop-tests/native"})) {
+    CAPTURE(path);
+    ReadResult r = read_history_path(path, std::nullopt, {});
+    for (const char* name : {"biswas.SI", "biswas.RA", "biswas.CC"}) {
+      DecideOptions opt;
+      opt.timeout_seconds = 120;
+      Decision d = decide(r.history, library().level(name), opt);
+      REQUIRE(d.verdict != Verdict::Unknown);
+      if (d.verdict != Verdict::Allowed) continue;
+      REQUIRE(d.witness.has_value());
+      CAPTURE(name);
+      if (std::string(name) == "biswas.SI")
+        CHECK(replay::schedule_problem(r.history, *d.witness) == "");
+      else
+        CHECK(replay::axiom_problem(r.history, d.commit_order, d.witness->chosen_reads,
+                                    d.witness->committed_unknown,
+                                    std::string(name) == "biswas.CC") == "");
+      ++checked;
     }
   }
   CHECK(checked >= 100);
