@@ -55,7 +55,9 @@ std::string anomaly_text(const History& h, const poly::Anomaly& a) {
   if (a.cycle.empty()) {
     out += fmt::format("  {}\n", a.description);
   } else {
-    out += fmt::format("  {}\n  cycle: {}\n", a.description, poly::format_cycle(h, a.cycle));
+    const std::string cycle = poly::format_cycle(h, a.cycle);
+    if (a.description != cycle) out += fmt::format("  {}\n", a.description);
+    out += fmt::format("  cycle: {}\n", cycle);
     for (std::size_t i = 0; i < a.cycle.size(); ++i) {
       const auto& e = a.cycle[i];
       out += fmt::format("    {} -{}-> {}: {}\n", h.txn_name(e.from), edge_label(h, e),
