@@ -5,8 +5,8 @@
 //
 // An example is a line "$ isosynth ARGS" inside a ``` fence; the lines after
 // it, up to the next "$ " line or the fence's end, are its standard output.
-// The command runs in ROOT (the repository), with `isosynth` replaced by the
-// binary under test, through /bin/sh (so `| head`, `> f.json`, `;` work).
+// The command runs in ROOT (the repository) through /bin/sh (so `| head`,
+// `> f.json`, `;` work), with the binary under test first on PATH.
 // Lines compare exactly, but for trailing blanks; an expected line "..."
 // stands for any number of lines. Exit code 0 when every example matches
 // (or the file has none), 1 otherwise (each difference printed), 2 for a
@@ -65,8 +65,12 @@ std::vector<Example> examples(std::istream& in) {
 
 std::vector<std::string> run(const std::string& root, const std::string& binary,
                              const std::string& command) {
-  const std::string shell = "cd '" + root + "' && " + binary + command.substr(std::string("isosynth").size()) +
-                            " 2>/dev/null";
+  // ISOSYNTH is an absolute path (CTest's $<TARGET_FILE>).
+  // `isosynth` anywhere in the command (after a pipe, say) is the binary
+  // under test: its folder goes first on PATH.
+  const std::string dir = binary.substr(0, binary.find_last_of('/'));
+  const std::string shell = "cd '" + root + "' && PATH='" + dir + "':\"$PATH\" && { " + command +
+                            "; } 2>/dev/null";
   std::vector<std::string> lines;
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(shell.c_str(), "r"), pclose);
   if (!pipe) return lines;
