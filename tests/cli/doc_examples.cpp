@@ -69,8 +69,8 @@ std::vector<std::string> run(const std::string& root, const std::string& binary,
   // `isosynth` anywhere in the command (after a pipe, say) is the binary
   // under test: its folder goes first on PATH.
   const std::string dir = binary.substr(0, binary.find_last_of('/'));
-  const std::string shell = "cd '" + root + "' && PATH='" + dir + "':\"$PATH\" && { " + command +
-                            "; } 2>/dev/null";
+  const std::string shell = "cd '" + root + "' && PATH='" + dir + "':\"$PATH\" && {\n" + command +
+                            "\n} 2>/dev/null";
   std::vector<std::string> lines;
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(shell.c_str(), "r"), pclose);
   if (!pipe) return lines;
