@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "engine/util/budget.hpp"
 
 using namespace iso::cli;
 
@@ -131,12 +132,18 @@ int main(int argc, char** argv) {
     return kExitError;
   }
 
+  // The run's deadline, which every stage polls (engine/util/budget.hpp).
+  const double timeout = *sy ? synth.search.timeout : *co ? compare.search.timeout : *c ? check.timeout : 0;
+  const iso::budget::ScopedDeadline deadline(timeout);
   try {
     if (*sy) return run_synth(synth);
     if (*co) return run_compare(compare);
     if (*c) return run_check(check);
     if (*l) return run_levels(levels);
     if (*s) return run_show(show);
+  } catch (const iso::TimeoutError&) {
+    fmt::print(stderr, "isosynth: time limit reached (--timeout {})\n", timeout);
+    return kExitTimeout;
   } catch (const std::exception& e) {
     fmt::print(stderr, "isosynth: error: {}\n", e.what());
     return kExitError;
