@@ -67,6 +67,7 @@ const char* const kExprMeta = "isosynth.expr";
 const char* const kFormulaMeta = "isosynth.formula";
 const char* const kWitnessMeta = "isosynth.witness";
 const char* const kStrictMeta = "isosynth.strict";
+const char* const kPreludeName = "lua/prelude.lua";  // its name in embedded_specs()
 const int kCopyKey = 0;  // its address marks the metatables the sandbox's setmetatable made
 
 State& state(lua_State* L) { return **static_cast<State**>(lua_getextraspace(L)); }
@@ -1040,7 +1041,7 @@ FormulaPtr Level::constraint() const {
   return and_(std::move(parts));
 }
 
-SpecLibrary::SpecLibrary(Limits limits) : state_(std::make_unique<State>()) {
+SpecLibrary::SpecLibrary(Limits limits, bool standard_specs) : state_(std::make_unique<State>()) {
   state_->limits = limits;
   model::history_schema();  // names the sorts
   lua_State* L = lua_newstate(limited_alloc, state_.get());
@@ -1056,7 +1057,8 @@ SpecLibrary::SpecLibrary(Limits limits) : state_(std::make_unique<State>()) {
     state_->L = nullptr;
     throw SpecError("cannot set up the spec sandbox");
   }
-  for (const auto& spec : embedded_specs()) load_string(spec.text, std::string(spec.name));
+  for (const auto& spec : embedded_specs())
+    if (standard_specs || spec.name == kPreludeName) load_string(spec.text, std::string(spec.name));
 }
 
 SpecLibrary::~SpecLibrary() {
