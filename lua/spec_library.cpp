@@ -370,8 +370,13 @@ int f_ite(lua_State* L) {
 int f_project(lua_State* L) {
   ExprPtr e = check_expr(L, 1, "project");
   std::vector<int> cols;
-  for (int i = 2; i <= lua_gettop(L); ++i)
-    cols.push_back(static_cast<int>(luaL_checkinteger(L, i)) - 1);  // 1-based in Lua
+  for (int i = 2; i <= lua_gettop(L); ++i) {
+    const lua_Integer col = luaL_checkinteger(L, i);  // 1-based in Lua
+    if (col < 1 || col > static_cast<lua_Integer>(e->arity()))
+      return luaL_error(L, "project: column %I out of range for %s (arity %d)", col,
+                        to_string(e).c_str(), static_cast<int>(e->arity()));
+    cols.push_back(static_cast<int>(col - 1));
+  }
   push_expr(L, project(e, std::move(cols)));
   return 1;
 }
@@ -556,7 +561,7 @@ int declare_framework(lua_State* L) {
   for (const auto& wname : names) {
     lua_getfield(L, wt, wname.c_str());
     auto* box = static_cast<WitnessBox*>(luaL_testudata(L, -1, kWitnessMeta));
-    if (!box)
+    if (!box || box->type.empty())
       return luaL_error(L, "framework '%s': witness '%s' must be declared with order(S) or rel(S, ...)",
                         name.c_str(), wname.c_str());
     WitnessRelation w{wname, make_relation(wname, box->type), box->order,
