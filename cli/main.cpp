@@ -21,7 +21,7 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_flag("--minimize", a.minimize,
                 "Shrink the scope, then drop operations, while the problem stays satisfiable");
   cmd->add_flag("--json", a.json, json_help);
-  cmd->add_option("--timeout", a.timeout, "Give up after this many seconds per search (exit code 3)")
+  cmd->add_option("--timeout", a.timeout, "Give up after this many seconds (exit code 3)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-blind-writes", a.no_blind_writes,
                 "Every written key must be read first (Isolde's history space)");
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   c->add_flag("--json", check.json, "Print the verdicts and witnesses as JSON");
   c->add_flag("--stats", check.stats,
               "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr");
-  c->add_option("--timeout", check.timeout, "Give up after this many seconds per solver call")
+  c->add_option("--timeout", check.timeout, "Give up after this many seconds (exit code 3)")
       ->check(CLI::NonNegativeNumber);
   c->footer(
       "Examples:\n"
