@@ -21,7 +21,7 @@ if [ "$name" = spec ]; then
   # The shipped, example and CLI test specs seed it too; the target's own caps
   # are far below these limits, so reaching one is a bug.
   seeds+=("$root/specs" "$root/examples/specs" "$root/tests/cli/inputs")
-  limits=(-rss_limit_mb=1024 -malloc_limit_mb=256)
+  limits=(-rss_limit_mb=1024 -malloc_limit_mb=256 -dict="$root/fuzz/spec.dict")
 fi
 "$build/fuzz/fuzz_$name" "$build/corpus-$name" "${seeds[@]}" \
   -max_total_time="$secs" "${limits[@]}" -timeout=10 -max_len=65536 \
