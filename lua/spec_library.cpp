@@ -906,8 +906,8 @@ int sandbox_print(lua_State* L) {
 // table.insert(t, [pos,] v) and table.remove(t [, pos]) as Lua's, except
 // that the elements they shift are charged to the instruction budget first:
 // Lua's shift up to #t elements in one call, out of the hook's sight, and #t
-// can be huge with few elements ({[1]=1, [2]=1, [4]=1, ..., [2^40]=1} has a
-// border near 2^40) or made up by __len. Unsigned arithmetic: #t may be
+// is whatever __len says (for a table with holes, any border will do, which
+// can lie far beyond its elements). Unsigned arithmetic: #t may be
 // math.maxinteger.
 int table_insert(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
