@@ -15,6 +15,14 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" --target "fuzz_$name" -j2 >/dev/null
 mkdir -p "$root/fuzz/crashes/$name" "$build/corpus-$name"
-"$build/fuzz/fuzz_$name" "$build/corpus-$name" "$root/fuzz/corpus/$name" \
-  -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+seeds=("$root/fuzz/corpus/$name")
+limits=(-rss_limit_mb=2048)
+if [ "$name" = spec ]; then
+  # The shipped, example and CLI test specs seed it too; the target's own caps
+  # are far below these limits, so reaching one is a bug.
+  seeds+=("$root/specs" "$root/examples/specs" "$root/tests/cli/inputs")
+  limits=(-rss_limit_mb=1024 -malloc_limit_mb=256 -dict="$root/fuzz/spec.dict")
+fi
+"$build/fuzz/fuzz_$name" "$build/corpus-$name" "${seeds[@]}" \
+  -max_total_time="$secs" "${limits[@]}" -timeout=10 -max_len=65536 \
   -artifact_prefix="$root/fuzz/crashes/$name/" -print_final_stats=1

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,7 @@
 
 #include "engine/model/schema.hpp"
 #include "engine/polygraph/dependency.hpp"
+#include "engine/util/budget.hpp"
 #include "lua/embedded_specs.hpp"
 
 namespace iso::lua {
@@ -22,18 +24,39 @@ namespace iso::lua {
 using namespace logic;
 
 // ---------------------------------------------------------------------------
-// State shared with the C functions through the Lua registry.
+// State shared with the C functions: its address is in the Lua state's extra
+// space (lua_getextraspace), which the spec cannot reach.
 
 struct SpecLibrary::State {
   lua_State* L = nullptr;
   Limits limits;
   std::size_t memory = 0;
-  std::uint64_t instructions = 0;
+  std::uint64_t instructions = 0;   // spent by the file being loaded
+  budget::Clock::time_point stop_at{};  // the file's wall-clock limit
+  // Set when a limit stopped the spec (instructions, memory, formula size,
+  // time): the error, with its file:line. From then on the hook and every
+  // pcall raise it again, so the spec cannot catch it and carry on.
+  std::string fatal;
+  bool timeout = false;             // fatal because the run's deadline passed
+  // Set by the allocator, which may not build strings, when it refused to
+  // allocate past the instruction budget: `fatal` is filled in later.
+  bool over_budget = false;
+  std::size_t printed = 0;          // bytes print() wrote to stderr
   std::string library;  // the current `library "name"` prefix, per chunk
   std::vector<std::unique_ptr<Framework>> frameworks;
   std::vector<std::unique_ptr<Level>> levels;
   std::map<std::string, Framework*, std::less<>> framework_index;
   std::map<std::string, Level*, std::less<>> level_index;
+
+  std::string budget_message() const {
+    return fmt::format("instruction budget exceeded ({} instructions): does the spec loop forever?",
+                       limits.instructions);
+  }
+  // True once a limit stopped the spec; `fatal` then says why.
+  bool stopped() {
+    if (fatal.empty() && over_budget) fatal = budget_message();
+    return !fatal.empty();
+  }
 };
 
 namespace {
@@ -43,13 +66,30 @@ using State = SpecLibrary::State;
 const char* const kExprMeta = "isosynth.expr";
 const char* const kFormulaMeta = "isosynth.formula";
 const char* const kWitnessMeta = "isosynth.witness";
-const int kStateKey = 0;  // its address is the registry key of the State
+const char* const kStrictMeta = "isosynth.strict";
+const char* const kPreludeName = "lua/prelude.lua";  // its name in embedded_specs()
+const int kCopyKey = 0;  // its address marks the metatables the sandbox's setmetatable made
 
-State& state(lua_State* L) {
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &kStateKey);
-  auto* s = static_cast<State*>(lua_touserdata(L, -1));
-  lua_pop(L, 1);
-  return *s;
+State& state(lua_State* L) { return **static_cast<State**>(lua_getextraspace(L)); }
+
+// "file:line" of the function `level` frames up (0: the running one, 1: the
+// caller of a C function), or "" when it is not Lua code. Allocates nothing
+// in Lua, so it works when the Lua heap is full.
+std::string where(lua_State* L, int level) {
+  lua_Debug ar;
+  if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return "";
+  return fmt::format("{}:{}", ar.short_src, ar.currentline);
+}
+
+// `seconds` from now; never, when it is not positive (or beyond counting).
+budget::Clock::time_point deadline_after(double seconds) {
+  if (!(seconds > 0) || seconds > 1e9) return budget::Clock::time_point::max();
+  return budget::Clock::now() +
+         std::chrono::duration_cast<budget::Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+std::string located(const std::string& at, const std::string& msg) {
+  return at.empty() ? msg : at + ": " + msg;
 }
 
 // --- sandbox limits ----------------------------------------------------------
@@ -63,23 +103,75 @@ void* limited_alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) {
     return nullptr;
   }
   if (nsize > old && s->memory + (nsize - old) > s->limits.memory_bytes) return nullptr;
+  // Allocating counts against the instruction budget too, an instruction a
+  // byte: one call of string.rep or table.concat can fill megabytes, work the
+  // instruction count does not see. (The shipped specs allocate well under
+  // a megabyte each.)
+  if (nsize > old) {
+    // Past the budget, refused: a C function allocating in a loop (string.rep
+    // in a Lua loop) stops at its next allocation, not at the next hook.
+    if (s->instructions > s->limits.instructions) {
+      s->over_budget = true;
+      return nullptr;
+    }
+    s->instructions += nsize - old;
+  }
   void* p = std::realloc(ptr, nsize);
   if (p) s->memory = s->memory - old + nsize;
   return p;
 }
 
-constexpr int kHookEvery = 1000;
+// Raises the fatal error: Lua's own error, which the sandbox's pcall lets
+// through.
+int raise_fatal(lua_State* L) {
+  State& s = state(L);
+  s.stopped();
+  lua_pushstring(L, s.fatal.c_str());
+  return lua_error(L);
+}
+
+// Stops the spec for good with `msg` located at `at`.
+int stop(lua_State* L, const std::string& at, const std::string& msg, bool timeout = false) {
+  State& s = state(L);
+  if (!s.stopped()) {
+    s.fatal = located(at, msg);
+    s.timeout = timeout;
+  }
+  return raise_fatal(L);
+}
+
+// Often enough that a C function spending long on one instruction (a
+// comparison of long strings, a scan of a large table) is not out of sight
+// for long; rarely enough to cost little.
+constexpr int kHookEvery = 100;
 
 void count_hook(lua_State* L, lua_Debug* ar) {
   State& s = state(L);
   s.instructions += kHookEvery;
-  if (s.instructions <= s.limits.instructions) return;
+  // Already stopped: whatever runs now (an xpcall handler, a __close
+  // method) is cut short again.
+  if (s.stopped()) {
+    raise_fatal(L);
+    return;
+  }
   // Inside a hook, level 0 is the running Lua function: name its line.
-  std::string where;
-  if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0) where = fmt::format("{}:{}: ", ar->short_src, ar->currentline);
-  lua_pushstring(L, fmt::format("{}instruction budget exceeded ({} instructions): does the spec "
-                                "loop forever?", where, s.limits.instructions).c_str());
-  lua_error(L);
+  std::string at;
+  if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0) at = fmt::format("{}:{}", ar->short_src, ar->currentline);
+  if (s.instructions > s.limits.instructions) {
+    stop(L, at, s.budget_message());
+  } else if (budget::expired()) {
+    stop(L, at, "time limit reached", true);
+  } else if (budget::Clock::now() > s.stop_at) {
+    stop(L, at, fmt::format("the spec ran for more than {} s", s.limits.seconds));
+  }
+}
+
+// Counts work a C function does in one call against the instruction budget,
+// before it does it.
+void charge(lua_State* L, lua_Unsigned units) {
+  State& s = state(L);
+  s.instructions += std::min<lua_Unsigned>(units, s.limits.instructions + 1);
+  if (s.instructions > s.limits.instructions) stop(L, where(L, 1), s.budget_message());
 }
 
 // --- userdata ------------------------------------------------------------------
@@ -98,17 +190,26 @@ void push_box(lua_State* L, const char* meta, T value) {
 void push_expr(lua_State* L, ExprPtr e) { push_box<ExprBox>(L, kExprMeta, std::move(e)); }
 void push_formula(lua_State* L, FormulaPtr f) { push_box<FormulaBox>(L, kFormulaMeta, std::move(f)); }
 
+// Finalizer of a box. The metatables are out of the spec's reach
+// (__metatable), so only the collector calls it; still, it checks what it is
+// given and empties the box rather than destroying it, so that a second call
+// would find an empty box, not freed memory.
 template <class Box>
-int gc_box(lua_State* L) {
-  static_cast<Box*>(lua_touserdata(L, 1))->~Box();
+int gc_box(lua_State* L, const char* meta) {
+  if (auto* box = static_cast<Box*>(luaL_testudata(L, 1, meta))) *box = Box{};
   return 0;
 }
+int gc_expr(lua_State* L) { return gc_box<ExprBox>(L, kExprMeta); }
+int gc_formula(lua_State* L) { return gc_box<FormulaBox>(L, kFormulaMeta); }
+int gc_witness(lua_State* L) { return gc_box<WitnessBox>(L, kWitnessMeta); }
 
 ExprBox* test_expr(lua_State* L, int i) {
-  return static_cast<ExprBox*>(luaL_testudata(L, i, kExprMeta));
+  auto* b = static_cast<ExprBox*>(luaL_testudata(L, i, kExprMeta));
+  return b && b->e ? b : nullptr;
 }
 FormulaBox* test_formula(lua_State* L, int i) {
-  return static_cast<FormulaBox*>(luaL_testudata(L, i, kFormulaMeta));
+  auto* b = static_cast<FormulaBox*>(luaL_testudata(L, i, kFormulaMeta));
+  return b && b->f ? b : nullptr;
 }
 
 std::string describe(lua_State* L, int i) {
@@ -132,17 +233,25 @@ FormulaPtr check_formula(lua_State* L, int i, const char* what) {
 
 // Runs a binding body; turns C++ exceptions (type errors from the AST
 // factories) into Lua errors located at the calling line of the spec. Lua's
-// own errors are not std::exceptions and pass through untouched.
+// own errors are not std::exceptions and pass through untouched. A formula
+// past the limits (logic::LimitError) or out of memory stops the spec: it
+// is a limit, not a mistake to recover from.
 template <int (*F)(lua_State*)>
 int guarded(lua_State* L) {
   std::string msg;
+  bool fatal = false;
   try {
     return F(L);
   } catch (const std::bad_alloc&) {
     msg = "out of memory";
+    fatal = true;
+  } catch (const LimitError& e) {
+    msg = e.what();
+    fatal = true;
   } catch (const std::exception& e) {
     msg = e.what();
   }
+  if (fatal) return stop(L, where(L, 1), msg);
   return luaL_error(L, "%s", msg.c_str());
 }
 
@@ -193,12 +302,14 @@ int op_call(lua_State* L) {
   push_formula(L, member(args, r));
   return 1;
 }
+constexpr std::size_t kTostringChars = 4000;
+
 int expr_tostring(lua_State* L) {
-  lua_pushstring(L, to_string(check_expr(L, 1, "tostring")).c_str());
+  lua_pushstring(L, to_string(check_expr(L, 1, "tostring"), kTostringChars).c_str());
   return 1;
 }
 int formula_tostring(lua_State* L) {
-  lua_pushstring(L, to_string(check_formula(L, 1, "tostring")).c_str());
+  lua_pushstring(L, to_string(check_formula(L, 1, "tostring"), kTostringChars).c_str());
   return 1;
 }
 int op_eq_error(lua_State* L) {
@@ -259,8 +370,13 @@ int f_ite(lua_State* L) {
 int f_project(lua_State* L) {
   ExprPtr e = check_expr(L, 1, "project");
   std::vector<int> cols;
-  for (int i = 2; i <= lua_gettop(L); ++i)
-    cols.push_back(static_cast<int>(luaL_checkinteger(L, i)) - 1);  // 1-based in Lua
+  for (int i = 2; i <= lua_gettop(L); ++i) {
+    const lua_Integer col = luaL_checkinteger(L, i);  // 1-based in Lua
+    if (col < 1 || col > static_cast<lua_Integer>(e->arity()))
+      return luaL_error(L, "project: column %I out of range for %s (arity %d)", col,
+                        to_string(e).c_str(), static_cast<int>(e->arity()));
+    cols.push_back(static_cast<int>(col - 1));
+  }
   push_expr(L, project(e, std::move(cols)));
   return 1;
 }
@@ -270,6 +386,11 @@ int f_fold(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   std::vector<FormulaPtr> fs;
   const lua_Integer n = luaL_len(L, 1);
+  // The list lives outside the Lua heap: as long as the formulas may be.
+  const auto most = static_cast<lua_Integer>(state(L).limits.formulas.max_live_bytes / sizeof(FormulaPtr));
+  if (n > most)
+    return stop(L, where(L, 1), fmt::format("{}{{...}}: a list of {} formulas, more than the {} allowed",
+                                            All ? "all" : "any", n, most));
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_geti(L, 1, i);
     fs.push_back(check_formula(L, -1, All ? "all" : "any"));
@@ -298,6 +419,13 @@ std::pair<std::vector<Decl>, FormulaPtr> bind_body(lua_State* L, const char* wha
   if (top < 2 || lua_type(L, top) != LUA_TFUNCTION)
     luaL_error(L, "%s(D1, ..., Dk, function(v1, ..., vk) ... end): the last argument must be a "
                "function", what);
+  // A quantifier is deeper than its variables are many: refused before one
+  // is made. The body and one variable per domain go on the stack: room for
+  // them first (a C function may only assume LUA_MINSTACK free slots).
+  if (static_cast<std::uint32_t>(top - 1) > state(L).limits.formulas.max_depth)
+    stop(L, where(L, 1), fmt::format("{}: {} variables, more than the {} levels of nesting allowed",
+                                     what, top - 1, state(L).limits.formulas.max_depth));
+  luaL_checkstack(L, top + 1, "too many quantified variables");
   std::vector<Decl> decls;
   for (int i = 1; i < top; ++i) {
     ExprPtr dom = check_expr(L, i, what);
@@ -307,6 +435,7 @@ std::pair<std::vector<Decl>, FormulaPtr> bind_body(lua_State* L, const char* wha
     lua_pushvalue(L, top);
     const char* pname = lua_getlocal(L, nullptr, i);  // parameter names of a function value
     std::string name = pname ? pname : fmt::format("v{}", i);
+    lua_pop(L, 1);  // lua_getlocal leaves the function there
     decls.push_back(Decl{make_variable(std::move(name), dom->type[0]), dom});
   }
   lua_pushvalue(L, top);
@@ -354,14 +483,6 @@ int f_witness(lua_State* L) {
 
 // --- declarations --------------------------------------------------------------
 
-std::string where(lua_State* L, int level) {
-  luaL_where(L, level);
-  std::string w = lua_tostring(L, -1);
-  lua_pop(L, 1);
-  while (!w.empty() && (w.back() == ' ' || w.back() == ':')) w.pop_back();
-  return w;
-}
-
 std::string opt_string_field(lua_State* L, int table, const char* field) {
   lua_getfield(L, table, field);
   std::string out;
@@ -395,7 +516,7 @@ void push_history(lua_State* L) {
   field("U", s.U);
   field("hb", s.hb);
   field("vo", rel(s.vo));
-  luaL_setmetatable(L, "isosynth.strict");
+  luaL_setmetatable(L, kStrictMeta);
 }
 
 // Calls fn(h, e) (fn at index `fn`, e at index `e`) and returns its formula.
@@ -441,7 +562,7 @@ int declare_framework(lua_State* L) {
   for (const auto& wname : names) {
     lua_getfield(L, wt, wname.c_str());
     auto* box = static_cast<WitnessBox*>(luaL_testudata(L, -1, kWitnessMeta));
-    if (!box)
+    if (!box || box->type.empty())
       return luaL_error(L, "framework '%s': witness '%s' must be declared with order(S) or rel(S, ...)",
                         name.c_str(), wname.c_str());
     WitnessRelation w{wname, make_relation(wname, box->type), box->order,
@@ -451,7 +572,7 @@ int declare_framework(lua_State* L) {
     lua_setfield(L, et, wname.c_str());
     fw->witness.push_back(std::move(w));
   }
-  luaL_setmetatable(L, "isosynth.strict");
+  luaL_setmetatable(L, kStrictMeta);
 
   lua_getfield(L, 1, "wf");
   if (lua_isnil(L, -1)) {
@@ -559,6 +680,13 @@ int levels_index(lua_State* L) {
   return luaL_error(L, "unknown level '%s' (levels are named like \"biswas.PC\")", key ? key : "?");
 }
 
+// Sets __metatable = false on the table at the top of the stack: getmetatable
+// then returns false, and setmetatable refuses to replace it.
+void protect_metatable(lua_State* L) {
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+}
+
 void register_api(lua_State* L) {
   // Expression metatable.
   luaL_newmetatable(L, kExprMeta);
@@ -568,7 +696,7 @@ void register_api(lua_State* L) {
       {"__bnot", guarded<op_bnot>},     {"__concat", guarded<op_concat>},
       {"__mul", guarded<op_mul>},       {"__call", guarded<op_call>},
       {"__tostring", guarded<expr_tostring>}, {"__eq", op_eq_error},
-      {"__gc", gc_box<ExprBox>},        {nullptr, nullptr}};
+      {"__gc", gc_expr},                {nullptr, nullptr}};
   luaL_setfuncs(L, expr_ops, 0);
   lua_newtable(L);
   const luaL_Reg expr_methods[] = {
@@ -587,7 +715,7 @@ void register_api(lua_State* L) {
   const luaL_Reg formula_ops[] = {
       {"__band", guarded<op_band>}, {"__bor", guarded<op_bor>},
       {"__bnot", guarded<op_bnot>}, {"__tostring", guarded<formula_tostring>},
-      {"__eq", op_eq_error},        {"__gc", gc_box<FormulaBox>},
+      {"__eq", op_eq_error},        {"__gc", gc_formula},
       {nullptr, nullptr}};
   luaL_setfuncs(L, formula_ops, 0);
   lua_newtable(L);
@@ -598,14 +726,22 @@ void register_api(lua_State* L) {
   lua_pop(L, 1);
 
   luaL_newmetatable(L, kWitnessMeta);
-  lua_pushcfunction(L, gc_box<WitnessBox>);
+  lua_pushcfunction(L, gc_witness);
   lua_setfield(L, -2, "__gc");
   lua_pop(L, 1);
 
-  luaL_newmetatable(L, "isosynth.strict");
-  lua_pushcfunction(L, strict_index);
+  luaL_newmetatable(L, kStrictMeta);
+  lua_pushcfunction(L, guarded<strict_index>);
   lua_setfield(L, -2, "__index");
   lua_pop(L, 1);
+
+  // getmetatable() of anything the API hands out gives `false`: the
+  // metatables hold __gc, which frees a node, and the method tables.
+  for (const char* meta : {kExprMeta, kFormulaMeta, kWitnessMeta, kStrictMeta}) {
+    luaL_getmetatable(L, meta);
+    protect_metatable(L);
+    lua_pop(L, 1);
+  }
 
   const luaL_Reg globals[] = {
       {"forall", guarded<f_forall>},   {"exists", guarded<f_exists>},
@@ -641,13 +777,198 @@ void register_api(lua_State* L) {
   lua_newtable(L);
   lua_pushcfunction(L, levels_index);
   lua_setfield(L, -2, "__index");
+  protect_metatable(L);
   lua_setmetatable(L, -2);
   lua_setfield(L, -2, "levels");
   lua_pop(L, 1);
 }
 
+// --- the sandbox's versions of standard functions -------------------------------
+
+// pcall(f, ...) and xpcall(f, handler, ...) as Lua's, except that an error
+// raised by a limit (State::fatal) is never caught: it is raised again once
+// the protected call returns, so `while true do pcall(loop) end` stops. (No
+// coroutines in the sandbox, so no yields to continue after.)
+int finish_pcall(lua_State* L, int status, int extra) {
+  State& s = state(L);
+  if (status == LUA_ERRMEM && !s.stopped())
+    s.fatal = located(where(L, 1), fmt::format("the spec used more memory than allowed ({} MiB)",
+                                               s.limits.memory_bytes >> 20));
+  if (s.stopped()) return raise_fatal(L);
+  if (status != LUA_OK) {
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);  // the error object
+    return 2;
+  }
+  return lua_gettop(L) - extra;
+}
+
+int sandbox_pcall(lua_State* L) {
+  luaL_checkany(L, 1);
+  lua_pushboolean(L, 1);  // the first result when there is no error
+  lua_insert(L, 1);
+  return finish_pcall(L, lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 0), 0);
+}
+
+// The handler xpcall installs in place of the spec's: it calls the spec's
+// (its upvalue) unless the error is fatal. A fatal error raised by the
+// budget hook reaches the handler while the hook still runs, when Lua calls
+// no hooks: the spec's handler would run out of the budget's sight.
+int xpcall_handler(lua_State* L) {
+  if (state(L).stopped()) return 1;
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, lua_gettop(L) - 1, 1);
+  return 1;
+}
+
+int sandbox_xpcall(lua_State* L) {
+  const int n = lua_gettop(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);  // the handler
+  lua_pushvalue(L, 2);
+  lua_pushcclosure(L, xpcall_handler, 1);
+  lua_replace(L, 2);
+  lua_pushboolean(L, 1);                // the first result when there is no error
+  lua_pushvalue(L, 1);                  // the function
+  lua_rotate(L, 3, 2);                  // both below the function's arguments
+  return finish_pcall(L, lua_pcall(L, n - 2, LUA_MULTRET, 2), 2);
+}
+
+// setmetatable(t, mt) of the sandbox. It refuses the fields whose effects
+// escape the instruction budget and the spec's lifetime: __gc (a finalizer
+// runs whenever the collector decides, the state's closing included),
+// __close (runs while an error unwinds) and __mode (weak tables can make the
+// collector's work quadratic); and __metatable, which the sandbox uses
+// itself. It installs a copy of mt with __metatable = mt, so getmetatable(t)
+// still gives mt, but fields added to mt afterwards have no effect: they
+// cannot sneak the refused ones in.
+int sandbox_setmetatable(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const int type = lua_type(L, 2);
+  luaL_argexpected(L, type == LUA_TNIL || type == LUA_TTABLE, 2, "nil or table");
+  if (lua_getmetatable(L, 1)) {
+    const bool copy = lua_rawgetp(L, -1, &kCopyKey) != LUA_TNIL;
+    lua_pop(L, 2);
+    if (!copy) return luaL_error(L, "cannot change a protected metatable");
+  }
+  lua_settop(L, 2);
+  if (type == LUA_TNIL) {
+    lua_setmetatable(L, 1);
+    return 1;
+  }
+  for (const char* field : {"__gc", "__close", "__mode", "__metatable"}) {
+    lua_pushstring(L, field);
+    const bool set = lua_rawget(L, 2) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (set) return luaL_error(L, "setmetatable: %s is not available in specs", field);
+  }
+  lua_newtable(L);
+  lua_Unsigned fields = 0;
+  lua_pushnil(L);
+  while (lua_next(L, 2)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, 3);
+    ++fields;
+  }
+  charge(L, fields);
+  lua_pushvalue(L, 2);
+  lua_setfield(L, 3, "__metatable");
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, 3, &kCopyKey);
+  lua_setmetatable(L, 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+// print(...) of the sandbox: to stderr, never stdout (which carries the
+// command's output, JSON included), as "file:line: print: text"; at most
+// kPrintBytes in all, then nothing but one notice.
+constexpr std::size_t kPrintBytes = 64u << 10;
+
+int sandbox_print(lua_State* L) {
+  State& s = state(L);
+  const std::string at = where(L, 1);
+  if (s.printed >= kPrintBytes) return 0;
+  std::string text;
+  for (int i = 1, n = lua_gettop(L); i <= n && text.size() < kPrintBytes; ++i) {
+    std::size_t len = 0;
+    const char* p = luaL_tolstring(L, i, &len);
+    if (i > 1) text += '\t';
+    text.append(p, std::min(len, kPrintBytes));
+    lua_pop(L, 1);
+  }
+  s.printed += text.size();
+  if (s.printed >= kPrintBytes) {
+    text.resize(text.size() - std::min(text.size(), s.printed - kPrintBytes));
+    text += fmt::format(" [print output past {} KiB dropped]", kPrintBytes >> 10);
+  }
+  fmt::print(stderr, "{}\n", located(at, "print: " + text));
+  return 0;
+}
+
+// table.insert(t, [pos,] v) and table.remove(t [, pos]) as Lua's, except
+// that the elements they shift are charged to the instruction budget first:
+// Lua's shift up to #t elements in one call, out of the hook's sight, and #t
+// is whatever __len says (for a table with holes, any border will do, which
+// can lie far beyond its elements). Unsigned arithmetic: #t may be
+// math.maxinteger.
+int table_insert(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const auto end = static_cast<lua_Unsigned>(luaL_len(L, 1)) + 1;  // the first free slot
+  lua_Unsigned pos = end;
+  switch (lua_gettop(L)) {
+    case 2: break;
+    case 3: {
+      pos = static_cast<lua_Unsigned>(luaL_checkinteger(L, 2));
+      luaL_argcheck(L, pos - 1u < end, 2, "position out of bounds");
+      charge(L, end - pos);
+      for (lua_Unsigned i = end; i > pos; --i) {
+        lua_geti(L, 1, static_cast<lua_Integer>(i - 1));
+        lua_seti(L, 1, static_cast<lua_Integer>(i));
+      }
+      break;
+    }
+    default: return luaL_error(L, "wrong number of arguments to 'insert'");
+  }
+  lua_seti(L, 1, static_cast<lua_Integer>(pos));
+  return 0;
+}
+
+int table_remove(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const auto size = static_cast<lua_Unsigned>(luaL_len(L, 1));
+  auto pos = static_cast<lua_Unsigned>(luaL_optinteger(L, 2, static_cast<lua_Integer>(size)));
+  if (pos != size) luaL_argcheck(L, pos - 1u <= size, 2, "position out of bounds");
+  if (pos < size) charge(L, size - pos);
+  lua_geti(L, 1, static_cast<lua_Integer>(pos));  // the result
+  for (; pos < size; ++pos) {
+    lua_geti(L, 1, static_cast<lua_Integer>(pos + 1));
+    lua_seti(L, 1, static_cast<lua_Integer>(pos));
+  }
+  lua_pushnil(L);
+  lua_seti(L, 1, static_cast<lua_Integer>(pos));
+  return 1;
+}
+
+// What specs cannot use: "string.find is not available in specs".
+int unavailable(lua_State* L) {
+  return luaL_error(L, "%s is not available in specs%s", lua_tostring(L, lua_upvalueindex(1)),
+                    lua_tostring(L, lua_upvalueindex(2)));
+}
+
+void set_unavailable(lua_State* L, const char* lib, const char* name, const char* why) {
+  lua_getglobal(L, lib);
+  lua_pushfstring(L, "%s.%s", lib, name);
+  lua_pushstring(L, why);
+  lua_pushcclosure(L, unavailable, 2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
 void open_sandboxed_libs(lua_State* L) {
   // Only pure libraries; nothing that reaches the file system or the process.
+  // No coroutines either: a coroutine is one more place to catch errors.
   const luaL_Reg libs[] = {{LUA_GNAME, luaopen_base},
                            {LUA_TABLIBNAME, luaopen_table},
                            {LUA_STRLIBNAME, luaopen_string},
@@ -657,14 +978,39 @@ void open_sandboxed_libs(lua_State* L) {
     luaL_requiref(L, lib.name, lib.func, 1);
     lua_pop(L, 1);
   }
-  for (const char* name : {"dofile", "loadfile", "load", "require", "collectgarbage"}) {
+  for (const char* name : {"dofile", "loadfile", "load", "require", "collectgarbage", "warn"}) {
     lua_pushnil(L);
     lua_setglobal(L, name);
   }
-  lua_getglobal(L, "string");
+  const luaL_Reg replaced[] = {{"pcall", sandbox_pcall},
+                               {"xpcall", sandbox_xpcall},
+                               {"setmetatable", sandbox_setmetatable},
+                               {"print", guarded<sandbox_print>},
+                               {nullptr, nullptr}};
+  lua_pushglobaltable(L);
+  luaL_setfuncs(L, replaced, 0);
+  lua_pop(L, 1);
+  lua_getglobal(L, LUA_TABLIBNAME);
+  lua_pushcfunction(L, table_insert);
+  lua_setfield(L, -2, "insert");
+  lua_pushcfunction(L, table_remove);
+  lua_setfield(L, -2, "remove");
+  lua_pop(L, 1);
+  // A table.move call loops over any range it is given, out of the hook's
+  // sight; patterns backtrack exponentially. Specs need neither.
+  set_unavailable(L, LUA_TABLIBNAME, "move", "");
+  for (const char* name : {"find", "match", "gmatch", "gsub"})
+    set_unavailable(L, LUA_STRLIBNAME, name, " (no pattern matching)");
+  lua_getglobal(L, LUA_STRLIBNAME);
   lua_pushnil(L);
   lua_setfield(L, -2, "dump");
   lua_pop(L, 1);
+  // The strings' metatable leads to the string table (its __index) and could
+  // be changed: hide it like the API's.
+  lua_pushliteral(L, "");
+  lua_getmetatable(L, -1);
+  protect_metatable(L);
+  lua_pop(L, 2);
 }
 
 // One line: Lua's message already starts with "file:line:".
@@ -674,36 +1020,56 @@ std::string one_line(std::string msg) {
   return msg;
 }
 
+// Leaves a string as the error: numbers are converted here, while the call
+// is still protected (the conversion allocates).
 int message_handler(lua_State* L) {
-  if (!lua_isstring(L, 1)) {
+  if (lua_type(L, 1) == LUA_TNUMBER) {
+    lua_tostring(L, 1);
+  } else if (lua_type(L, 1) != LUA_TSTRING) {
     lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
   }
   return 1;
 }
 
+// Builds the sandbox, protected: an error outside a protected call would
+// abort the process.
+int set_up(lua_State* L) {
+  open_sandboxed_libs(L);
+  register_api(L);
+  return 0;
+}
+
 }  // namespace
 
-SpecLibrary::SpecLibrary(Limits limits) : state_(std::make_unique<State>()) {
+SpecLibrary::SpecLibrary(Limits limits, bool standard_specs) : state_(std::make_unique<State>()) {
   state_->limits = limits;
   model::history_schema();  // names the sorts
   lua_State* L = lua_newstate(limited_alloc, state_.get());
   if (!L) throw SpecError("cannot create the Lua state");
   state_->L = L;
-  lua_pushlightuserdata(L, state_.get());
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kStateKey);
-  try {
-    open_sandboxed_libs(L);
-    register_api(L);
-  } catch (...) {
+  *static_cast<State**>(lua_getextraspace(L)) = state_.get();
+  // The budget hook stays for the state's lifetime: whatever Lua code runs,
+  // when and wherever, is counted.
+  lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
+  lua_pushcfunction(L, set_up);
+  if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
     lua_close(L);
     state_->L = nullptr;
     throw SpecError("cannot set up the spec sandbox");
   }
-  for (const auto& spec : embedded_specs()) load_string(spec.text, std::string(spec.name));
+  for (const auto& spec : embedded_specs())
+    if (standard_specs || spec.name == kPreludeName) load_string(spec.text, std::string(spec.name));
 }
 
 SpecLibrary::~SpecLibrary() {
-  if (state_ && state_->L) lua_close(state_->L);
+  if (!state_ || !state_->L) return;
+  // Closing runs what finalizers remain (the sandbox lets specs set none):
+  // under a fresh budget, so that even one that loops cannot hang the exit.
+  state_->instructions = 0;
+  state_->fatal.clear();
+  state_->over_budget = false;
+  state_->stop_at = deadline_after(state_->limits.seconds);
+  lua_close(state_->L);
 }
 
 void SpecLibrary::load_file(const std::string& path) {
@@ -716,21 +1082,25 @@ void SpecLibrary::load_file(const std::string& path) {
 
 void SpecLibrary::load_string(std::string_view text, const std::string& chunk_name) {
   lua_State* L = state_->L;
-  state_->library.clear();
-  state_->instructions = 0;
+  State& s = *state_;
+  s.library.clear();
+  s.instructions = 0;
+  s.fatal.clear();
+  s.over_budget = false;
+  s.timeout = false;
+  s.stop_at = deadline_after(s.limits.seconds);
+  const logic::ScopedNodeLimits armed(s.limits.formulas);
   lua_pushcfunction(L, message_handler);
   const int handler = lua_gettop(L);
   // Text only ("t"): a precompiled binary chunk could crash the VM.
   int rc = luaL_loadbufferx(L, text.data(), text.size(), ("@" + chunk_name).c_str(), "t");
-  if (rc == LUA_OK) {
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, kHookEvery);
-    rc = lua_pcall(L, 0, 0, handler);
-    lua_sethook(L, nullptr, 0, 0);
-  }
+  if (rc == LUA_OK) rc = lua_pcall(L, 0, 0, handler);
   if (rc != LUA_OK) {
-    std::string msg = lua_isstring(L, -1) ? lua_tostring(L, -1) : "unknown error";
+    std::string msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "unknown error";
     if (rc == LUA_ERRMEM) msg = chunk_name + ": the spec used more memory than allowed";
+    if (s.stopped()) msg = s.fatal;  // what stopped it, whatever came after
     lua_settop(L, handler - 1);
+    if (s.timeout) throw TimeoutError();
     if (msg.rfind(chunk_name, 0) != 0) msg = chunk_name + ": " + msg;
     throw SpecError(one_line(msg));
   }

@@ -5,10 +5,14 @@
 // engine/logic formula, and nothing is evaluated in Lua when a history is
 // checked or synthesized.
 //
-// Specs run in a sandbox: no io, os, debug or package libraries, no loading of
-// files or binary chunks, a memory cap and an instruction budget, so a broken
+// Specs are code from strangers and run in a sandbox: no io, os, debug,
+// package or coroutine libraries, no loading of files or binary chunks, no
+// patterns, finalizers or weak tables, metatables of the API out of reach,
+// print to stderr; and limits (Limits) on the Lua heap, the instructions, the
+// time, and the formulas' depth and memory, which pcall cannot catch. A broken
 // or hostile spec ends in a SpecError ("file:line: message"), never a crash or
-// a hang.
+// a hang; the run's deadline (engine/util/budget.hpp) passing while a file
+// loads ends it in iso::TimeoutError. docs/spec-language.md lists it all.
 #pragma once
 
 #include <map>
@@ -20,6 +24,7 @@
 
 #include "engine/level/level.hpp"
 #include "engine/logic/ast.hpp"
+#include "engine/logic/limits.hpp"
 
 struct lua_State;
 
@@ -37,15 +42,25 @@ using WitnessRelation = iso::WitnessDecl;
 using Framework = iso::Framework;
 using Level = iso::Level;
 
+// Per loaded file, the standard library's included.
 struct Limits {
-  std::size_t memory_bytes = 256u << 20;
-  std::uint64_t instructions = 200'000'000;  // per loaded file
+  std::size_t memory_bytes = 256u << 20;     // the Lua heap
+  // Lua instructions, plus one per byte allocated and per element a C
+  // function shifts: work inside one call that the count would not see.
+  std::uint64_t instructions = 200'000'000;
+  // Wall clock: what the instruction count cannot see (one instruction
+  // comparing two long strings). Not positive: none.
+  double seconds = 10;
+  logic::NodeLimits formulas;                // the formulas' depth, size, arity
 };
 
 class SpecLibrary {
  public:
-  // Creates the sandbox and loads the standard library (specs/*.lua).
-  explicit SpecLibrary(Limits limits = {});
+  // Creates the sandbox and loads the prelude (lua/prelude.lua) and, unless
+  // `standard_specs` is false, the standard library (specs/*.lua). Without it
+  // a fresh sandbox is ready in a fraction of the time (the fuzz target makes
+  // one per input).
+  explicit SpecLibrary(Limits limits = {}, bool standard_specs = true);
   ~SpecLibrary();
   SpecLibrary(const SpecLibrary&) = delete;
   SpecLibrary& operator=(const SpecLibrary&) = delete;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -28,15 +30,55 @@ std::vector<std::uint32_t> merge_free(std::vector<std::uint32_t> a,
   return out;
 }
 
+// All at once rather than one merge per operand, which is quadratic for a
+// conjunction of many formulas with distinct free variables.
 template <class Node>
 std::vector<std::uint32_t> free_of(const std::vector<std::shared_ptr<const Node>>& kids) {
   std::vector<std::uint32_t> f;
-  for (const auto& k : kids) f = merge_free(std::move(f), k->free);
+  for (const auto& k : kids) f.insert(f.end(), k->free.begin(), k->free.end());
+  std::sort(f.begin(), f.end());
+  f.erase(std::unique(f.begin(), f.end()), f.end());
   return f;
 }
 
-ExprPtr make(Expr e) { return std::make_shared<const Expr>(std::move(e)); }
-FormulaPtr make(Formula f) { return std::make_shared<const Formula>(std::move(f)); }
+// One deeper than the deepest operand, plus one per declared variable: the
+// translator unrolls a quantifier one declaration per stack frame.
+template <class Node>
+std::uint32_t depth_of(const Node& n, std::uint32_t deepest) {
+  for (const auto& k : n.kids) deepest = std::max(deepest, k->depth);
+  for (const Decl& d : n.decls) deepest = std::max(deepest, d.domain->depth);
+  return 1 + deepest + static_cast<std::uint32_t>(n.decls.size());
+}
+
+template <class Node>
+std::size_t bytes_of(const Node& n, std::size_t operands) {
+  constexpr std::size_t kControlBlock = 16;  // make_shared's reference counts
+  return sizeof(Node) + kControlBlock + operands * sizeof(std::shared_ptr<const Node>) +
+         n.decls.size() * sizeof(Decl) + n.free.size() * sizeof(std::uint32_t);
+}
+
+// Every node is made here: its depth and size are admitted against the
+// armed limits (limits.hpp) and charged to the live count.
+ExprPtr make(Expr e) {
+  const std::uint32_t depth = depth_of(e, e.cond ? e.cond->depth : 0);
+  const std::size_t bytes =
+      bytes_of(e, e.kids.size()) + (e.cols.size() + e.type.size()) * sizeof(int);
+  detail::admit_node(depth, bytes, e.arity());
+  e.depth = depth;
+  e.charge = detail::LiveCharge(bytes);
+  return std::make_shared<const Expr>(std::move(e));
+}
+
+FormulaPtr make(Formula f) {
+  std::uint32_t deepest = 0;
+  for (const auto& x : f.exprs) deepest = std::max(deepest, x->depth);
+  const std::uint32_t depth = depth_of(f, deepest);
+  const std::size_t bytes = bytes_of(f, f.kids.size() + f.exprs.size());
+  detail::admit_node(depth, bytes, 0);
+  f.depth = depth;
+  f.charge = detail::LiveCharge(bytes);
+  return std::make_shared<const Formula>(std::move(f));
+}
 
 Type same_type(const char* op, const ExprPtr& a, const ExprPtr& b) {
   if (a->arity() != b->arity())
@@ -61,13 +103,22 @@ void check_decls(const std::vector<Decl>& decls) {
 }
 
 std::vector<std::uint32_t> decls_free(const std::vector<Decl>& decls,
-                                      std::vector<std::uint32_t> body_free) {
-  // A domain may mention variables declared before it.
-  std::vector<std::uint32_t> f = std::move(body_free);
-  for (auto it = decls.rbegin(); it != decls.rend(); ++it) {
-    f.erase(std::remove(f.begin(), f.end(), it->var->id), f.end());
-    f = merge_free(std::move(f), it->domain->free);
-  }
+                                      const std::vector<std::uint32_t>& body_free) {
+  // A domain may mention variables declared before it, not after. In one
+  // pass over each list rather than one per declaration: a quantifier may
+  // declare many variables.
+  std::unordered_map<std::uint32_t, std::size_t> declared;  // variable -> its declaration
+  for (std::size_t i = 0; i < decls.size(); ++i) declared.emplace(decls[i].var->id, i);
+  std::vector<std::uint32_t> f;
+  for (std::uint32_t v : body_free)
+    if (!declared.count(v)) f.push_back(v);
+  for (std::size_t i = 0; i < decls.size(); ++i)
+    for (std::uint32_t v : decls[i].domain->free) {
+      auto it = declared.find(v);
+      if (it == declared.end() || it->second >= i) f.push_back(v);
+    }
+  std::sort(f.begin(), f.end());
+  f.erase(std::unique(f.begin(), f.end()), f.end());
   return f;
 }
 
@@ -360,61 +411,134 @@ FormulaPtr member(const std::vector<ExprPtr>& atoms, const ExprPtr& r) {
 
 // --- printing ------------------------------------------------------------------
 
-std::string to_string(const ExprPtr& e) {
-  using Op = Expr::Op;
-  switch (e->op) {
-    case Op::Relation: return e->rel->name;
-    case Op::Variable: return e->var->name;
-    case Op::Sort: return sort_name(e->sort);
-    case Op::Iden: return "iden";
-    case Op::Univ: return "univ";
-    case Op::None: return "none";
-    case Op::Union: return fmt::format("({} + {})", to_string(e->kids[0]), to_string(e->kids[1]));
-    case Op::Inter: return fmt::format("({} & {})", to_string(e->kids[0]), to_string(e->kids[1]));
-    case Op::Diff: return fmt::format("({} - {})", to_string(e->kids[0]), to_string(e->kids[1]));
-    case Op::Join: return fmt::format("{}..{}", to_string(e->kids[0]), to_string(e->kids[1]));
-    case Op::Product: return fmt::format("({} * {})", to_string(e->kids[0]), to_string(e->kids[1]));
-    case Op::Transpose: return "~" + to_string(e->kids[0]);
-    case Op::Closure: return to_string(e->kids[0]) + ":closure()";
-    case Op::RClosure: return to_string(e->kids[0]) + ":rclosure()";
-    case Op::Project: return "project(" + to_string(e->kids[0]) + ")";
-    case Op::Ite: return "ite(...)";
-    case Op::Comprehension: return "setof(...)";
+namespace {
+
+// Writes a node's text, stopping once `max` characters are out: the walk
+// follows the tree, not the DAG, so an unbounded one could take exponential
+// time (r = r + r, twenty times over).
+class Printer {
+ public:
+  explicit Printer(std::size_t max) : max_(max) {}
+
+  void expr(const Expr& e) {
+    using Op = Expr::Op;
+    if (full()) return;
+    switch (e.op) {
+      case Op::Relation: return put(e.rel->name);
+      case Op::Variable: return put(e.var->name);
+      case Op::Sort: return put(sort_name(e.sort));
+      case Op::Iden: return put("iden");
+      case Op::Univ: return put("univ");
+      case Op::None: return put("none");
+      case Op::Union: return infix(e, " + ");
+      case Op::Inter: return infix(e, " & ");
+      case Op::Diff: return infix(e, " - ");
+      case Op::Product: return infix(e, " * ");
+      case Op::Join:
+        expr(*e.kids[0]);
+        put("..");
+        return expr(*e.kids[1]);
+      case Op::Transpose: return wrapped("~", *e.kids[0], "");
+      case Op::Closure: return wrapped("", *e.kids[0], ":closure()");
+      case Op::RClosure: return wrapped("", *e.kids[0], ":rclosure()");
+      case Op::Project: return wrapped("project(", *e.kids[0], ")");
+      case Op::Ite: return put("ite(...)");
+      case Op::Comprehension: return put("setof(...)");
+    }
+    put("?");
   }
-  return "?";
+
+  void formula(const Formula& f) {
+    using Op = Formula::Op;
+    if (full()) return;
+    switch (f.op) {
+      case Op::Const: return put(f.value ? "TRUE" : "FALSE");
+      case Op::Subset: return compare(f, " in ");
+      case Op::Equal: return compare(f, " = ");
+      case Op::Some: return wrapped("some ", *f.exprs[0], "");
+      case Op::No: return wrapped("no ", *f.exprs[0], "");
+      case Op::One: return wrapped("one ", *f.exprs[0], "");
+      case Op::Lone: return wrapped("lone ", *f.exprs[0], "");
+      case Op::Not:
+        put("~");
+        return formula(*f.kids[0]);
+      case Op::And: return connective(f, " & ");
+      case Op::Or: return connective(f, " | ");
+      case Op::Implies: return connective(f, " => ");
+      case Op::Iff: return connective(f, " <=> ");
+      case Op::Forall:
+      case Op::Exists:
+        put(f.op == Op::Forall ? "forall " : "exists ");
+        for (std::size_t i = 0; i < f.decls.size() && !full(); ++i) {
+          if (i) put(", ");
+          put(f.decls[i].var->name);
+          put(": ");
+          expr(*f.decls[i].domain);
+        }
+        put(" | ");
+        return formula(*f.kids[0]);
+      case Op::Acyclic: return wrapped("acyclic(", *f.exprs[0], ")");
+      case Op::TotalOrder: return wrapped("total_order(", *f.exprs[0], ")");
+    }
+    put("?");
+  }
+
+  std::string take() {
+    if (cut_) out_ += "...";
+    return std::move(out_);
+  }
+
+ private:
+  bool full() {
+    if (out_.size() >= max_) cut_ = true;
+    return cut_;
+  }
+  void put(std::string_view s) {
+    if (!full()) out_.append(s.substr(0, max_ - out_.size()));
+  }
+  void infix(const Expr& e, std::string_view op) {
+    put("(");
+    expr(*e.kids[0]);
+    put(op);
+    expr(*e.kids[1]);
+    put(")");
+  }
+  void compare(const Formula& f, std::string_view op) {
+    expr(*f.exprs[0]);
+    put(op);
+    expr(*f.exprs[1]);
+  }
+  void wrapped(std::string_view before, const Expr& e, std::string_view after) {
+    put(before);
+    expr(e);
+    put(after);
+  }
+  void connective(const Formula& f, std::string_view sep) {
+    put("(");
+    for (std::size_t i = 0; i < f.kids.size() && !full(); ++i) {
+      if (i) put(sep);
+      formula(*f.kids[i]);
+    }
+    put(")");
+  }
+
+  std::size_t max_;
+  std::string out_;
+  bool cut_ = false;
+};
+
+}  // namespace
+
+std::string to_string(const ExprPtr& e, std::size_t max_chars) {
+  Printer p(max_chars);
+  p.expr(*e);
+  return p.take();
 }
 
-std::string to_string(const FormulaPtr& f) {
-  using Op = Formula::Op;
-  auto join_kids = [&](const char* sep) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < f->kids.size(); ++i) s += (i ? sep : "") + to_string(f->kids[i]);
-    return s + ")";
-  };
-  switch (f->op) {
-    case Op::Const: return f->value ? "TRUE" : "FALSE";
-    case Op::Subset: return fmt::format("{} in {}", to_string(f->exprs[0]), to_string(f->exprs[1]));
-    case Op::Equal: return fmt::format("{} = {}", to_string(f->exprs[0]), to_string(f->exprs[1]));
-    case Op::Some: return "some " + to_string(f->exprs[0]);
-    case Op::No: return "no " + to_string(f->exprs[0]);
-    case Op::One: return "one " + to_string(f->exprs[0]);
-    case Op::Lone: return "lone " + to_string(f->exprs[0]);
-    case Op::Not: return "~" + to_string(f->kids[0]);
-    case Op::And: return join_kids(" & ");
-    case Op::Or: return join_kids(" | ");
-    case Op::Implies: return join_kids(" => ");
-    case Op::Iff: return join_kids(" <=> ");
-    case Op::Forall:
-    case Op::Exists: {
-      std::string s = f->op == Op::Forall ? "forall " : "exists ";
-      for (std::size_t i = 0; i < f->decls.size(); ++i)
-        s += (i ? ", " : "") + f->decls[i].var->name + ": " + to_string(f->decls[i].domain);
-      return s + " | " + to_string(f->kids[0]);
-    }
-    case Op::Acyclic: return "acyclic(" + to_string(f->exprs[0]) + ")";
-    case Op::TotalOrder: return "total_order(" + to_string(f->exprs[0]) + ")";
-  }
-  return "?";
+std::string to_string(const FormulaPtr& f, std::size_t max_chars) {
+  Printer p(max_chars);
+  p.formula(*f);
+  return p.take();
 }
 
 namespace {

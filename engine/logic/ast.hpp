@@ -3,6 +3,9 @@
 // Nodes are immutable and shared; every factory checks arity and sorts and
 // throws TypeError with a message a spec author can act on.
 //
+// Nodes built while limits are armed (limits.hpp) are refused past them
+// with LimitError: too deep, too large, too wide.
+//
 // Sorts are small integers fixed by the caller's schema (the history schema
 // uses Txn, Obj, Val); kAnySort is the column type of iden and univ, and
 // unifies with every sort.
@@ -13,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "engine/logic/limits.hpp"
 
 namespace iso::logic {
 
@@ -74,6 +79,8 @@ struct Expr {
   std::vector<Decl> decls;          // Comprehension
   std::vector<int> cols;            // Project
   std::vector<std::uint32_t> free;  // free variable ids, sorted
+  std::uint32_t depth = 1;          // nesting, as NodeLimits::max_depth counts it
+  detail::LiveCharge charge;        // this node's share of live_bytes()
 
   std::size_t arity() const { return type.size(); }
 };
@@ -90,6 +97,8 @@ struct Formula {
   std::vector<FormulaPtr> kids;     // connectives; quantifier body is kids[0]
   std::vector<Decl> decls;          // Forall, Exists
   std::vector<std::uint32_t> free;  // free variable ids, sorted
+  std::uint32_t depth = 1;          // nesting, as NodeLimits::max_depth counts it
+  detail::LiveCharge charge;        // this node's share of live_bytes()
 };
 
 // --- expressions -------------------------------------------------------------
@@ -133,8 +142,10 @@ FormulaPtr total_order(const ExprPtr& r, const ExprPtr& domain);  // strict tota
 // (a1 -> ... -> ak) in r: the membership test r(a1, ..., ak).
 FormulaPtr member(const std::vector<ExprPtr>& atoms, const ExprPtr& r);
 
-std::string to_string(const ExprPtr& e);
-std::string to_string(const FormulaPtr& f);
+// At most about `max_chars` characters, "..." marking the cut: formulas are
+// DAGs whose tree can be exponentially larger than their nodes.
+std::string to_string(const ExprPtr& e, std::size_t max_chars = 200);
+std::string to_string(const FormulaPtr& f, std::size_t max_chars = 200);
 
 // Does the formula mention relation r anywhere (shared nodes visited once)?
 bool mentions(const FormulaPtr& f, const Relation& r);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/util/budget.hpp"
+
 namespace iso::logic {
 
 Circuit::Circuit() { gates_.push_back(Gate{Kind::Const, 0, {}}); }
@@ -18,6 +20,7 @@ std::size_t Circuit::KeyHash::operator()(const std::vector<BLit>& v) const {
 }
 
 BLit Circuit::and_(std::span<const BLit> kids) {
+  budget::poll();  // gates are the translation's output: a long translation makes many
   std::vector<BLit> k;
   k.reserve(kids.size());
   for (BLit l : kids) {
@@ -50,6 +53,7 @@ BLit Circuit::and_(BLit a, BLit b) {
 }
 
 BLit Circuit::pair_gate(BLit a, BLit b) {
+  budget::poll();
   const std::uint64_t key = (std::uint64_t{a.x} << 32) | b.x;
   auto it = pair_index_.find(key);
   if (it != pair_index_.end()) return BLit{it->second << 1};

@@ -1,5 +1,7 @@
 #include "engine/logic/cnf.hpp"
 
+#include "engine/util/budget.hpp"
+
 namespace iso::logic {
 
 sat::Lit CnfEncoder::var_of(std::uint32_t node) {
@@ -30,6 +32,7 @@ sat::Lit CnfEncoder::encode(BLit l, bool positive) {
     const std::uint8_t bit = want_pos ? 1 : 2;
     if (!(done_[node] & bit)) {
       done_[node] |= bit;
+      budget::poll();
       // Iterating over a copy of the children: encode() may grow the tables.
       const std::vector<BLit> kids = g.kids;
       if (want_pos) {
@@ -46,27 +49,37 @@ sat::Lit CnfEncoder::encode(BLit l, bool positive) {
   return l.negated() ? ~v : v;
 }
 
-void CnfEncoder::assert_true(BLit l) {
-  if (l == kTrue) return;
-  if (l == kFalse) {
-    s_.add_clause(std::initializer_list<sat::Lit>{});
-    return;
+void CnfEncoder::assert_true(BLit root) {
+  // Each literal once, and without recursion: circuits are DAGs, on which a
+  // recursive walk takes exponential time (a conjunction shared by many
+  // conjunctions was asserted once per path to it), and can be deep.
+  // Conjuncts are pushed in reverse, so taken in their order.
+  std::vector<BLit> todo{root};
+  while (!todo.empty()) {
+    budget::poll();
+    const BLit l = todo.back();
+    todo.pop_back();
+    if (l == kTrue) continue;
+    if (l == kFalse) {
+      s_.add_clause(std::initializer_list<sat::Lit>{});
+      continue;
+    }
+    if (!asserted_.insert(l.x).second) continue;
+    const auto& g = c_.gate(l.node());
+    if (g.kind == Circuit::Kind::And && !l.negated()) {
+      todo.insert(todo.end(), g.kids.rbegin(), g.kids.rend());
+      continue;
+    }
+    if (g.kind == Circuit::Kind::And && l.negated()) {
+      // !(a & b & ...) = !a | !b | ...
+      std::vector<sat::Lit> clause;
+      const std::vector<BLit> kids = g.kids;
+      for (BLit k : kids) clause.push_back(encode(!k, true));
+      s_.add_clause(clause);
+      continue;
+    }
+    s_.add_clause({encode(l, true)});
   }
-  const auto& g = c_.gate(l.node());
-  if (g.kind == Circuit::Kind::And && !l.negated()) {
-    const std::vector<BLit> kids = g.kids;
-    for (BLit k : kids) assert_true(k);
-    return;
-  }
-  if (g.kind == Circuit::Kind::And && l.negated()) {
-    // !(a & b & ...) = !a | !b | ...
-    std::vector<sat::Lit> clause;
-    const std::vector<BLit> kids = g.kids;
-    for (BLit k : kids) clause.push_back(encode(!k, true));
-    s_.add_clause(clause);
-    return;
-  }
-  s_.add_clause({encode(l, true)});
 }
 
 sat::Lit CnfEncoder::literal(BLit l) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/logic/circuit.hpp"
@@ -36,6 +37,7 @@ class CnfEncoder {
   std::vector<std::int64_t> var_;   // node -> solver var, -1 if none
   std::vector<std::uint8_t> done_;  // node -> bit 1: positive emitted, bit 2: negative
   std::vector<std::int64_t> input_var_;  // input number -> solver var
+  std::unordered_set<std::uint32_t> asserted_;  // literals (BLit::x) already asserted true
 };
 
 }  // namespace iso::logic

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "engine/util/budget.hpp"
+
 namespace iso::logic {
 
 BLit BoolMatrix::at(Index i) const {
@@ -110,6 +112,7 @@ BoolMatrix m_join(Circuit& c, std::uint32_t n, const BoolMatrix& a, const BoolMa
     auto lo = std::lower_bound(b.cells.begin(), b.cells.end(), mid * b_rest,
                                [](const auto& cell, Index k) { return cell.first < k; });
     for (auto it = lo; it != b.cells.end() && it->first < (mid + 1) * b_rest; ++it) {
+      budget::poll();
       BLit v = c.and_(x, it->second);
       if (v != kFalse) out.emplace_back(a_head * b_rest + it->first % b_rest, v);
     }
@@ -122,6 +125,7 @@ BoolMatrix m_product(Circuit& c, std::uint32_t n, const BoolMatrix& a, const Boo
   BoolMatrix m{a.arity + b.arity, {}};
   for (const auto& [ka, x] : a.cells)
     for (const auto& [kb, y] : b.cells) {
+      budget::poll();
       BLit v = c.and_(x, y);
       if (v != kFalse) m.cells.emplace_back(ka * shift + kb, v);
     }
@@ -192,8 +196,10 @@ BLit m_lone(Circuit& c, const BoolMatrix& a) {
   for (const auto& cell : a.cells) constant_true += (cell.second == kTrue);
   if (constant_true > 1) return kFalse;
   for (std::size_t i = 0; i < a.cells.size(); ++i)
-    for (std::size_t j = i + 1; j < a.cells.size(); ++j)
+    for (std::size_t j = i + 1; j < a.cells.size(); ++j) {
+      budget::poll();  // quadratic in the cells
       parts.push_back(!c.and_(a.cells[i].second, a.cells[j].second));
+    }
   return c.and_(parts);
 }
 

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/util/budget.hpp"
+
 namespace iso::logic {
 
 BoolMatrix constant_matrix(std::uint32_t n, std::uint32_t arity,
@@ -37,6 +39,9 @@ Translator::Translator(const Universe& u, Circuit& c, const Bindings& b, std::ui
     : u_(u), c_(c), b_(b), limit_(work_limit) {}
 
 void Translator::charge(std::uint64_t units) {
+  // Every step of the translation passes here: the run's deadline is
+  // polled with the work.
+  budget::poll();
   stats_.work += units;
   if (stats_.work > limit_)
     throw TranslationError(fmt::format(

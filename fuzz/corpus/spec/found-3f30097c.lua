@@ -1,0 +1,2 @@
+print("{\"b")
+i= nil

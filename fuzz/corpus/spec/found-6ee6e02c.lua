@@ -1,0 +1,3 @@
+library"bad"
+level "X" { framework = "biswas",
+  axiom }

@@ -1,0 +1,2 @@
+-  fitfäameframework "fwwhile twwwww)
+fa

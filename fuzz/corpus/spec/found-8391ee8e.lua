@@ -1,0 +1,1 @@
+while true do pcall(function() while trua do end end) end
