@@ -15,7 +15,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/decide/decide.hpp"
 #include "engine/history/formats/formats.hpp"
+#include "lua/spec_library.hpp"
 
 using namespace iso;
 
@@ -267,6 +269,21 @@ TEST_CASE("dbcop: a read without a version reads the initial state, a read of 0 
   ReadResult twice = hist("[x:=1]\n---\n[x:=1]\n");
   CHECK(count_notes(twice, "1 write writes a version that another write gave the same "
                            "variable; dbcop refuses such histories (SameVersionWrite)") == 1);
+}
+
+TEST_CASE("dbcop: where a transaction writes 0, dbcop's verdict needs the read of 0 to read it") {
+  // S2T0 reads x==0, which dbcop takes from S1T1 (not the root), after S1T0
+  // in session order: it must then see S1T0's y:=1, and its y==0 (the root)
+  // violates causal consistency. Were x==0 a read of T0's 0 as well, S2T0
+  // could read both from T0 and CC would allow the history.
+  static lua::SpecLibrary library;
+  auto allowed = [](const History& h) {
+    return decide(h, library.level("biswas.CC")).verdict == Verdict::Allowed;
+  };
+  History h = hist("[y:=1] [x:=0]\n---\n[x==0 y==0]\n").history;
+  CHECK(!allowed(h));
+  h.set_init(*h.find_key("x"), h.intern_value(Value{std::int64_t{0}}));
+  CHECK(allowed(h));
 }
 
 TEST_CASE("dbcop: --init none and explicit") {
