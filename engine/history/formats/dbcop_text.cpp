@@ -27,7 +27,7 @@
 // transaction, which must commit and only write, is T0 (dbcop's generator
 // writes version 0 of every variable in the first transaction of the first
 // session); a read without a version reads its value, or null for a variable
-// it does not write.
+// it does not write. Op::line is the event's line in the text, 0 for JSON.
 //
 // JSON (serde_json's rules for these types; unknown fields are ignored,
 // duplicate fields refused):
