@@ -31,10 +31,12 @@ enum class Format {
   Cobra,       // §6, a folder of T<n>.log
   Viper,       // §7, a folder of J<n>.log
   IsoPredict,  // §8
+  DbcopJson,   // dbcop's current JSON (docs/formats.md)
+  DbcopHist,   // dbcop's current .hist text (docs/formats.md)
 };
 
 // "native", "elle-edn", "elle-json", "text", "awdit", "dbcop", "cobra",
-// "viper", "isopredict".
+// "viper", "isopredict", "dbcop-json", "dbcop-hist".
 std::string_view format_name(Format f);
 std::optional<Format> parse_format_name(std::string_view name);
 std::vector<std::string_view> format_names();
@@ -117,6 +119,12 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
                            const ReadOptions& options);
 ReadResult read_dbcop(std::string_view bytes, const std::string& source,
                       const ReadOptions& options);
+// The current dbcop's JSON (an array of sessions, or the CLI's object with
+// "data") and its .hist text (dbcop_text.cpp).
+ReadResult read_dbcop_json(std::string_view text, const std::string& source,
+                           const ReadOptions& options);
+ReadResult read_dbcop_hist(std::string_view text, const std::string& source,
+                           const ReadOptions& options);
 // Folder formats: the client logs in client order (T0.log, T1.log, ...).
 ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& source,
                       const ReadOptions& options);

@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::pair<Format, std::string_view>, 9> kNames{{
+constexpr std::array<std::pair<Format, std::string_view>, 11> kNames{{
     {Format::Native, "native"},
     {Format::ElleEdn, "elle-edn"},
     {Format::ElleJson, "elle-json"},
@@ -38,6 +38,8 @@ constexpr std::array<std::pair<Format, std::string_view>, 9> kNames{{
     {Format::Cobra, "cobra"},
     {Format::Viper, "viper"},
     {Format::IsoPredict, "isopredict"},
+    {Format::DbcopJson, "dbcop-json"},
+    {Format::DbcopHist, "dbcop-hist"},
 }};
 
 constexpr std::array<std::pair<InitMode, std::string_view>, 4> kInitModes{{
@@ -197,7 +199,58 @@ std::string_view first_line(std::string_view text) {
   return {};
 }
 
+// Whether `head` names `key` as an object key: "key" then ':'.
+bool has_json_key(std::string_view head, std::string_view key) {
+  const std::string quoted = fmt::format("\"{}\"", key);
+  for (auto at = head.find(quoted); at != std::string_view::npos;
+       at = head.find(quoted, at + 1)) {
+    auto next = head.find_first_not_of(" \t\r\n", at + quoted.size());
+    if (next != std::string_view::npos && head[next] == ':') return true;
+  }
+  return false;
+}
+
+// dbcop's JSON: an array of sessions (arrays: "[[" or "[]"), or the CLI's
+// object with "data" and "params". Called on JSON that is not native.
+bool dbcop_json(std::string_view head) {
+  auto first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return false;
+  if (head[first] == '{') return has_json_key(head, "data") || has_json_key(head, "params");
+  auto second = head.find_first_not_of(" \t\r\n", first + 1);
+  return head[first] == '[' && second != std::string_view::npos &&
+         (head[second] == '[' || head[second] == ']');
+}
+
+// dbcop's .hist text: past blank lines, "//" comments and lines of dashes
+// (session separators), a transaction "[x:=1 ...", "[x==1 ...", "[x==? ...";
+// or nothing but separators.
+bool dbcop_hist(std::string_view head) {
+  bool separator = false;
+  while (!head.empty()) {
+    auto end = head.find('\n');
+    std::string_view line = head.substr(0, end);
+    auto first = line.find_first_not_of(" \t\r");
+    line = first == std::string_view::npos ? std::string_view{} : line.substr(first);
+    if (!line.empty() && line.front() == '-' &&
+        line.find_first_not_of("- \t\r") == std::string_view::npos) {
+      separator = true;
+    } else if (!line.empty() && !line.starts_with("//")) {
+      if (line.front() != '[') return false;
+      auto name = line.find_first_not_of(" \t", 1);
+      auto op = name == std::string_view::npos ? name : line.find_first_of(":=", name);
+      if (op == std::string_view::npos || op == name) return false;
+      for (std::size_t i = name; i < op; ++i)
+        if (!std::isalnum(static_cast<unsigned char>(line[i])) && line[i] != '_') return false;
+      return line.substr(op).starts_with(":=") || line.substr(op).starts_with("==");
+    }
+    if (end == std::string_view::npos) break;
+    head.remove_prefix(end + 1);
+  }
+  return separator;
+}
+
 std::optional<Format> detect_text(std::string_view head) {
+  if (dbcop_hist(head)) return Format::DbcopHist;
   std::string_view line = first_line(head);
   if (line.empty()) return std::nullopt;
   if (line.starts_with("{:") || line.starts_with("[{:") || line.starts_with("[ {:") ||
@@ -208,6 +261,7 @@ std::optional<Format> detect_text(std::string_view head) {
     if (head.find("\"sessions\"") != std::string_view::npos ||
         head.find("isosynth-history") != std::string_view::npos)
       return Format::Native;
+    if (dbcop_json(head)) return Format::DbcopJson;
     if (head.find("\"type\"") != std::string_view::npos) return Format::ElleJson;
     if (line.front() == '{' && line.find(':') != std::string_view::npos &&
         line.find('"') == std::string_view::npos)
@@ -248,6 +302,7 @@ std::string_view initial_state_name(InitialState s) {
 
 Format detect_format_bytes(std::string_view bytes, const std::string& name) {
   if (fs::path(name).extension() == ".bincode") return Format::Dbcop;
+  if (fs::path(name).extension() == ".hist") return Format::DbcopHist;
   std::string_view head = bytes.substr(0, 4096);
   if (auto f = detect_text(head)) return *f;
   // dbcop files start with five little-endian u64s; text formats never hold
@@ -308,6 +363,8 @@ ReadResult read_bytes(Format f, std::string_view bytes, const std::string& sourc
     case Format::Awdit: return read_awdit(bytes, source, options);
     case Format::Dbcop: return read_dbcop(bytes, source, options);
     case Format::IsoPredict: return read_isopredict(bytes, source, options);
+    case Format::DbcopJson: return read_dbcop_json(bytes, source, options);
+    case Format::DbcopHist: return read_dbcop_hist(bytes, source, options);
     case Format::Cobra:
     case Format::Viper: break;
   }
