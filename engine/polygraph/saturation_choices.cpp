@@ -150,9 +150,11 @@ void Saturation::choose_preferences() {
       if (!served[r]) {
         served[r] = 1;
         const TxnId reader = reads_[r].txn;
-        // Ready once served, if it is the next of its session.
-        if (--missing[reader] == 0 && sessions[session_of[reader]][next[session_of[reader]]] ==
-                                          reader)
+        // Ready once served, if it is the next of its session (a session
+        // already placed in full has no next).
+        const auto& session = sessions[session_of[reader]];
+        const std::uint32_t at = next[session_of[reader]];
+        if (--missing[reader] == 0 && at < session.size() && session[at] == reader)
           push_if_ready(reader);
       }
     if (t == kInitTxn) return;
