@@ -36,8 +36,8 @@ void add_input_options(CLI::App* cmd, std::string& format, std::string& init) {
   std::vector<std::string> formats;
   for (auto f : iso::format_names()) formats.emplace_back(f);
   cmd->add_option("--format", format,
-                  "Read the input in this format instead of detecting it: native, elle-edn, "
-                  "elle-json, text, awdit, dbcop, cobra, viper, isopredict")
+                  "Read the input in this format instead of detecting it (docs/formats.md; dbcop "
+                  "is dbcop's binary history, dbcop-json and dbcop-hist its text ones)")
       ->check(CLI::IsMember(formats));
   std::vector<std::string> init_modes;
   for (auto m : iso::init_mode_names()) init_modes.emplace_back(m);
