@@ -3,13 +3,17 @@
 //    folder names the strongest of AWDIT's levels that the history
 //    satisfies (read-committed ⊂ read-atomic ⊂ causal; `none` satisfies
 //    none of them), read with AWDIT's initial-state convention (none);
-//  - dbcop's unit-test histories (dbcop-tests/native, expected.json): its
-//    verdicts for RA, CC, PC (prefix), SI and SER.
+//  - dbcop's unit-test histories (dbcop-tests/, expected.json): its
+//    verdicts for RA, CC, PC (prefix), SI and SER, for each history in
+//    our native JSON and in dbcop's own JSON and .hist text, each read with
+//    its format's initial-state convention.
 // AWDIT's and dbcop's levels include session order, like biswas.*
 // (docs/levels.md maps the names).
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -69,17 +73,26 @@ TEST_CASE("dbcop's unit-test histories get dbcop's RA, CC, PC, SI and SER verdic
                                                     {"PC", "biswas.PC"},
                                                     {"SI", "biswas.SI"},
                                                     {"SER", "biswas.SER"}};
-  int verdicts = 0;
-  for (const auto& [name, entry] : expected.items()) {
-    ReadResult r = read_history_path(dir + "/native/" + name + ".json", std::nullopt, {});
-    for (const auto& [dbcop_level, want] : entry.at("expect").items()) {
-      auto it = level.find(dbcop_level);
-      if (it == level.end()) continue;  // RC and RR are operation-level levels
+  // Each folder, the file name's extension and the format it is detected as.
+  const std::vector<std::array<std::string, 3>> forms = {
+      {"native", ".json", "native"},
+      {"dbcop-json", ".json", "dbcop-json"},
+      {"dbcop-hist", ".hist", "dbcop-hist"}};
+  for (const auto& [folder, ext, format] : forms) {
+    int verdicts = 0;
+    for (const auto& [name, entry] : expected.items()) {
+      CAPTURE(folder);
       CAPTURE(name);
-      CAPTURE(dbcop_level);
-      CHECK(allowed(r.history, it->second) == want.get<bool>());
-      ++verdicts;
+      ReadResult r = read_history_path(dir + "/" + folder + "/" + name + ext, std::nullopt, {});
+      CHECK(std::string(format_name(r.format)) == format);
+      for (const auto& [dbcop_level, want] : entry.at("expect").items()) {
+        auto it = level.find(dbcop_level);
+        if (it == level.end()) continue;  // RC and RR are operation-level levels
+        CAPTURE(dbcop_level);
+        CHECK(allowed(r.history, it->second) == want.get<bool>());
+        ++verdicts;
+      }
     }
+    CHECK(verdicts >= 60);
   }
-  CHECK(verdicts >= 60);
 }
