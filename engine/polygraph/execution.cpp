@@ -9,7 +9,6 @@
 // model's induced SI graph (SO ∪ WR ∪ WW) ; RW? has one: a cycle of it
 // alternates dependencies with at most one anti-dependency between them,
 // exactly as the two-copies theory graph checks (theory_graph.hpp).
-#include <functional>
 #include <queue>
 #include <stdexcept>
 
@@ -20,17 +19,29 @@ namespace iso::poly {
 namespace {
 
 // Kahn's algorithm, smallest ready node first (a deterministic order close
-// to the transactions' own order). Nodes for which `present` is false are
+// to the transactions' own order). `each_arc(emit)` calls emit(a, b) for
+// every arc, and is called twice: once to count, once to fill a compressed
+// adjacency array. The known graph of a large history has millions of edges;
+// holding them once more as pairs and again as adjacency vectors cost more
+// memory than the checker itself. Nodes for which `present` is false are
 // left out. Throws on a cycle: the model was accepted as acyclic.
-std::vector<std::uint32_t> ordered(std::uint32_t nodes,
-                                   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& arcs,
-                                   const std::function<bool(std::uint32_t)>& present) {
-  std::vector<std::vector<std::uint32_t>> out(nodes);
+template <class EachArc, class Present>
+std::vector<std::uint32_t> ordered(std::uint32_t nodes, const EachArc& each_arc,
+                                   const Present& present) {
+  std::vector<std::uint32_t> start(static_cast<std::size_t>(nodes) + 1, 0);
+  each_arc([&](std::uint32_t a, std::uint32_t b) {
+    if (present(a) && present(b)) ++start[a + 1];
+  });
+  for (std::uint32_t v = 0; v < nodes; ++v) start[v + 1] += start[v];
+  std::vector<std::uint32_t> target(start[nodes]);
   std::vector<std::uint32_t> indegree(nodes, 0);
-  for (auto [a, b] : arcs) {
-    if (!present(a) || !present(b)) continue;
-    out[a].push_back(b);
-    ++indegree[b];
+  {
+    std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+    each_arc([&](std::uint32_t a, std::uint32_t b) {
+      if (!present(a) || !present(b)) return;
+      target[next[a]++] = b;
+      ++indegree[b];
+    });
   }
   std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
   std::size_t count = 0;
@@ -40,12 +51,13 @@ std::vector<std::uint32_t> ordered(std::uint32_t nodes,
       if (indegree[v] == 0) ready.push(v);
     }
   std::vector<std::uint32_t> order;
+  order.reserve(count);
   while (!ready.empty()) {
     std::uint32_t v = ready.top();
     ready.pop();
     order.push_back(v);
-    for (std::uint32_t w : out[v])
-      if (--indegree[w] == 0) ready.push(w);
+    for (std::uint32_t i = start[v]; i < start[v + 1]; ++i)
+      if (--indegree[target[i]] == 0) ready.push(target[i]);
   }
   if (order.size() != count)
     throw std::logic_error("polygraph: the accepted model's execution graph is cyclic");
@@ -60,8 +72,11 @@ void fill_execution(const Encoder& enc, SolveOutcome& out) {
   ModelEdges model = enc.model_edges();
   if (!model.broken.empty())
     throw std::logic_error("polygraph: an accepted model has a non-transitive version order");
-  std::vector<DepEdge> deps(pg.known().begin(), pg.known().end());
-  for (const CondEdge& e : model.edges) deps.push_back(e.edge);
+  // Every dependency of the model's graph: the known edges and the model's.
+  auto each_dep = [&](const auto& f) {
+    for (const DepEdge& e : pg.known()) f(e);
+    for (const CondEdge& e : model.edges) f(e.edge);
+  };
   auto committed = [&](TxnId t) {
     return t == kInitTxn || (pg.abstract().member[t] && enc.committed_in_model(t));
   };
@@ -69,20 +84,20 @@ void fill_execution(const Encoder& enc, SolveOutcome& out) {
   out.commit_order.clear();
   out.schedule.clear();
   if (pg.theory().level() == GraphLevel::Ser) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> arcs;
-    for (const DepEdge& e : deps) arcs.emplace_back(e.from, e.to);
+    auto arcs = [&](const auto& emit) { each_dep([&](const DepEdge& e) { emit(e.from, e.to); }); };
     for (std::uint32_t t : ordered(n, arcs, committed)) out.commit_order.push_back(t);
     return;
   }
   // Begin of t: node 2t; commit: 2t + 1.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> arcs;
-  for (TxnId t = 0; t < n; ++t) arcs.emplace_back(2 * t, 2 * t + 1);
-  for (const DepEdge& e : deps) {
-    if (e.type == Dep::RW)
-      arcs.emplace_back(2 * e.from, 2 * e.to + 1);
-    else
-      arcs.emplace_back(2 * e.from + 1, 2 * e.to);
-  }
+  auto arcs = [&](const auto& emit) {
+    for (TxnId t = 0; t < n; ++t) emit(2 * t, 2 * t + 1);
+    each_dep([&](const DepEdge& e) {
+      if (e.type == Dep::RW)
+        emit(2 * e.from, 2 * e.to + 1);
+      else
+        emit(2 * e.from + 1, 2 * e.to);
+    });
+  };
   out.commit_order.push_back(kInitTxn);
   for (std::uint32_t v : ordered(2 * n, arcs, [&](std::uint32_t v) { return committed(v / 2); })) {
     const TxnId t = v / 2;

@@ -85,7 +85,7 @@ std::string derived_why(const Polygraph& pg, const DepEdge& e, int depth) {
 }
 
 std::string known_why(const Polygraph& pg, std::size_t id, int depth) {
-  const EdgeWhy& why = pg.known_why()[id];
+  const EdgeWhy why = pg.known_why(id);
   const DepEdge& e = pg.known()[id];
   switch (why.kind) {
     case EdgeWhy::Kind::Observed:

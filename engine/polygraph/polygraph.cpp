@@ -140,7 +140,21 @@ void Polygraph::add_known(const DepEdge& e, EdgeWhy why) {
     return;
   }
   known_.push_back(e);
-  why_.push_back(why);
+  why_kind_.push_back(why.kind);
+  if (why.kind == EdgeWhy::Kind::ListOrder || why.kind == EdgeWhy::Kind::Pruned)
+    if (why_refs_.empty() || why_refs_.back().second != why.ref)
+      why_refs_.emplace_back(known_.size() - 1, why.ref);
+}
+
+EdgeWhy Polygraph::known_why(std::size_t id) const {
+  EdgeWhy why{why_kind_.at(id), 0};
+  if (why.kind == EdgeWhy::Kind::ListOrder || why.kind == EdgeWhy::Kind::Pruned) {
+    // The last run that starts at or before id.
+    auto run = std::upper_bound(why_refs_.begin(), why_refs_.end(), id,
+                                [](std::size_t i, const auto& r) { return i < r.first; });
+    why.ref = std::prev(run)->second;
+  }
+  return why;
 }
 
 void Polygraph::fix_ww(TxnId from, TxnId to, KeyId k, EdgeWhy why) {
@@ -179,7 +193,7 @@ std::optional<std::vector<DepEdge>> Polygraph::path_before(graph::Node from, gra
 
 std::vector<DepEdge> Polygraph::alternative_cycle(std::size_t id) const {
   const DepEdge& e = known_[id];
-  const std::size_t bound = why_[id].ref;
+  const std::size_t bound = known_why(id).ref;
   // The edges the alternative implies, from the facts known before `e`.
   std::vector<std::vector<DepEdge>> alternatives;
   auto wr_sources = [&](TxnId writer, KeyId k) {  // known readers of writer's k, before e

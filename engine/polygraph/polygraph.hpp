@@ -79,8 +79,8 @@ class Polygraph {
   const TheoryGraph& theory() const { return theory_; }
   bool unknown(TxnId t) const { return unknown_[t]; }
   const std::vector<DepEdge>& known() const { return known_; }
-  // Why each known edge is certain (indexed like known()).
-  const std::vector<EdgeWhy>& known_why() const { return why_; }
+  // Why the known edge `id` (an index into known()) is certain.
+  EdgeWhy known_why(std::size_t id) const;
   // The index in known() of an edge, if it is known.
   std::optional<std::size_t> known_id(const DepEdge& e) const;
   // For a known edge fixed by pruning: the cycle its alternative (the other
@@ -156,7 +156,13 @@ class Polygraph {
   TheoryGraph theory_;
   std::vector<bool> unknown_;
   std::vector<DepEdge> known_;
-  std::vector<EdgeWhy> why_;
+  // Why each known edge is certain, compactly: a large history has millions
+  // of known edges, and most reasons carry no reference. The kind per edge;
+  // the references as runs (first edge id, ref) over the edges whose kind
+  // has one (ListOrder, Pruned), a new run only where the reference changes
+  // (pruning gives every edge of one pass the same one).
+  std::vector<EdgeWhy::Kind> why_kind_;
+  std::vector<std::pair<std::size_t, std::uint32_t>> why_refs_;
   std::vector<Conditional> conditional_;
   std::vector<TxnId> forced_commits_;
   std::vector<std::pair<TxnId, TxnId>> commit_implications_;
