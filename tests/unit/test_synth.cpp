@@ -1,6 +1,7 @@
 // Synthesis: the results of the Isolde paper as end-to-end tests, each
 // synthesized history written as JSON, read back, and re-checked by the
-// oracle and by the brute-force enumerator (soundness is tested, not assumed).
+// oracle and by the brute-force enumerator, and each allow level's witness
+// re-checked against that level (soundness is tested, not assumed).
 #include <doctest/doctest.h>
 
 #include "tests/unit/history_helpers.hpp"
@@ -17,6 +18,7 @@
 #include "engine/history/printer.hpp"
 #include "lua/spec_library.hpp"
 #include "tests/brute/brute.hpp"
+#include "tests/unit/brute_witness.hpp"
 
 using namespace iso;
 using namespace iso::cegis;
@@ -53,7 +55,18 @@ void verify_solution(const Problem& p, const SynthResult& r) {
     CHECK(decide(h, *d).verdict == Verdict::Violated);
     CHECK_FALSE(brute::allows(ah, d->name));
   }
+  // The witnesses printed with the history are what they say: each
+  // satisfies its level, by the level's formula and by the brute force's
+  // literal reading of the definition.
   REQUIRE(r.allow_witnesses.size() == p.allow.size());
+  for (std::size_t i = 0; i < p.allow.size(); ++i) {
+    INFO("witness of ", p.allow[i]->name);
+    std::string why;
+    CHECK_MESSAGE(satisfies(*r.history, *p.allow[i], r.allow_witnesses[i], &why), why);
+    brute::WitnessCheck c =
+        brute::check_witness(*r.history, p.allow[i]->name, to_brute(*r.history, r.allow_witnesses[i]));
+    CHECK_MESSAGE(c.ok, c.reason);
+  }
 }
 
 Outcome solve(std::vector<std::string> allow, std::vector<std::string> deny, const std::string& scope) {
