@@ -1,28 +1,33 @@
 #include "engine/logic/circuit.hpp"
 
 #include <algorithm>
+#include <array>
+#include <unordered_map>
 
 #include "engine/util/budget.hpp"
 
 namespace iso::logic {
 
-Circuit::Circuit() { gates_.push_back(Gate{Kind::Const, 0, {}}); }
+namespace {
+
+std::uint32_t hash_of(std::span<const BLit> kids) {
+  std::uint64_t h = kids.size();
+  for (BLit l : kids) h = (h ^ l.x) * 0x9E3779B97F4A7C15ull;
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+}  // namespace
+
+Circuit::Circuit() : index_(1024) { gates_.push_back(Gate{Kind::Const, 0, 0, 0}); }
 
 BLit Circuit::input() {
-  gates_.push_back(Gate{Kind::Input, num_inputs_++, {}});
+  gates_.push_back(Gate{Kind::Input, num_inputs_++, 0, 0});
   return BLit{static_cast<std::uint32_t>(gates_.size() - 1) << 1};
 }
 
-std::size_t Circuit::KeyHash::operator()(const std::vector<BLit>& v) const {
-  std::size_t h = v.size();
-  for (BLit l : v) h = h * 0x9E3779B97F4A7C15ull + l.x + (h >> 29);
-  return h;
-}
-
 BLit Circuit::and_(std::span<const BLit> kids) {
-  budget::poll();  // gates are the translation's output: a long translation makes many
-  std::vector<BLit> k;
-  k.reserve(kids.size());
+  std::vector<BLit>& k = scratch_;  // make_and copies it before anything reuses it
+  k.clear();
   for (BLit l : kids) {
     if (l == kFalse) return kFalse;
     if (l == kTrue) continue;
@@ -35,13 +40,7 @@ BLit Circuit::and_(std::span<const BLit> kids) {
     if (k[i].node() == k[i - 1].node()) return kFalse;
   if (k.empty()) return kTrue;
   if (k.size() == 1) return k[0];
-  if (k.size() == 2) return pair_gate(k[0], k[1]);
-  auto it = and_index_.find(k);
-  if (it != and_index_.end()) return BLit{it->second << 1};
-  auto id = static_cast<std::uint32_t>(gates_.size());
-  gates_.push_back(Gate{Kind::And, 0, k});
-  and_index_.emplace(std::move(k), id);
-  return BLit{id << 1};
+  return make_and(k);
 }
 
 BLit Circuit::and_(BLit a, BLit b) {
@@ -49,18 +48,40 @@ BLit Circuit::and_(BLit a, BLit b) {
   if (a == kTrue) return b;
   if (b == kTrue || a == b) return a;
   if (a.node() == b.node()) return kFalse;  // x and !x
-  return b < a ? pair_gate(b, a) : pair_gate(a, b);
+  const std::array<BLit, 2> k = b < a ? std::array<BLit, 2>{b, a} : std::array<BLit, 2>{a, b};
+  return make_and(k);
 }
 
-BLit Circuit::pair_gate(BLit a, BLit b) {
-  budget::poll();
-  const std::uint64_t key = (std::uint64_t{a.x} << 32) | b.x;
-  auto it = pair_index_.find(key);
-  if (it != pair_index_.end()) return BLit{it->second << 1};
-  auto id = static_cast<std::uint32_t>(gates_.size());
-  gates_.push_back(Gate{Kind::And, 0, {a, b}});
-  pair_index_.emplace(key, id);
+BLit Circuit::make_and(std::span<const BLit> k) {
+  budget::poll();  // gates are the translation's output: a long translation makes many
+  const std::uint32_t h = hash_of(k);
+  const std::size_t mask = index_.size() - 1;
+  std::size_t at = h & mask;
+  for (; index_[at].gate != 0; at = (at + 1) & mask) {
+    if (index_[at].hash != h) continue;
+    const std::span<const BLit> other = kids(index_[at].gate);
+    if (std::equal(k.begin(), k.end(), other.begin(), other.end()))
+      return BLit{index_[at].gate << 1};
+  }
+  const auto id = static_cast<std::uint32_t>(gates_.size());
+  gates_.push_back(
+      Gate{Kind::And, 0, static_cast<std::uint32_t>(kids_.size()), static_cast<std::uint32_t>(k.size())});
+  kids_.insert(kids_.end(), k.begin(), k.end());
+  index_[at] = Slot{id, h};
+  if (++indexed_ * 2 > index_.size()) grow_index();
   return BLit{id << 1};
+}
+
+void Circuit::grow_index() {
+  std::vector<Slot> bigger(index_.size() * 2);
+  const std::size_t mask = bigger.size() - 1;
+  for (const Slot& s : index_) {
+    if (s.gate == 0) continue;
+    std::size_t at = s.hash & mask;
+    while (bigger[at].gate != 0) at = (at + 1) & mask;
+    bigger[at] = s;
+  }
+  index_ = std::move(bigger);
 }
 
 BLit Circuit::or_(std::span<const BLit> kids) {
@@ -106,11 +127,11 @@ bool Circuit::eval(BLit l, const std::vector<bool>& inputs) const {
       continue;
     }
     bool ready = true;
-    for (BLit k : g.kids)
+    for (BLit k : kids(n))
       if (!memo.count(k.node())) { stack.push_back(k.node()); ready = false; }
     if (!ready) continue;
     bool v = true;
-    for (BLit k : g.kids) v = v && (memo[k.node()] != k.negated());
+    for (BLit k : kids(n)) v = v && (memo[k.node()] != k.negated());
     memo[n] = v;
     stack.pop_back();
   }

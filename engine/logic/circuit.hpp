@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace iso::logic {
@@ -32,8 +31,9 @@ class Circuit {
   enum class Kind : std::uint8_t { Const, Input, And };
   struct Gate {
     Kind kind;
-    std::uint32_t input;             // Input: the input's number
-    std::vector<BLit> kids;          // And: sorted, unique, no constants
+    std::uint32_t input;  // Input: the input's number
+    std::uint32_t first;  // And: its kids are kids_[first, first + size)
+    std::uint32_t size;
   };
 
   Circuit();
@@ -50,6 +50,12 @@ class Circuit {
   BLit at_most_one(std::span<const BLit> lits);
 
   const Gate& gate(std::uint32_t node) const { return gates_[node]; }
+  // An And gate's kids: sorted, unique, no constants. Valid until the next
+  // gate is made.
+  std::span<const BLit> kids(std::uint32_t node) const {
+    const Gate& g = gates_[node];
+    return {kids_.data() + g.first, g.size};
+  }
   std::size_t num_gates() const { return gates_.size(); }
   std::uint32_t num_inputs() const { return num_inputs_; }
   static bool is_const(BLit l) { return l.node() == 0; }
@@ -58,19 +64,23 @@ class Circuit {
   bool eval(BLit l, const std::vector<bool>& inputs) const;
 
  private:
-  struct KeyHash {
-    std::size_t operator()(const std::vector<BLit>& v) const;
-  };
-  struct KeyEq {
-    bool operator()(const std::vector<BLit>& a, const std::vector<BLit>& b) const {
-      return a == b;
-    }
+  // The And gate with exactly these kids (normalized), made if new.
+  BLit make_and(std::span<const BLit> kids);
+  void grow_index();
+
+  // Every And gate's kids in one array, and the hash-consing index as an
+  // open-addressing table of gate ids (0: empty; gate 0 is the constant)
+  // with each gate's hash beside it. Translations make millions of gates:
+  // one allocation per gate and a node-based map made building them, and
+  // freeing them when a run is cut short, cost seconds.
+  struct Slot {
+    std::uint32_t gate = 0;
+    std::uint32_t hash = 0;
   };
   std::vector<Gate> gates_;
-  std::unordered_map<std::vector<BLit>, std::uint32_t, KeyHash, KeyEq> and_index_;
-  // Two-input gates, the common case, hash-consed without allocating.
-  std::unordered_map<std::uint64_t, std::uint32_t> pair_index_;
-  BLit pair_gate(BLit a, BLit b);  // a < b, distinct nodes, no constants
+  std::vector<BLit> kids_;
+  std::vector<Slot> index_;  // size a power of two, at most half full
+  std::size_t indexed_ = 0;
   std::uint32_t num_inputs_ = 0;
   std::vector<BLit> scratch_;
 };

@@ -33,8 +33,8 @@ sat::Lit CnfEncoder::encode(BLit l, bool positive) {
     if (!(done_[node] & bit)) {
       done_[node] |= bit;
       budget::poll();
-      // Iterating over a copy of the children: encode() may grow the tables.
-      const std::vector<BLit> kids = g.kids;
+      // The kids stay put: encoding makes no gates.
+      const std::span<const BLit> kids = c_.kids(node);
       if (want_pos) {
         // v -> kid, for every kid
         for (BLit k : kids) s_.add_clause({~v, encode(k, true)});
@@ -67,14 +67,14 @@ void CnfEncoder::assert_true(BLit root) {
     if (!asserted_.insert(l.x).second) continue;
     const auto& g = c_.gate(l.node());
     if (g.kind == Circuit::Kind::And && !l.negated()) {
-      todo.insert(todo.end(), g.kids.rbegin(), g.kids.rend());
+      const std::span<const BLit> kids = c_.kids(l.node());
+      todo.insert(todo.end(), kids.rbegin(), kids.rend());
       continue;
     }
     if (g.kind == Circuit::Kind::And && l.negated()) {
       // !(a & b & ...) = !a | !b | ...
       std::vector<sat::Lit> clause;
-      const std::vector<BLit> kids = g.kids;
-      for (BLit k : kids) clause.push_back(encode(!k, true));
+      for (BLit k : c_.kids(l.node())) clause.push_back(encode(!k, true));
       s_.add_clause(clause);
       continue;
     }
