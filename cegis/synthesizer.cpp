@@ -97,8 +97,8 @@ PinnedRelations index_order_hint(const Framework& fw, const History& h) {
 
 class Loop {
  public:
-  Loop(const Problem& p, const SynthOptions& opt)
-      : p_(p), opt_(opt), start_(Clock::now()), space_(p.scope, p.space, circuit_), cnf_(circuit_, solver_) {}
+  Loop(const Problem& p, const SynthOptions& opt, Clock::time_point start)
+      : p_(p), opt_(opt), start_(start), space_(p.scope, p.space, circuit_), cnf_(circuit_, solver_) {}
 
   SynthResult run();
 
@@ -110,16 +110,22 @@ class Loop {
   void report_progress();
   std::vector<Bindings> deny_templates(const lua::Level& deny);
 
+  // In this order: the heartbeat reports from the circuit and the stats
+  // while the history space is being built.
   const Problem& p_;
   const SynthOptions& opt_;
   Clock::time_point start_;
   Clock::time_point last_progress_ = Clock::now();
+  const char* phase_ = "translating";
+  SynthStats stats_;
   Circuit circuit_;
   sat::Solver solver_;
+  // Translating a large scope makes millions of gates between two
+  // candidates: the budget's polls report progress meanwhile.
+  budget::ScopedHeartbeat heartbeat_{[this] { report_progress(); }};
   HistorySpace space_;
   CnfEncoder cnf_;
   std::vector<Execution> allow_execs_;
-  SynthStats stats_;
 };
 
 void Loop::assert_formula(const FormulaPtr& f, const Bindings& b, bool negate) {
@@ -177,7 +183,8 @@ void Loop::report_progress() {
   if (!opt_.on_progress) return;
   if (seconds_since(start_) < 1.0 || seconds_since(last_progress_) < 1.0) return;
   last_progress_ = Clock::now();
-  opt_.on_progress(Progress{stats_.candidates, stats_.lemmas, seconds_since(start_)});
+  opt_.on_progress(
+      Progress{phase_, stats_.candidates, stats_.lemmas, circuit_.num_gates(), seconds_since(start_)});
 }
 
 std::optional<Witness> Loop::counterexample(const History& h, const lua::Level& level,
@@ -201,7 +208,6 @@ std::optional<Witness> Loop::counterexample(const History& h, const lua::Level& 
 
 SynthResult Loop::run() {
   SynthResult result;
-  budget::ScopedDeadline deadline(opt_.timeout_seconds);
   try {
     run_loop(result);
   } catch (const TimeoutError&) {
@@ -241,6 +247,7 @@ void Loop::run_loop(SynthResult& result) {
   for (const lua::Level* d : p_.deny)
     for (const Bindings& b : deny_templates(*d)) assert_formula(d->constraint(), b, true);
 
+  phase_ = "searching";
   while (true) {
     report_progress();
     auto t = Clock::now();
@@ -357,8 +364,18 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
 }
 
 SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
-  Loop loop(p, opt);
-  return loop.run();
+  const auto start = Clock::now();
+  // The deadline covers building the history space too (Loop's constructor).
+  budget::ScopedDeadline deadline(opt.timeout_seconds);
+  try {
+    Loop loop(p, opt, start);
+    return loop.run();
+  } catch (const TimeoutError&) {
+    SynthResult r;
+    r.outcome = Outcome::Timeout;
+    r.stats.total_seconds = seconds_since(start);
+    return r;
+  }
 }
 
 bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses) {

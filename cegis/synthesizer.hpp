@@ -44,7 +44,9 @@ struct SynthStats {
 };
 
 struct Progress {
+  const char* phase;  // "translating" (levels to clauses) or "searching" (candidates and lemmas)
   std::uint64_t candidates, lemmas;
+  std::size_t gates;  // circuit gates made so far
   double elapsed_seconds;
 };
 

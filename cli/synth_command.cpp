@@ -37,8 +37,8 @@ cegis::SynthOptions synth_options(double timeout) {
   o.timeout_seconds = timeout;
   const bool tty = isatty(fileno(stderr));
   o.on_progress = [tty](const cegis::Progress& p) {
-    fmt::print(stderr, "{}synth: {} candidates, {} lemmas, {:.1f} s{}", tty ? "\r" : "", p.candidates,
-               p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
+    fmt::print(stderr, "{}synth: {}, {} gates, {} candidates, {} lemmas, {:.1f} s{}", tty ? "\r" : "", p.phase,
+               p.gates, p.candidates, p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
     std::fflush(stderr);
   };
   return o;

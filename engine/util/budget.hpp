@@ -5,6 +5,9 @@
 // (everything is RAII) to the caller that asked for the budget: decide()
 // turns it into an `unknown` verdict, the command line into exit code 3.
 // SAT calls get the time left as their own limit (engine/sat/solver.cpp).
+// The same polls drive a heartbeat (ScopedHeartbeat): a long phase that
+// has no natural place to report progress (a translation making millions
+// of gates) still tells the user, about once a second, that it is working.
 //
 // Why a process-wide deadline rather than a parameter: the budget must bound
 // every phase of a run (reading, construction, pruning, translation,
@@ -16,8 +19,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace iso {
 
@@ -36,6 +41,8 @@ struct State {
   bool active = false;
   Clock::time_point deadline{};
   std::uint32_t polls = 0;
+  const std::function<void()>* beat = nullptr;  // ScopedHeartbeat's callback
+  Clock::time_point next_beat{};
 };
 inline State& state() {
   thread_local State s;
@@ -65,9 +72,17 @@ inline void check() {
 
 // check() once every 1024 calls: for tight loops, where reading the clock
 // at every step would cost more than the step.
+// Also calls the heartbeat, if one is set and a second has passed since it
+// last ran.
 inline void poll() {
   auto& s = detail::state();
-  if ((++s.polls & 1023u) == 0 && s.active && Clock::now() >= s.deadline) throw TimeoutError();
+  if ((++s.polls & 1023u) != 0 || (!s.active && !s.beat)) return;
+  const auto now = Clock::now();
+  if (s.active && now >= s.deadline) throw TimeoutError();
+  if (s.beat && now >= s.next_beat) {
+    s.next_beat = now + std::chrono::seconds(1);
+    (*s.beat)();
+  }
 }
 
 // Narrows the deadline to `seconds` from now for its lifetime (never widens
@@ -95,6 +110,31 @@ class ScopedDeadline {
 
  private:
   detail::State saved_;
+};
+
+// Calls `beat` from poll() about once a second, the first time a second
+// after construction, for its lifetime; restores the previous heartbeat
+// when destroyed. `beat` must not throw and should be cheap (print a line).
+class ScopedHeartbeat {
+ public:
+  explicit ScopedHeartbeat(std::function<void()> beat)
+      : beat_(std::move(beat)), saved_beat_(detail::state().beat), saved_next_(detail::state().next_beat) {
+    auto& s = detail::state();
+    s.beat = beat_ ? &beat_ : nullptr;
+    s.next_beat = Clock::now() + std::chrono::seconds(1);
+  }
+  ~ScopedHeartbeat() {
+    auto& s = detail::state();
+    s.beat = saved_beat_;
+    s.next_beat = saved_next_;
+  }
+  ScopedHeartbeat(const ScopedHeartbeat&) = delete;
+  ScopedHeartbeat& operator=(const ScopedHeartbeat&) = delete;
+
+ private:
+  std::function<void()> beat_;
+  const std::function<void()>* saved_beat_;
+  Clock::time_point saved_next_;
 };
 
 }  // namespace budget

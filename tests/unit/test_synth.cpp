@@ -178,6 +178,21 @@ TEST_CASE("deny-only and allow-only problems") {
   CHECK(solve({}, {"RA"}, "1,1,1") == Outcome::None);
 }
 
+TEST_CASE("a long run reports progress while translating, and stops at its time limit") {
+  Problem p = problem({"SI"}, {"SER"}, "30,30,30");
+  SynthOptions o;
+  o.timeout_seconds = 1.5;
+  std::vector<Progress> seen;
+  o.on_progress = [&](const Progress& pr) { seen.push_back(pr); };
+  const SynthResult r = synthesize(p, o);
+  CHECK(r.outcome == Outcome::Timeout);
+  CHECK(r.stats.total_seconds < 3.0);
+  REQUIRE_FALSE(seen.empty());
+  CHECK(std::string(seen.front().phase) == "translating");
+  CHECK(seen.front().gates > 0);
+  CHECK(seen.front().elapsed_seconds >= 1.0);
+}
+
 TEST_CASE("separations between neighbouring levels at 3,2,3") {
   const std::vector<std::pair<std::string, std::string>> pairs = {
       {"biswas.RA", "biswas.CC"}, {"biswas.PC", "biswas.SI"}, {"biswas.SI", "biswas.SER"},
