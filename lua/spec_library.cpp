@@ -602,8 +602,39 @@ int named_declaration(lua_State* L) {
   return 1;
 }
 
+// The optional field `permits = { "aborted reads", "intermediate reads",
+// "non-repeatable reads" }` of a level table at `table`. Returns nullptr, or
+// what is wrong with it (a static string).
+const char* read_permits(lua_State* L, int table, Level::Permits& out) {
+  lua_getfield(L, table, "permits");
+  if (lua_isnil(L, -1)) {
+    lua_pop(L, 1);
+    return nullptr;
+  }
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    return "must be a list of strings";
+  }
+  const lua_Unsigned n = lua_rawlen(L, -1);
+  for (lua_Unsigned i = 1; i <= n && i <= 16; ++i) {
+    lua_rawgeti(L, -1, static_cast<lua_Integer>(i));
+    const std::string_view what = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+    lua_pop(L, 1);
+    if (what == "aborted reads") out.aborted_reads = true;
+    else if (what == "intermediate reads") out.intermediate_reads = true;
+    else if (what == "non-repeatable reads") out.non_repeatable_reads = true;
+    else {
+      lua_pop(L, 1);
+      return "each entry is \"aborted reads\", \"intermediate reads\" or \"non-repeatable reads\"";
+    }
+  }
+  lua_pop(L, 1);
+  return nullptr;
+}
+
 // level "NAME" { framework = "biswas", doc = "...", axiom = function(h, e) ... end,
-//               graph = "SER" }   -- optional: a graph characterization (SER, SI, RA, CC)
+//               graph = "SER",    -- optional: a graph characterization (SER, SI, RA, CC)
+//               permits = { "non-repeatable reads" } }  -- optional: see Level::Permits
 int declare_level(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -636,6 +667,8 @@ int declare_level(lua_State* L) {
       return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
                         "(\"SER\", \"SI\", \"RA\" or \"CC\")", name.c_str(), graph.c_str());
   }
+  if (const char* bad = read_permits(L, 1, lv->permits))
+    return luaL_error(L, "level '%s': permits: %s", name.c_str(), bad);
   lua_getfield(L, 1, "axiom");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "level '%s': 'axiom' must be a function(h, e) returning a formula",

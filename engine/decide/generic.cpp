@@ -93,6 +93,26 @@ std::uint32_t id_of(const model::ConcreteInstance& inst, SortId sort, Atom a) {
   return a - u.first(sort);
 }
 
+// A read the level permits but abstract transactions cannot represent
+// (Level::Permits): no verdict rather than a wrong "violated".
+void refuse_permitted_reads(const AbstractHistory& h, const Level& level) {
+  auto refuse = [&](std::string_view what, const std::string& which) {
+    throw DecideRefused(fmt::format(
+        "level {} permits {}, and this history has one ({}); levels over operations are not "
+        "modelled yet, so it is not decided",
+        level.name, what, which));
+  };
+  const Level::Permits& p = level.permits;
+  for (const IntViolation& v : h.int_violations)
+    if (p.non_repeatable_reads && v.kind == IntViolation::Kind::Reread)
+      refuse("non-repeatable reads", v.message);
+  for (const UnjustifiedRead& r : h.unjustified_reads) {
+    if (p.aborted_reads && r.kind == ReadAnomaly::Aborted) refuse("aborted reads (G1a)", r.message);
+    if (p.intermediate_reads && r.kind == ReadAnomaly::Intermediate)
+      refuse("intermediate reads (G1b)", r.message);
+  }
+}
+
 }  // namespace
 
 Result check_members(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned,
@@ -100,6 +120,7 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
   Result result;
   if (h.has_predicate_reads)
     throw DecideRefused("predicate reads are not supported by the generic oracle");
+  refuse_permitted_reads(h, level);
   if (!h.int_violations.empty()) {
     result.verdict = Verdict::Violated;
     result.anomaly = poly::int_anomaly(h.int_violations.front());

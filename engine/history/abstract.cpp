@@ -192,7 +192,10 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
                                   format_op(h, op), format_op(h, last))
                     : fmt::format("{}: {} does not repeat its own earlier read {}", h.txn_name(t),
                                   format_op(h, op), format_op(h, last));
-            a.int_violations.push_back(IntViolation{t, i, std::move(msg)});
+            a.int_violations.push_back(IntViolation{t, i, std::move(msg),
+                                                    last.kind == OpKind::Write
+                                                        ? IntViolation::Kind::OwnWrite
+                                                        : IntViolation::Kind::Reread});
           }
         }
       } else {

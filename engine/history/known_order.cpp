@@ -191,7 +191,8 @@ bool Analysis::own_appends_end(const ListRead& r, KeyId k) {
   out_.int_violations.push_back(IntViolation{
       r.txn, r.op,
       fmt::format("{} does not end with its own earlier appends {}", read_text(r),
-                  values_text(own))});
+                  values_text(own)),
+      IntViolation::Kind::OwnAppends});
   return false;
 }
 

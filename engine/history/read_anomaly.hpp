@@ -47,9 +47,16 @@ struct UnjustifiedRead {
 // in the same transaction (its own write, or its own earlier read), or a
 // list read that does not end with the transaction's own earlier appends.
 struct IntViolation {
+  enum class Kind : std::uint8_t {
+    OwnWrite,         // a read after the transaction's own write returns another value
+    Reread,           // a re-read returns another value than the transaction's earlier read
+                      // (a non-repeatable read: Adya's PL-1 and PL-2 allow it)
+    OwnAppends,       // a list read does not end with the transaction's own appends
+  };
   TxnId txn = 0;
   std::uint32_t op = 0;     // the offending read
   std::string message;      // e.g. "T1: r(x,2) does not return its own earlier write w(x,1)"
+  Kind kind = Kind::OwnWrite;
 };
 
 }  // namespace iso

@@ -42,6 +42,16 @@ struct Level {
   // hyper-polygraph (SER, SI) or saturation (RA, CC) decides it, and must
   // agree with the formula (tests check that they do).
   std::optional<poly::GraphLevel> graph;
+  // Reads over operations that the level's definition allows but the model
+  // of abstract transactions cannot represent (it counts each as a violation
+  // at every level): Adya's PL-1 allows aborted (G1a) and intermediate (G1b)
+  // reads and non-repeatable reads, PL-2 non-repeatable reads. decide()
+  // refuses a history that has one, rather than call it violated.
+  struct Permits {
+    bool aborted_reads = false;
+    bool intermediate_reads = false;
+    bool non_repeatable_reads = false;
+  } permits;
 
   // The whole constraint on an execution: order witnesses, wf, and the axiom.
   logic::FormulaPtr constraint() const;

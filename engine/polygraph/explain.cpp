@@ -162,7 +162,10 @@ Anomaly read_anomaly(const UnjustifiedRead& r) {
 
 Anomaly int_anomaly(const IntViolation& v) {
   Anomaly a;
-  a.name = "INT";
+  // A re-read of another committed value is Adya's fuzzy read (Berenson et
+  // al.'s P2), which every level from RA and PL-2.99 up forbids; the others
+  // break internal consistency.
+  a.name = v.kind == IntViolation::Kind::Reread ? "non-repeatable read" : "INT";
   a.description = v.message;
   a.txns = {v.txn};
   return a;

@@ -31,6 +31,20 @@ cli_test(levels 0 "" "cerone.NLU" ${BIN} levels)
 cli_test(show 0 "" "T1: r\\(x,0\\) w\\(x,1\\)" ${BIN} show ${EX}/lost-update.json)
 cli_test(thin-air-violated 1 "" "no committed transaction wrote" ${BIN} check ${IN}/thin-air.json -l cerone.RA)
 cli_test(int-violated 1 "" "INT" ${BIN} check ${IN}/int-violation.json -l RA)
+# Reads that abstract transactions cannot represent: a violation, named, at
+# the levels that forbid them; refused, not called violated, at the levels
+# that permit them (Adya's PL-1 and PL-2; specs/adya.lua).
+cli_test(non-repeatable-read-ra 1 "" "biswas.RA: violated: non-repeatable read" ${BIN} check
+         ${IN}/non-repeatable-read.json -l RA)
+cli_test(non-repeatable-read-pl-2.99 1 "" "adya.PL-2.99: violated: non-repeatable read" ${BIN} check
+         ${IN}/non-repeatable-read.json -l adya.PL-2.99)
+foreach(level PL-1 PL-2)
+  cli_test(non-repeatable-read-${level} 2 "level adya.${level} permits non-repeatable reads.*not decided" ""
+           ${BIN} check ${IN}/non-repeatable-read.json -l adya.${level})
+endforeach()
+cli_test(dirty-read-pl-1 2 "level adya.PL-1 permits aborted reads \\(G1a\\).*not decided" ""
+         ${BIN} check ${IN}/dirty-read.json -l adya.PL-1)
+cli_test(dirty-read-pl-2 1 "" "adya.PL-2: violated: G1a" ${BIN} check ${IN}/dirty-read.json -l adya.PL-2)
 # RA and CC by saturation: the anomaly named, its reader and key described.
 cli_test(fractured-read-ra 1 "" "biswas.RA: violated: fractured read" ${BIN} check
          ${EX}/fractured-read.json --level RA)

@@ -141,6 +141,7 @@ TEST_CASE("abstract: INT violations") {
     CHECK(a.int_violations[0].op == 1);
     CHECK(a.int_violations[0].message ==
           "T1: r(x,2) does not return its own earlier write w(x,1)");
+    CHECK(a.int_violations[0].kind == IntViolation::Kind::OwnWrite);
   }
   SUBCASE("last own write, not the first") {
     Builder b;
@@ -167,6 +168,7 @@ TEST_CASE("abstract: INT violations") {
     CHECK(a.int_violations[0].op == 2);
     CHECK(a.int_violations[0].message ==
           "T1: r(x,1) does not repeat its own earlier read r(x,0)");
+    CHECK(a.int_violations[0].kind == IntViolation::Kind::Reread);
     // The first read is still the external one.
     REQUIRE(a.abs[t1].reads.size() == 2);
     CHECK(a.abs[t1].reads[0].op == 0);

@@ -91,6 +91,27 @@ TEST_CASE("the standard library declares every level of the issue with a doc and
   CHECK_THROWS_WITH_AS(lib.level("UA"), doctest::Contains("did you mean cerone.UA"), SpecError);
 }
 
+TEST_CASE("permits: what a level allows that abstract transactions cannot represent") {
+  SpecLibrary lib;
+  lib.load_string("library \"u\"\nlevel \"X\" { framework = \"adya\", permits = { \"aborted reads\", "
+                  "\"non-repeatable reads\" },\n  axiom = function(h, e) return TRUE end }",
+                  "user.lua");
+  const Level& x = lib.level("u.X");
+  CHECK(x.permits.aborted_reads);
+  CHECK_FALSE(x.permits.intermediate_reads);
+  CHECK(x.permits.non_repeatable_reads);
+  CHECK(lib.level("adya.PL-1").permits.intermediate_reads);
+  CHECK(lib.level("adya.PL-2").permits.non_repeatable_reads);
+  CHECK_FALSE(lib.level("adya.PL-2").permits.aborted_reads);
+  CHECK_FALSE(lib.level("adya.PL-2.99").permits.non_repeatable_reads);
+  check_error("level \"X\" { framework = \"biswas\", permits = \"dirty\",\n"
+              "  axiom = function(h, e) return TRUE end }",
+              "user.lua:1:", "permits: must be a list of strings");
+  check_error("level \"X\" { framework = \"biswas\", permits = { \"dirty reads\" },\n"
+              "  axiom = function(h, e) return TRUE end }",
+              "user.lua:1:", "permits: each entry is");
+}
+
 TEST_CASE("errors in a spec are reported as file:line: message") {
   CHECK(load_error("level \"X\" { framework = \"biswas\", axiom = function(h, e)\n"
                    "  return h.so +\nend }") .find("user.lua:3:") == 0);
