@@ -95,6 +95,18 @@ PinnedRelations index_order_hint(const Framework& fw, const History& h) {
   return hint;
 }
 
+// decide(), with a witness when allowed: a graph checker's commit order does
+// not always give the framework's witness, and then the generic oracle
+// finds one.
+Decision decide_with_witness(const History& h, const lua::Level& level, DecideOptions opt) {
+  Decision d = decide(h, level, opt);
+  if (d.verdict == Verdict::Allowed && !d.witness) {
+    opt.force_generic = true;
+    d = decide(h, level, opt);
+  }
+  return d;
+}
+
 class Loop {
  public:
   Loop(const Problem& p, const SynthOptions& opt, Clock::time_point start)
@@ -193,13 +205,7 @@ std::optional<Witness> Loop::counterexample(const History& h, const lua::Level& 
   DecideOptions opt;
   opt.explain = false;  // a violated candidate needs no explanation
   opt.hint = index_order_hint(*level.framework, h);
-  Decision d = decide(h, level, opt);
-  if (d.verdict == Verdict::Allowed && !d.witness) {
-    // The graph checker allowed it, but the framework's witness is not built
-    // from its commit order: the generic oracle finds one.
-    opt.force_generic = true;
-    d = decide(h, level, opt);
-  }
+  Decision d = decide_with_witness(h, level, opt);
   stats_.oracle_seconds += seconds_since(t);
   if (d.verdict == Verdict::Unknown) timed_out = true;
   if (d.verdict != Verdict::Allowed) return std::nullopt;
@@ -382,19 +388,19 @@ bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow
   std::vector<Witness> ws;
   DecideOptions opt;
   opt.explain = false;
+  // decide() turns the deadline into an unknown verdict; here it ends the
+  // question, which has no answer.
+  auto verdict_of = [](const Decision& d) {
+    if (d.verdict == Verdict::Unknown) throw TimeoutError();
+    return d.verdict;
+  };
   for (const lua::Level* a : p.allow) {
-    Decision d = decide(h, *a, opt);
-    if (d.verdict != Verdict::Allowed) return false;
-    if (!d.witness) {
-      DecideOptions generic = opt;
-      generic.force_generic = true;
-      d = decide(h, *a, generic);
-    }
-    if (!d.witness) return false;
+    Decision d = decide_with_witness(h, *a, opt);
+    if (verdict_of(d) != Verdict::Allowed || !d.witness) return false;
     ws.push_back(std::move(*d.witness));
   }
   for (const lua::Level* d : p.deny)
-    if (decide(h, *d, opt).verdict != Verdict::Violated) return false;
+    if (verdict_of(decide(h, *d, opt)) != Verdict::Violated) return false;
   if (allow_witnesses) *allow_witnesses = std::move(ws);
   return true;
 }

@@ -74,6 +74,7 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt = {});
 
 // Is `h` a solution of the problem? (Every allow level allows it, every deny
 // level is violated by it; decided by decide().) Fills the allow witnesses.
+// Throws TimeoutError when the run's deadline passes before it is decided.
 bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses = nullptr);
 
 // Shrinks a solution: each scope dimension while the problem stays

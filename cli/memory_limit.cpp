@@ -3,7 +3,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <new>
 
 #include <fmt/format.h>
@@ -26,12 +28,16 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
+// The line on_new_failure prints, made when the limit is armed: with no
+// memory left, formatting it then could fail in turn.
+char oom_line[256] = "isosynth: error: out of memory\n";
+std::size_t oom_length = std::strlen(oom_line);
+
 // Called by operator new when an allocation fails: there may be no memory to
 // unwind with, and the allocation may sit where no exception may leave (a
-// destructor), so the run ends here.
+// destructor), so the run ends here, without allocating.
 void on_new_failure() {
-  const std::string line = out_of_memory_message() + "\n";
-  [[maybe_unused]] auto n = ::write(STDERR_FILENO, line.data(), line.size());
+  [[maybe_unused]] auto n = ::write(STDERR_FILENO, oom_line, oom_length);
   std::_Exit(2);
 }
 
@@ -58,7 +64,11 @@ void arm_memory_limit(std::uint64_t bytes) {
   if (::getrlimit(RLIMIT_AS, &limit) != 0) return;
   if (limit.rlim_max != RLIM_INFINITY && bytes > limit.rlim_max) bytes = limit.rlim_max;
   limit.rlim_cur = bytes;
-  if (::setrlimit(RLIMIT_AS, &limit) == 0) armed = bytes;
+  if (::setrlimit(RLIMIT_AS, &limit) != 0) return;
+  armed = bytes;
+  const std::string line = out_of_memory_message() + "\n";
+  oom_length = std::min(line.size(), sizeof oom_line);
+  std::memcpy(oom_line, line.data(), oom_length);
 }
 
 }  // namespace iso::cli

@@ -14,24 +14,6 @@ namespace {
 
 using Tuple = std::vector<std::uint32_t>;
 
-// The tuples of a per-key relation Obj->Txn->Txn (a strict order per key),
-// as each key's sequence: by the number of predecessors.
-std::map<KeyId, std::vector<TxnId>> per_key_orders(const WitnessRelation& rel) {
-  std::map<KeyId, std::map<TxnId, std::size_t>> count;
-  for (const Tuple& t : rel.tuples) {
-    count[t[0]][t[1]] += 0;
-    count[t[0]][t[2]] += 1;
-  }
-  std::map<KeyId, std::vector<TxnId>> out;
-  for (auto& [k, c] : count) {
-    std::vector<std::pair<std::size_t, TxnId>> v;
-    for (auto [t, n] : c) v.emplace_back(n, t);
-    std::sort(v.begin(), v.end());
-    for (auto [n, t] : v) out[k].push_back(t);
-  }
-  return out;
-}
-
 bool is_per_key(const WitnessRelation& rel) {
   return rel.type == logic::Type{model::kObj, model::kTxn, model::kTxn};
 }
@@ -49,6 +31,13 @@ std::string raw_id(const History& h, logic::SortId sort, std::uint32_t id) {
   if (sort == model::kTxn) return h.txn(id).name;
   if (sort == model::kObj) return h.keys()[id].text;
   return h.value_text(id);
+}
+
+// "T0 < T1 < T2".
+std::string sequence_text(const History& h, const std::vector<TxnId>& seq) {
+  std::string out;
+  for (TxnId t : seq) out += (out.empty() ? "" : " < ") + h.txn_name(t);
+  return out;
 }
 
 // The last transaction whose commit each transaction's begin follows.
@@ -69,25 +58,16 @@ std::vector<std::pair<TxnId, TxnId>> snapshot_points(const Witness& w) {
 std::string witness_text(const History& h, const Witness& w) {
   using Form = WitnessRelation::Form;
   std::string s;
-  auto sequence_text = [&](const std::vector<TxnId>& seq) {
-    std::string out;
-    for (TxnId t : seq) out += (out.empty() ? "" : " < ") + h.txn_name(t);
-    return out;
-  };
   for (const auto& rel : w.relations) {
     if (rel.order && !rel.sequence.empty()) {
-      s += fmt::format("  {}: {}\n", rel.name, sequence_text(rel.sequence));
+      s += fmt::format("  {}: {}\n", rel.name, sequence_text(h, rel.sequence));
     } else if (rel.form == Form::Order) {
       s += fmt::format("  {}: every transaction before it in that order\n", rel.name);
     } else if (rel.form == Form::Snapshots) {
       s += fmt::format("  {}: every transaction in its snapshot\n", rel.name);
     } else if (rel.form == Form::PerKey || is_per_key(rel)) {
-      const auto orders = rel.form == Form::PerKey
-                              ? std::map<KeyId, std::vector<TxnId>>(rel.per_key.begin(),
-                                                                     rel.per_key.end())
-                              : per_key_orders(rel);
-      for (const auto& [k, order] : orders)
-        s += fmt::format("  {}({}): {}\n", rel.name, h.key_text(k), sequence_text(order));
+      for (const auto& [k, order] : key_sequences(rel))
+        s += fmt::format("  {}({}): {}\n", rel.name, h.key_text(k), sequence_text(h, order));
     } else if (is_txn_pairs(rel)) {
       // T0's edges are forced by every framework; show the rest.
       std::string pairs;
@@ -139,12 +119,8 @@ nlohmann::json witness_json(const History& h, const Witness& w) {
     } else if (rel.form == Form::Snapshots) {
       j[rel.name] = {{"snapshots_of", "schedule"}};
     } else if (rel.form == Form::PerKey || is_per_key(rel)) {
-      const auto orders = rel.form == Form::PerKey
-                              ? std::map<KeyId, std::vector<TxnId>>(rel.per_key.begin(),
-                                                                     rel.per_key.end())
-                              : per_key_orders(rel);
       nlohmann::json keys = nlohmann::json::object();
-      for (const auto& [k, order] : orders) keys[h.keys()[k].text] = sequence_json(order);
+      for (const auto& [k, order] : key_sequences(rel)) keys[h.keys()[k].text] = sequence_json(order);
       j[rel.name] = keys;
     } else {
       nlohmann::json tuples = nlohmann::json::array();
@@ -190,9 +166,7 @@ std::string decision_text(const History& h, const Level& level, const Decision& 
     if (d.witness) {
       s += witness_text(h, *d.witness);
     } else if (!d.commit_order.empty()) {
-      std::string seq;
-      for (TxnId t : d.commit_order) seq += (seq.empty() ? "" : " < ") + h.txn_name(t);
-      s += fmt::format("  commit order: {}\n", seq);
+      s += fmt::format("  commit order: {}\n", sequence_text(h, d.commit_order));
     }
   }
   for (const auto& note : d.notes) s += fmt::format("  note: {}\n", note);

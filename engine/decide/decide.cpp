@@ -94,6 +94,30 @@ void decide_generic(const History& h, const Level& level, const DecideOptions& o
   d.generic_stats = r.stats;
 }
 
+// A read the level permits but abstract transactions cannot represent
+// (Level::Permits): no verdict rather than a wrong "violated".
+std::optional<std::string> permitted_read(const History& h, const Level& level) {
+  const Level::Permits& p = level.permits;
+  if (!p.aborted_reads && !p.intermediate_reads && !p.non_repeatable_reads) return std::nullopt;
+  const AbstractHistory a = abstract_history(h);
+  auto refuse = [&](std::string_view what, const std::string& which) {
+    return fmt::format(
+        "level {} permits {}, and this history has one ({}); levels over operations are not "
+        "modelled yet, so it is not decided",
+        level.name, what, which);
+  };
+  for (const IntViolation& v : a.int_violations)
+    if (p.non_repeatable_reads && v.kind == IntViolation::Kind::Reread)
+      return refuse("non-repeatable reads", v.message);
+  for (const UnjustifiedRead& r : a.unjustified_reads) {
+    if (p.aborted_reads && r.kind == ReadAnomaly::Aborted)
+      return refuse("aborted reads (G1a)", r.message);
+    if (p.intermediate_reads && r.kind == ReadAnomaly::Intermediate)
+      return refuse("intermediate reads (G1b)", r.message);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> refusal(const History& h, const Level& level,
@@ -119,7 +143,7 @@ std::optional<std::string> refusal(const History& h, const Level& level,
   if (predicates)
     return fmt::format("level {} goes to the generic oracle, which does not model predicate reads",
                        level.name);
-  return std::nullopt;
+  return permitted_read(h, level);
 }
 
 Decision decide(const History& original, const Level& level, const DecideOptions& opt) {

@@ -14,53 +14,6 @@
 
 namespace iso {
 
-std::vector<TxnId> order_sequence(const std::vector<std::vector<std::uint32_t>>& pairs,
-                                  const std::vector<TxnId>& txns) {
-  // A strict total order: sort by the number of predecessors.
-  std::vector<std::pair<std::size_t, TxnId>> rank;
-  for (TxnId t : txns) {
-    std::size_t preds = 0;
-    for (const auto& p : pairs) preds += p.size() == 2 && p[1] == t;
-    rank.emplace_back(preds, t);
-  }
-  std::sort(rank.begin(), rank.end());
-  std::vector<TxnId> seq;
-  for (const auto& r : rank) seq.push_back(r.second);
-  return seq;
-}
-
-std::vector<std::vector<std::uint32_t>> tuples_of(const Witness& w, const WitnessRelation& r) {
-  using Form = WitnessRelation::Form;
-  std::vector<std::vector<std::uint32_t>> out;
-  auto all_pairs = [&](const std::vector<TxnId>& seq, std::optional<KeyId> key) {
-    for (std::size_t i = 0; i < seq.size(); ++i)
-      for (std::size_t j = i + 1; j < seq.size(); ++j)
-        out.push_back(key ? std::vector<std::uint32_t>{*key, seq[i], seq[j]}
-                          : std::vector<std::uint32_t>{seq[i], seq[j]});
-  };
-  switch (r.form) {
-    case Form::Tuples: out = r.tuples; break;
-    case Form::Order: all_pairs(r.sequence, std::nullopt); break;
-    case Form::PerKey:
-      for (const auto& [k, seq] : r.per_key) all_pairs(seq, k);
-      break;
-    case Form::Snapshots: {
-      std::vector<TxnId> committed;
-      for (const ScheduleEvent& e : w.schedule) {
-        if (e.commit) {
-          committed.push_back(e.txn);
-          continue;
-        }
-        out.push_back({kInitTxn, e.txn});
-        for (TxnId u : committed) out.push_back({u, e.txn});
-      }
-      break;
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 namespace generic {
 
 using namespace logic;
@@ -93,26 +46,6 @@ std::uint32_t id_of(const model::ConcreteInstance& inst, SortId sort, Atom a) {
   return a - u.first(sort);
 }
 
-// A read the level permits but abstract transactions cannot represent
-// (Level::Permits): no verdict rather than a wrong "violated".
-void refuse_permitted_reads(const AbstractHistory& h, const Level& level) {
-  auto refuse = [&](std::string_view what, const std::string& which) {
-    throw DecideRefused(fmt::format(
-        "level {} permits {}, and this history has one ({}); levels over operations are not "
-        "modelled yet, so it is not decided",
-        level.name, what, which));
-  };
-  const Level::Permits& p = level.permits;
-  for (const IntViolation& v : h.int_violations)
-    if (p.non_repeatable_reads && v.kind == IntViolation::Kind::Reread)
-      refuse("non-repeatable reads", v.message);
-  for (const UnjustifiedRead& r : h.unjustified_reads) {
-    if (p.aborted_reads && r.kind == ReadAnomaly::Aborted) refuse("aborted reads (G1a)", r.message);
-    if (p.intermediate_reads && r.kind == ReadAnomaly::Intermediate)
-      refuse("intermediate reads (G1b)", r.message);
-  }
-}
-
 }  // namespace
 
 Result check_members(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned,
@@ -120,7 +53,6 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
   Result result;
   if (h.has_predicate_reads)
     throw DecideRefused("predicate reads are not supported by the generic oracle");
-  refuse_permitted_reads(h, level);
   if (!h.int_violations.empty()) {
     result.verdict = Verdict::Violated;
     result.anomaly = poly::int_anomaly(h.int_violations.front());

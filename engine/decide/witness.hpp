@@ -14,6 +14,7 @@
 
 #include "engine/history/history.hpp"
 #include "engine/logic/ast.hpp"
+#include "engine/polygraph/dependency.hpp"
 
 namespace iso {
 
@@ -39,11 +40,7 @@ struct WitnessRelation {
   std::vector<std::vector<std::uint32_t>> tuples;
 };
 
-// A begin or commit of a transaction in a snapshot-isolation schedule.
-struct ScheduleEvent {
-  TxnId txn = 0;
-  bool commit = false;
-};
+using poly::ScheduleEvent;
 
 struct Witness {
   std::vector<WitnessRelation> relations;  // in the framework's declaration order
@@ -56,15 +53,7 @@ struct Witness {
   // latest versions committed before its begin; no two whose begin-commit
   // intervals overlap write the same key). Empty otherwise.
   std::vector<ScheduleEvent> schedule;
-
-  const WitnessRelation* find(std::string_view name) const {
-    for (const auto& r : relations)
-      if (r.name == name) return &r;
-    return nullptr;
-  }
 };
-
-struct Witness;
 
 // Every tuple of `r` (whatever its form), sorted: quadratic for orders, so
 // for small histories (pinning a witness in the generic oracle, drawing it).
@@ -73,5 +62,9 @@ std::vector<std::vector<std::uint32_t>> tuples_of(const Witness& w, const Witnes
 // The sequence of a strict total order given by its pairs, over `txns`.
 std::vector<TxnId> order_sequence(const std::vector<std::vector<std::uint32_t>>& pairs,
                                   const std::vector<TxnId>& txns);
+
+// A per-key order (Obj->Txn->Txn, e.g. Adya's ww) as each key's sequence,
+// first to last, in key order, whatever the relation's form.
+std::vector<std::pair<KeyId, std::vector<TxnId>>> key_sequences(const WitnessRelation& r);
 
 }  // namespace iso

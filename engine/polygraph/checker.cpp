@@ -15,7 +15,6 @@
 
 namespace iso::poly {
 
-
 AbstractHistory check_abstraction(const History& h) {
   std::vector<bool> member(h.num_txns(), false);
   for (TxnId t = 0; t < h.num_txns(); ++t)
@@ -80,8 +79,6 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     result.commit_order = std::move(out.commit_order);
     result.chosen_reads = std::move(out.chosen_reads);
     result.anomaly = std::move(out.anomaly);
-    for (TxnId t : result.commit_order)
-      if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);
     return result;
   }
 
@@ -116,12 +113,10 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     result.schedule = std::move(out.schedule);
     result.chosen_reads = std::move(out.chosen_reads);
   }
-  for (TxnId t : result.commit_order)
-    if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);
   if (out.verdict == Verdict::Violated && !out.cycle.empty()) {
     // The solver proved that every choice has a cycle; this is one of them.
     result.anomaly = cycle_anomaly(h, std::move(out.cycle), options.level);
-    explain_edges(pg, *result.anomaly);
+    if (options.explain) explain_edges(pg, *result.anomaly);
   }
   return result;
 }
@@ -130,11 +125,16 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
 
 CheckResult check_history(const History& h, const CheckOptions& options) {
   budget::ScopedDeadline deadline(options.timeout_seconds);
+  CheckResult result;
   try {
-    return check_within_budget(h, options);
+    result = check_within_budget(h, options);
   } catch (const TimeoutError&) {
     return CheckResult{};  // Unknown
   }
+  // The execution's unknown-status transactions are the committed ones.
+  for (TxnId t : result.commit_order)
+    if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);
+  return result;
 }
 
 }  // namespace iso::poly

@@ -13,7 +13,6 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/decide/witness.hpp"
 #include "engine/history/abstract.hpp"
 #include "engine/history/history.hpp"
 #include "engine/level/verdict.hpp"
@@ -31,9 +30,10 @@ struct CheckOptions {
   GraphLevel level = GraphLevel::Ser;
   Acyclicity acyclicity = Acyclicity::Auto;
   std::uint32_t eager_max_nodes = 32;  // Auto: eager up to this many theory nodes
-  // On a violation decided eagerly, also search a cycle to explain it (the
-  // lazy search, which confirms the verdict). Callers that need only the
-  // verdict turn it off.
+  // Explain a violation: after an eager proof, search a cycle to show (the
+  // lazy search, which confirms the verdict), and say for every edge of a
+  // printed cycle what it rests on. Callers that need only the verdict turn
+  // it off.
   bool explain = true;
   bool prune = true;             // 1-width pruning (VeriStrong §6.1.1)
   bool two_width = true;         // 2-width cycle clauses (§6.1.2)

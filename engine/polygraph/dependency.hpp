@@ -57,4 +57,11 @@ inline std::optional<GraphLevel> graph_level_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+// A begin or commit of a transaction in a snapshot-isolation schedule: the
+// order of these events is the SI checker's witness (execution.cpp).
+struct ScheduleEvent {
+  TxnId txn = 0;
+  bool commit = false;
+};
+
 }  // namespace iso::poly

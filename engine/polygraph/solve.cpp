@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/polygraph/encoder.hpp"
+#include "engine/util/budget.hpp"
 
 namespace iso::poly {
 
@@ -25,35 +26,40 @@ SolveOutcome solve_polygraph(Polygraph& pg, const std::vector<TxnId>& forced_abo
   const bool eager = options.acyclicity == Acyclicity::Eager ||
                      (options.acyclicity == Acyclicity::Auto && nodes <= options.eager_max_nodes);
   stats.eager = eager;
-  if (eager) {
-    require_eager_size(nodes);
-    Encoder enc(pg, stats);
+  // Lazy solving: to decide, or after an eager violation, to find a cycle
+  // explaining it.
+  auto lazy = [&](CheckStats& st, double& encode_seconds, double& solve_seconds) {
+    Encoder enc(pg, st);
     auto t0 = Clock::now();
-    enc.encode(forced_aborts, false);
-    stats.seconds.encode = seconds_since(t0);
-    SolveOutcome out = solve_eager(enc);
-    if (out.verdict != Verdict::Violated || !options.explain) return out;
-  }
-  // Lazy solving; after an eager violation, to find a cycle explaining it.
-  CheckStats lazy_stats;
-  CheckStats& st = eager ? lazy_stats : stats;
-  Encoder enc(pg, st);
+    enc.encode(forced_aborts, options.two_width);
+    encode_seconds = seconds_since(t0);
+    auto t1 = Clock::now();
+    SolveOutcome out = solve_lazy(enc, options, start);
+    solve_seconds = seconds_since(t1);
+    return out;
+  };
+  if (!eager) return lazy(stats, stats.seconds.encode, stats.seconds.solve);
+
+  require_eager_size(nodes);
+  Encoder enc(pg, stats);
   auto t0 = Clock::now();
-  enc.encode(forced_aborts, options.two_width);
-  const double encode_seconds = seconds_since(t0);
-  auto t1 = Clock::now();
-  SolveOutcome out = solve_lazy(enc, options, start);
-  const double solve_seconds = seconds_since(t1);
-  if (eager) {
-    stats.seconds.explain = encode_seconds + solve_seconds;
+  enc.encode(forced_aborts, false);
+  stats.seconds.encode = seconds_since(t0);
+  SolveOutcome proved = solve_eager(enc);
+  if (proved.verdict != Verdict::Violated || !options.explain) return proved;
+  CheckStats lazy_stats;
+  double encode_seconds = 0, solve_seconds = 0;
+  try {
+    SolveOutcome out = lazy(lazy_stats, encode_seconds, solve_seconds);
     if (out.verdict == Verdict::Allowed)
       throw std::logic_error("eager and lazy acyclicity disagree on a history");
-    out.verdict = Verdict::Violated;  // a timeout while explaining keeps the verdict
-  } else {
-    stats.seconds.encode = encode_seconds;
-    stats.seconds.solve = solve_seconds;
+    out.verdict = Verdict::Violated;
+    proved = std::move(out);
+  } catch (const TimeoutError&) {
+    // Out of time while looking for a cycle to show: the verdict stands.
   }
-  return out;
+  stats.seconds.explain = encode_seconds + solve_seconds;
+  return proved;
 }
 
 }  // namespace iso::poly

@@ -42,6 +42,9 @@ foreach(level PL-1 PL-2)
   cli_test(non-repeatable-read-${level} 2 "level adya.${level} permits non-repeatable reads.*not decided" ""
            ${BIN} check ${IN}/non-repeatable-read.json -l adya.${level})
 endforeach()
+# Refused before any verdict is printed.
+cli_test(non-repeatable-read-refused-first 2 "level adya.PL-2 permits" "!: (allowed|violated)" ${BIN}
+         check ${IN}/non-repeatable-read.json -l SER -l adya.PL-2)
 cli_test(dirty-read-pl-1 2 "level adya.PL-1 permits aborted reads \\(G1a\\).*not decided" ""
          ${BIN} check ${IN}/dirty-read.json -l adya.PL-1)
 cli_test(dirty-read-pl-2 1 "" "adya.PL-2: violated: G1a" ${BIN} check ${IN}/dirty-read.json -l adya.PL-2)

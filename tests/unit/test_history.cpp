@@ -173,6 +173,16 @@ TEST_CASE("abstract: INT violations") {
     REQUIRE(a.abs[t1].reads.size() == 2);
     CHECK(a.abs[t1].reads[0].op == 0);
   }
+  SUBCASE("a list read after the transaction's own append: one violation, in list terms") {
+    Builder b;
+    TxnId t1 = b.txn(0, "T1");
+    b.w(t1, "x", 1);  // an append of 1
+    const KeyId x = b.h.intern_key("x");
+    b.h.add_list_read(t1, x, {b.h.intern_value(Value{std::int64_t{2}})}, b.h.init_value(x));
+    AbstractHistory a = abstract_history(b.h);
+    REQUIRE(a.int_violations.size() == 1);
+    CHECK(a.int_violations[0].kind == IntViolation::Kind::OwnAppends);
+  }
   SUBCASE("a repeated read of the same value is fine") {
     Builder b;
     TxnId t1 = b.txn(0, "T1");

@@ -7,12 +7,15 @@
 #include "tests/unit/history_helpers.hpp"
 
 #include <array>
+#include <chrono>
+#include <thread>
 #include <random>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "cegis/synthesizer.hpp"
+#include "engine/util/budget.hpp"
 #include "engine/history/abstract.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
@@ -191,6 +194,18 @@ TEST_CASE("a long run reports progress while translating, and stops at its time 
   CHECK(std::string(seen.front().phase) == "translating");
   CHECK(seen.front().gates > 0);
   CHECK(seen.front().elapsed_seconds >= 1.0);
+}
+
+TEST_CASE("is_solution: past the deadline it has no answer, and says so") {
+  Problem p = problem({"SI"}, {"SER"}, "4,3,3");
+  SynthResult r = synthesize(p);
+  REQUIRE(r.outcome == Outcome::Found);
+  CHECK(is_solution(*r.history, p));
+  budget::ScopedDeadline deadline(1e-6);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  // Not "false": minimization would take that as "this smaller history is
+  // no solution" and go on as if it had an answer.
+  CHECK_THROWS_AS(is_solution(*r.history, p), TimeoutError);
 }
 
 TEST_CASE("separations between neighbouring levels at 3,2,3") {
