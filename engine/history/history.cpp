@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/util/utf8.hpp"
+
 namespace iso {
 
 namespace {
@@ -24,19 +26,10 @@ namespace {
 // The length of the valid UTF-8 sequence at s[i] that is not a C1 control
 // character (U+0080..U+009F) or a line/paragraph separator, or 0.
 std::size_t printable_utf8(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t j) { return static_cast<unsigned char>(s[j]); };
-  const unsigned char c = b(i);
-  std::size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  std::uint32_t cp = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
-  for (std::size_t j = 1; j < n; ++j) {
-    if ((b(i + j) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i + j) & 0x3F);
-  }
-  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  if (cp <= 0x9F || cp == 0x2028 || cp == 0x2029) return 0;
-  return n;
+  const utf8::Sequence seq = utf8::sequence_at(s, i);
+  const std::uint32_t cp = seq.code_point;
+  if (seq.length == 0 || cp <= 0x9F || cp == 0x2028 || cp == 0x2029) return 0;
+  return seq.length;
 }
 
 }  // namespace

@@ -561,8 +561,7 @@ class Reader final : public nlohmann::json_sax<json> {
     }
     op_ = PendingOp{};
     op_.tok = e.tok;
-    op_.line = static_cast<std::uint32_t>(
-        std::min<std::size_t>(lines_.line(e.tok), std::numeric_limits<std::uint32_t>::max()));
+    op_.line = op_line(lines_.line(e.tok));
     push(Ctx::Op, e);
   }
 

@@ -298,7 +298,6 @@ void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
                                             read_text(clean[i]), read_text(clean[i + 1]),
                                             h_.key_text(k)));
     u.other_txn = clean[i].txn;
-    u.other_op = clean[i].op;
     out_.anomalies.push_back(std::move(u));
     return;
   }
@@ -324,7 +323,6 @@ void Analysis::analyse_key(KeyId k, std::vector<ListRead>& reads) {
                               "order)",
                               read_text(clean.back()), read_text(r), h_.key_text(k)));
       u.other_txn = clean.back().txn;
-      u.other_op = clean.back().op;
       out_.anomalies.push_back(std::move(u));
       continue;
     }

@@ -36,9 +36,9 @@ struct UnjustifiedRead {
   std::uint32_t op = 0;           // the read, an index into Transaction::ops
   ReadAnomaly kind = ReadAnomaly::ThinAir;
   TxnId writer = kNoTxn;          // the writer it names, when one does (G1a, G1b, ...)
-  // IncompatibleOrder between two reads: the other one.
+  // IncompatibleOrder between two reads: the other reader (its read is
+  // named in `message`).
   TxnId other_txn = kNoTxn;
-  std::uint32_t other_op = 0;
   std::string message;            // one line, e.g. "T2: r(x,5) reads the write of aborted T1 (G1a)"
 };
 

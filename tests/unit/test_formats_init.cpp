@@ -272,6 +272,14 @@ TEST_CASE("init isopredict: a logged Txn(0,0) is T0") {
   CHECK(n.initial_state == InitialState::None);
   CHECK(t0_writes(n.history).empty());
   CHECK(names(n.history) == names(i.history));
+
+  // Txn(0, 0)'s writes may come after a read from it.
+  ReadResult late = read(read_isopredict,
+                         "READ KEY[x] Txn(1, 0) From(0, 0)\n"
+                         "WRITE KEY[x] Txn(0, 0)\n",
+                         InitMode::Auto);
+  CHECK(late.explicit_init);
+  CHECK(value_of(late.history, "T1.0", 0) == "0");  // T0's x, not a value nobody wrote
 }
 
 TEST_CASE("init isopredict: without Txn(0,0); refusals") {

@@ -399,3 +399,16 @@ TEST_CASE("printer: paper notation") {
         "            T2: r(y,\"s\") w(y,null)  [aborted]\n"
         "session 2:  T3: pr(prefix:x: {x=1})  [begin 100, commit 140]\n");
 }
+
+TEST_CASE("printing: names keep valid UTF-8 and escape everything else") {
+  CHECK(display_text("T1") == "T1");
+  CHECK(display_text("caf\xc3\xa9") == "caf\xc3\xa9");            // é, valid: kept
+  CHECK(display_text("T1\nx") == "\"T1\\nx\"");                     // a forged line: escaped
+  CHECK(display_text("a\xc2\x85") == "\"a\\xc2\\x85\"");            // C1 NEL: escaped
+  CHECK(display_text("a\xe2\x80\xa8") == "\"a\\xe2\\x80\\xa8\"");   // U+2028: escaped
+  // Bytes that start no UTF-8 sequence, however they continue.
+  CHECK(display_text("a\xf8\x80\x80") == "\"a\\xf8\\x80\\x80\"");
+  CHECK(display_text("a\xff\xbf\xbf") == "\"a\\xff\\xbf\\xbf\"");
+  CHECK(display_text("a\xc0\xaf") == "\"a\\xc0\\xaf\"");            // overlong '/'
+  CHECK(display_text("a\xed\xa0\x80") == "\"a\\xed\\xa0\\x80\"");   // a surrogate
+}

@@ -37,7 +37,7 @@
 #include "engine/history/formats/binary_util.hpp"
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
-#include "engine/history/formats/utf8.hpp"
+#include "engine/util/utf8.hpp"
 
 namespace iso {
 

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/history/formats/utf8.hpp"
+#include "engine/util/utf8.hpp"
 #include "engine/history/input_error.hpp"
 
 namespace iso::edn {

@@ -30,6 +30,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -38,7 +39,7 @@
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
 #include "engine/history/formats/text_input.hpp"
-#include "engine/history/formats/utf8.hpp"
+#include "engine/util/utf8.hpp"
 
 namespace iso {
 namespace {
@@ -241,8 +242,15 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
   std::unordered_map<std::string, std::int64_t> writes_per_key;
   std::vector<std::int64_t> write_value(events.size(), 0);
   std::map<std::pair<TxnRef, std::string>, std::int64_t> last_write;
+  // The keys a logged T0 writes, wherever in the trace its events are: a
+  // read from Txn(0, 0) may come before them.
+  std::unordered_set<std::string> t0_keys;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    if (!events[i].write || (t0_logged && events[i].txn == kInitRef)) continue;
+    if (!events[i].write) continue;
+    if (t0_logged && events[i].txn == kInitRef) {
+      t0_keys.insert(events[i].key);
+      continue;
+    }
     write_value[i] = ++writes_per_key[events[i].key];
     last_write[{events[i].txn, events[i].key}] = write_value[i];
   }
@@ -272,7 +280,7 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
                                  ev.txn.session, ev.txn.index, ev.key));
       v = it->second;
     } else if (t0_logged && ev.from == kInitRef) {
-      if (!h.has_explicit_init(k)) {
+      if (!t0_keys.count(ev.key)) {
         v = ++writes_per_key[ev.key];  // T0 does not write the key: a value nobody wrote
         ++thin_air;
       }

@@ -419,7 +419,6 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
       if (initial && (options.init == InitMode::Auto || options.init == InitMode::Explicit)) {
         // The initial state itself (T0): its values become the initial values.
         ++counts.initial_lines;
-        result.explicit_init = true;
         read_ops(h, line, *ops, member_token(root, 0, "value"), std::nullopt, counts);
         continue;
       }
@@ -449,34 +448,36 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
                              : options.init == InitMode::None ? InitialState::None
                                                               : InitialState::Implicit;
 
-  // Infer the initial values (see the finding above).
-  std::vector<std::unordered_set<ValueId>> written(h.keys().size());
-  for (const Transaction& t : h.txns())
-    for (const Op& op : t.ops)
-      if (op.kind == OpKind::Write) written[op.key].insert(op.value);
-  std::vector<std::optional<ValueId>> unwritten(h.keys().size());
-  std::vector<bool> ambiguous(h.keys().size(), false);
-  std::size_t unwritten_reads = 0, total_reads = 0;
-  auto see_read = [&](KeyId k, ValueId v) {
-    ++total_reads;
-    if (h.has_explicit_init(k) || written[k].contains(v)) return;
-    ++unwritten_reads;
-    if (!unwritten[k]) unwritten[k] = v;
-    else if (*unwritten[k] != v) ambiguous[k] = true;
-  };
-  for (const Transaction& t : h.txns())
-    for (const Op& op : t.ops) {
-      if (op.kind == OpKind::Read) see_read(op.key, op.value);
-      if (op.kind == OpKind::PredicateRead)
-        for (const auto& [k, v] : h.predicate_reads()[op.predicate].result) see_read(k, v);
-    }
-  std::size_t inferred = 0, n_ambiguous = 0;
-  for (KeyId k = 0; k < h.keys().size() && state == InitialState::Implicit; ++k) {
-    if (ambiguous[k]) {
-      ++n_ambiguous;
-    } else if (unwritten[k]) {
-      h.set_init(k, *unwritten[k]);
-      ++inferred;
+  // Infer the initial values (see the finding above); only T0 of an
+  // implicit initial state has them.
+  std::size_t inferred = 0, n_ambiguous = 0, unwritten_reads = 0, total_reads = 0;
+  if (state == InitialState::Implicit) {
+    std::vector<std::unordered_set<ValueId>> written(h.keys().size());
+    for (const Transaction& t : h.txns())
+      for (const Op& op : t.ops)
+        if (op.kind == OpKind::Write) written[op.key].insert(op.value);
+    std::vector<std::optional<ValueId>> unwritten(h.keys().size());
+    std::vector<bool> ambiguous(h.keys().size(), false);
+    auto see_read = [&](KeyId k, ValueId v) {
+      ++total_reads;
+      if (h.has_explicit_init(k) || written[k].contains(v)) return;
+      ++unwritten_reads;
+      if (!unwritten[k]) unwritten[k] = v;
+      else if (*unwritten[k] != v) ambiguous[k] = true;
+    };
+    for (const Transaction& t : h.txns())
+      for (const Op& op : t.ops) {
+        if (op.kind == OpKind::Read) see_read(op.key, op.value);
+        if (op.kind == OpKind::PredicateRead)
+          for (const auto& [k, v] : h.predicate_reads()[op.predicate].result) see_read(k, v);
+      }
+    for (KeyId k = 0; k < h.keys().size(); ++k) {
+      if (ambiguous[k]) {
+        ++n_ambiguous;
+      } else if (unwritten[k]) {
+        h.set_init(k, *unwritten[k]);
+        ++inferred;
+      }
     }
   }
 
