@@ -60,17 +60,27 @@ inline std::vector<bool> participants(const History& h, const std::vector<TxnId>
   return in;
 }
 
-// SER: `order` run serially.
+// SER: `order` run serially, each session's transactions in session order
+// (serializability with sessions, as Biswas–Enea and VeriStrong define it).
 inline std::string serial_problem(const History& h, const std::vector<TxnId>& order,
                                   const std::vector<TxnId>& committed_unknown = {}) {
   const std::vector<bool> in = participants(h, committed_unknown);
   std::vector<bool> seen(h.num_txns(), false);
   std::vector<KeyState> state = initial_state(h);
+  std::vector<std::uint32_t> next_in_session(h.sessions().size(), 0);
   for (TxnId t : order) {
     if (seen[t]) return fmt::format("{} twice", h.txn_name(t));
     seen[t] = true;
     if (t == kInitTxn) continue;
     if (!in[t]) return fmt::format("{} did not commit", h.txn_name(t));
+    // Every earlier participant of t's session has run.
+    const auto& session = h.sessions()[h.txn(t).session];
+    std::uint32_t& next = next_in_session[h.txn(t).session];
+    for (; session[next] != t; ++next)
+      if (in[session[next]])
+        return fmt::format("{} runs before {}, its session predecessor", h.txn_name(t),
+                           h.txn_name(session[next]));
+    ++next;
     if (auto p = run_txn(h, t, state); !p.empty()) return p;
   }
   for (TxnId t = 1; t < h.num_txns(); ++t)
@@ -158,8 +168,15 @@ inline std::string axiom_problem(const History& h, const std::vector<TxnId>& co,
   std::vector<bool> member = participants(h, committed_unknown);
   AbstractHistory a = abstract_history(h, member);
   const std::size_t n = h.num_txns();
+  // co orders exactly the participants, T0 first.
+  if (co.empty() || co.front() != kInitTxn) return "T0 is not first in co";
   std::vector<std::size_t> pos(n, SIZE_MAX);
-  for (std::size_t i = 0; i < co.size(); ++i) pos[co[i]] = i;
+  for (std::size_t i = 0; i < co.size(); ++i) {
+    if (co[i] >= n || !member[co[i]])
+      return fmt::format("{} is in co but did not commit", co[i] < n ? h.txn_name(co[i]) : "?");
+    if (pos[co[i]] != SIZE_MAX) return fmt::format("{} is twice in co", h.txn_name(co[i]));
+    pos[co[i]] = i;
+  }
   for (TxnId t : a.txns)
     if (pos[t] == SIZE_MAX) return fmt::format("{} is not in co", h.txn_name(t));
   // The writer of each external read.

@@ -74,30 +74,6 @@ History make(const std::vector<std::vector<std::string>>& sessions) {
   return h;
 }
 
-// The history in the papers' notation, list reads with their lists.
-std::string show(const History& h) {
-  if (!h.has_list_reads()) return iso::format_history(h);
-  std::string out;
-  for (iso::TxnId t = 1; t < h.num_txns(); ++t) {
-    const iso::Transaction& txn = h.txn(t);
-    out += fmt::format("{} (session {}{}):", txn.name, txn.session + 1,
-                       txn.status == iso::TxnStatus::Committed ? ""
-                       : txn.status == iso::TxnStatus::Aborted ? ", aborted"
-                                                               : ", status unknown");
-    for (const iso::Op& op : txn.ops) {
-      if (op.list == iso::kNoList) {
-        out += " " + iso::format_op(h, op);
-        continue;
-      }
-      std::vector<std::string> elements;
-      for (iso::ValueId v : h.lists()[op.list]) elements.push_back(h.value_text(v));
-      out += fmt::format(" r({},[{}])", h.key_text(op.key), fmt::join(elements, " "));
-    }
-    out += "\n";
-  }
-  return out;
-}
-
 using Verdicts = std::map<std::string, bool>;
 
 // Checks the listed verdicts, with the pruned search and with plain
@@ -107,7 +83,7 @@ void expect(const History& h, const Verdicts& verdicts, const iso::brute::Option
   for (const auto& entry : verdicts) {
     const std::string& level = entry.first;
     const bool allowed = entry.second;
-    INFO(level, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    INFO(level, (opt.ignore_sessions ? " without sessions" : ""), "\n", iso::format_history(h));
     const auto w = iso::brute::find_witness(a, level, opt);
     CHECK(w.has_value() == allowed);
     CHECK(iso::brute::allows_naive(a, level, opt) == allowed);
@@ -637,7 +613,7 @@ void agree_with_naive(const History& h, const std::vector<std::string>& levels,
                       const iso::brute::Options& opt, int& allowed, int& denied) {
   const iso::AbstractHistory a = iso::abstract_history(h);
   for (const std::string& l : levels) {
-    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", iso::format_history(h));
     const auto w = iso::brute::find_witness(a, l, opt);
     REQUIRE(w.has_value() == iso::brute::allows_naive(a, l, opt));
     if (w) REQUIRE(iso::brute::check_witness(h, l, *w, opt).reason == "");
@@ -649,7 +625,7 @@ void agree_with_naive(const History& h, const std::vector<std::string>& levels,
 void frameworks_agree(const History& h, const iso::brute::Options& opt = {}) {
   const iso::AbstractHistory a = iso::abstract_history(h);
   for (const char* l : {"RA", "CC", "PC", "SI", "SER"}) {
-    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", show(h));
+    INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", iso::format_history(h));
     REQUIRE(allows(a, std::string("biswas.") + l, opt) ==
             allows(a, std::string("cerone.") + l, opt));
   }
@@ -710,7 +686,7 @@ TEST_CASE("brute: implications between levels") {
     for (const auto& pair : chain) {
       const std::string& strong = pair.first;
       const std::string& weak = pair.second;
-      INFO(strong, " => ", weak, "\n", show(h));
+      INFO(strong, " => ", weak, "\n", iso::format_history(h));
       if (allows(a, strong)) REQUIRE(allows(a, weak));
     }
   }
@@ -756,7 +732,7 @@ TEST_CASE("brute: random list histories are deterministic and small") {
   for (int i = 0; i < 300; ++i) {
     const History x = iso::brute::random_list_history(a, opt);
     const History y = iso::brute::random_list_history(b, opt);
-    REQUIRE(show(x) == show(y));
+    REQUIRE(iso::format_history(x) == iso::format_history(y));
     REQUIRE(x.lists() == y.lists());
     CHECK(x.num_txns() >= 3);
     CHECK(x.num_txns() <= 7);
@@ -795,7 +771,7 @@ TEST_CASE("brute: serial list executions are serializable") {
   opt.max_keys = 3;
   for (const History& h : random_list_histories(3, 150, opt)) {
     const iso::AbstractHistory a = iso::abstract_history(h);
-    INFO(show(h));
+    INFO(iso::format_history(h));
     REQUIRE(allows(a, "biswas.SER"));
     REQUIRE(allows(a, "cerone.SER"));
     REQUIRE(allows(a, "adya.PL-3"));
@@ -820,7 +796,7 @@ TEST_CASE("brute: the frameworks agree on list histories") {
     // Session-free, Biswas–Enea's SER and SI are Adya's PL-3 and PL-SI
     // (VeriStrong Thms 3.5 and A.2).
     const iso::AbstractHistory a = iso::abstract_history(h);
-    INFO(show(h));
+    INFO(iso::format_history(h));
     REQUIRE(allows(a, "biswas.SER", {.ignore_sessions = true}) == allows(a, "adya.PL-3"));
     REQUIRE(allows(a, "biswas.SI", {.ignore_sessions = true}) == allows(a, "adya.PL-SI"));
   }
@@ -837,7 +813,7 @@ TEST_CASE("brute: Adya levels on random register histories") {
   for (const History& h : random_histories(29, 200, opt)) {
     agree_with_naive(h, iso::brute::adya_levels(), {}, allowed, denied);
     const iso::AbstractHistory a = iso::abstract_history(h);
-    INFO(show(h));
+    INFO(iso::format_history(h));
     for (const auto& [strong, weak] : chain) {
       INFO(strong, " => ", weak);
       if (allows(a, strong)) REQUIRE(allows(a, weak));
@@ -858,7 +834,7 @@ TEST_CASE("brute: a witness of a weaker level fails a stronger level that denies
   int rejected = 0;
   for (const History& h : random_list_histories(31, 300, iso::brute::RandomListOptions{})) {
     for (const auto& [weak, strong] : pairs) {
-      INFO(weak, " witness for ", strong, "\n", show(h));
+      INFO(weak, " witness for ", strong, "\n", iso::format_history(h));
       const auto w = iso::brute::find_witness_some_commit(h, weak);
       if (!w) continue;
       const iso::brute::WitnessCheck c = iso::brute::check_witness(h, strong, *w);

@@ -21,7 +21,6 @@
 #include "engine/polygraph/polygraph.hpp"
 #include "lua/spec_library.hpp"
 #include "tests/brute/random_history.hpp"
-#include "tests/unit/history_helpers.hpp"
 #include "tests/unit/shared_data.hpp"
 
 using namespace iso;

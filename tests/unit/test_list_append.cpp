@@ -38,8 +38,6 @@ const std::vector<std::string> kLevels = {
     "adya.PL-1",   "adya.PL-2",    "adya.PL-2.99",  "adya.PL-SI", "adya.PL-3",
     "cerone.CC",   "cerone.SI",    "cerone.SER",    "plume.TapRA"};
 
-std::string show(const History& h) { return format_history(h); }
-
 }  // namespace
 
 TEST_CASE("list-append: decide() agrees with the brute force at every level") {
@@ -61,7 +59,7 @@ TEST_CASE("list-append: decide() agrees with the brute force at every level") {
       const bool got = d.verdict == Verdict::Allowed;
       if (got != want) {
         FAIL_CHECK(fmt::format("#{} {}: decide {} ({}), brute force {}\n{}", i, name, got,
-                               d.anomaly ? d.anomaly->description : d.reason, want, show(h)));
+                               d.anomaly ? d.anomaly->description : d.reason, want, format_history(h)));
         continue;
       }
       (got ? counts[name].first : counts[name].second)++;
@@ -71,13 +69,13 @@ TEST_CASE("list-append: decide() agrees with the brute force at every level") {
       REQUIRE_MESSAGE(d.witness.has_value(), fmt::format("#{} {}", i, name));
       std::string why;
       CHECK_MESSAGE(satisfies(h, level, *d.witness, &why),
-                    fmt::format("#{} {}: {}\n{}", i, name, why, show(h)));
+                    fmt::format("#{} {}: {}\n{}", i, name, why, format_history(h)));
       brute::WitnessCheck c = brute::check_witness(h, name, to_brute(h, *d.witness));
-      CHECK_MESSAGE(c.ok, fmt::format("#{} {}: {}\n{}", i, name, c.reason, show(h)));
+      CHECK_MESSAGE(c.ok, fmt::format("#{} {}: {}\n{}", i, name, c.reason, format_history(h)));
       ++witnesses;
       if (name == "biswas.SER") {
         std::string problem = replay::serial_problem(h, d.commit_order, d.witness->committed_unknown);
-        CHECK_MESSAGE(problem.empty(), fmt::format("#{}: {}\n{}", i, problem, show(h)));
+        CHECK_MESSAGE(problem.empty(), fmt::format("#{}: {}\n{}", i, problem, format_history(h)));
         ++replayed;
       }
     }
@@ -105,7 +103,7 @@ TEST_CASE("list-append: graph characterizations and the level formulas agree") {
       Decision slow = generic_decision(h, *level);
       CHECK_MESSAGE(fast.verdict == slow.verdict,
                     fmt::format("#{} {}: graph {}, formula {}\n{}", i, level->name,
-                                verdict_word(fast.verdict), verdict_word(slow.verdict), show(h)));
+                                verdict_word(fast.verdict), verdict_word(slow.verdict), format_history(h)));
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/history_helpers.hpp"
+#include "tests/unit/replay.hpp"
 
 #include <algorithm>
 #include <map>
@@ -126,33 +127,6 @@ bool cycle_in_some_compatible_graph(const History& h, const std::vector<poly::De
   }
 }
 
-// A serialization: every read sees the latest write before it in `order`.
-bool serial_order_valid(const History& h, const std::vector<TxnId>& order) {
-  AbstractHistory a = abstract_history(h);
-  std::map<KeyId, ValueId> state;
-  for (KeyId k = 0; k < h.keys().size(); ++k) state[k] = h.init_value(k);
-  std::set<TxnId> seen;
-  for (TxnId t : order) {
-    if (t == kInitTxn) continue;
-    if (h.txn(t).status != TxnStatus::Committed) return false;
-    for (const auto& rd : a.abs[t].reads)
-      if (state[rd.key] != rd.value) return false;
-    for (const auto& w : a.abs[t].writes) state[w.key] = w.value;
-    seen.insert(t);
-  }
-  // Session order respected and every committed transaction present.
-  for (const auto& s : h.sessions()) {
-    long last = -1;
-    for (TxnId t : s) {
-      if (h.txn(t).status != TxnStatus::Committed) continue;
-      long p = std::find(order.begin(), order.end(), t) - order.begin();
-      if (p <= last || p == static_cast<long>(order.size())) return false;
-      last = p;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 TEST_CASE("polygraph SER and SI agree with the oracle and the brute force on random histories") {
@@ -217,8 +191,8 @@ TEST_CASE("lazy and eager acyclicity agree on mid-size histories") {
       if (lazy.verdict == Verdict::Allowed) {
         ++allowed;
         if (level == poly::GraphLevel::Ser) {
-          CHECK(serial_order_valid(h, lazy.commit_order));
-          CHECK(serial_order_valid(h, eager.commit_order));
+          CHECK(replay::serial_problem(h, lazy.commit_order) == "");
+          CHECK(replay::serial_problem(h, eager.commit_order) == "");
         }
       } else {
         ++violated;
@@ -241,8 +215,8 @@ TEST_CASE("SER witnesses are serializations") {
     poly::CheckResult e = check(h, poly::GraphLevel::Ser, true, true, poly::Acyclicity::Eager);
     REQUIRE(e.verdict == r.verdict);
     if (r.verdict != Verdict::Allowed) continue;
-    CHECK(serial_order_valid(h, r.commit_order));
-    CHECK(serial_order_valid(h, e.commit_order));
+    CHECK(replay::serial_problem(h, r.commit_order) == "");
+    CHECK(replay::serial_problem(h, e.commit_order) == "");
     ++checked;
   }
   CHECK(checked > 100);
