@@ -77,7 +77,7 @@ std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r) 
     Decision d;
     d.verdict = Verdict::Allowed;
     d.witness = r.allow_witnesses[i];
-    d.sessions_ignored = !p.allow[i]->uses_sessions();
+    d.sessions_ignored = decided_without_sessions(h, *p.allow[i], SessionMode::Auto);
     s += decision_text(h, *p.allow[i], d, true);
   }
   // Each deny level decided once more, to show why it rejects the history.

@@ -1,5 +1,7 @@
 #include "engine/decide/decide.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "engine/decide/framework_witness.hpp"
@@ -17,20 +19,12 @@ std::string_view checker_name(Checker c) {
   return "?";
 }
 
-History without_sessions(const History& h) { return h.each_in_own_session(); }
-
 namespace {
 
 // Past this many transactions a graph checker's witness is not re-checked
 // against the level's formula (the check unrolls it; tests re-check larger
 // ones by direct replay).
 constexpr std::size_t kRecheckMaxTxns = 16;
-
-bool has_session_order(const History& h) {
-  for (const auto& s : h.sessions())
-    if (s.size() > 1) return true;
-  return false;
-}
 
 void decide_graph(const History& h, const Level& level, const DecideOptions& opt, Decision& d) {
   const poly::GraphLevel g = *level.graph;
@@ -146,12 +140,18 @@ std::optional<std::string> refusal(const History& h, const Level& level,
   return permitted_read(h, level);
 }
 
+bool decided_without_sessions(const History& h, const Level& level, SessionMode mode) {
+  if (mode == SessionMode::Auto && level.uses_sessions()) return false;
+  return std::any_of(h.sessions().begin(), h.sessions().end(),
+                     [](const auto& s) { return s.size() > 1; });
+}
+
 Decision decide(const History& original, const Level& level, const DecideOptions& opt) {
   Decision d;
   budget::ScopedDeadline deadline(opt.timeout_seconds);
-  const bool ignore = opt.sessions == SessionMode::Ignore || !level.uses_sessions();
   std::optional<History> split;
-  if (ignore && has_session_order(original)) split = without_sessions(original);
+  if (decided_without_sessions(original, level, opt.sessions))
+    split = original.each_in_own_session();
   d.sessions_ignored = split.has_value();
   const History& h = split ? *split : original;
   try {
@@ -175,9 +175,8 @@ Decision decide(const History& original, const Level& level, const DecideOptions
 
 bool satisfies(const History& original, const Level& level, const Witness& w, std::string* why,
                SessionMode sessions) {
-  const bool ignore = sessions == SessionMode::Ignore || !level.uses_sessions();
   std::optional<History> split;
-  if (ignore && has_session_order(original)) split = without_sessions(original);
+  if (decided_without_sessions(original, level, sessions)) split = original.each_in_own_session();
   const History& h = split ? *split : original;
   std::vector<bool> member = committed_members(h);
   for (TxnId t : w.committed_unknown)

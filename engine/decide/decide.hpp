@@ -137,7 +137,9 @@ std::optional<std::string> refusal(const History& h, const Level& level,
 bool satisfies(const History& h, const Level& level, const Witness& w,
                std::string* why = nullptr, SessionMode sessions = SessionMode::Auto);
 
-// `h` with every transaction in its own session, transaction ids unchanged.
-History without_sessions(const History& h);
+// Is `level` decided on `h` without its session order (the history with
+// every transaction in its own session)? When the mode says so or the
+// level's formula does not mention session order, and `h` has any.
+bool decided_without_sessions(const History& h, const Level& level, SessionMode mode);
 
 }  // namespace iso

@@ -7,7 +7,6 @@
 // Consecutive models differ in a few choices, so a round costs what
 // changed, not the whole graph.
 #include <algorithm>
-#include <memory>
 #include <unordered_map>
 
 #include <fmt/format.h>

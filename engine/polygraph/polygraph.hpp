@@ -68,9 +68,10 @@ class Polygraph {
   Polygraph(const History& h, const AbstractHistory& a, GraphLevel level);
 
   // Prunes to a fixpoint. Stops at the first proof of a violation and
-  // returns its cycle: the known graph is cyclic, or every alternative of a
-  // constraint closes a cycle (the shortest of those). Otherwise leaves
-  // `order()` and `reach()` computed on the final known graph.
+  // returns it: the known graph is cyclic (its shortest cycle), or every
+  // alternative of a constraint closes a cycle (the shortest, and the other
+  // alternatives' cycles). Otherwise leaves `order()` and `reach()` computed
+  // on the final known graph.
   std::optional<PruneViolation> prune(bool enabled, std::size_t& passes);
 
   // --- state read by the encoder --------------------------------------------

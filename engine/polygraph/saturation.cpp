@@ -112,7 +112,7 @@ SaturationOutcome Saturation::run(const CheckOptions& options) {
     if (!best) best = explain_pruned();
     return violated(std::move(best));
   }
-  return out;  // Unknown: the solver's own limit
+  return out;  // Unknown: interrupted
 }
 
 }  // namespace saturation

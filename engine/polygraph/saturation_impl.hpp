@@ -19,8 +19,8 @@
 //  3. A model (the fixed choices when there are no variables) fixes the
 //     members and the read-from. Its graph: session order between consecutive
 //     members (T0 before the first member of each session), the wr edges,
-//     and, when those are acyclic, the saturation edges; checked by Kahn's
-//     algorithm.
+//     the known version orders of list-append reads (Vo edges), and, when
+//     those are acyclic, the saturation edges; checked by Kahn's algorithm.
 //  4. Acyclic: the topological order is a commit order. Cyclic: the
 //     cycles with fewest non-so edges (graph::cheap_cycles) become clauses over the literals their
 //     edges exist by (the wr choices, the commit choices, and for a

@@ -9,7 +9,6 @@
 #include <cstddef>
 
 #include "engine/sat/solver.hpp"
-#include "engine/util/timing.hpp"
 
 namespace iso::sat {
 

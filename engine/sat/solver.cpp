@@ -1,5 +1,6 @@
 #include "engine/sat/solver.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <cryptominisat5/cryptominisat.h>
@@ -37,10 +38,9 @@ void Solver::add_clause(std::span<const Lit> lits) {
 }
 
 Result Solver::solve(std::span<const Lit> assumptions) {
-  // The run's deadline bounds every call, on top of this solver's own limit.
+  // The run's deadline bounds every call.
   budget::check();
-  const double left = budget::remaining_seconds();
-  s_->set_max_time(left < max_seconds_ ? left : max_seconds_);
+  s_->set_max_time(std::min(budget::remaining_seconds(), 1e300));
   scratch_.clear();
   for (Lit l : assumptions) scratch_.push_back(to_cms(l));
   auto start = std::chrono::steady_clock::now();
@@ -56,7 +56,7 @@ Result Solver::solve(std::span<const Lit> assumptions) {
     return Result::Sat;
   }
   if (r == CMSat::l_False) return Result::Unsat;
-  budget::check();  // out of the run's time, not of this solver's own limit
+  budget::check();  // out of the run's time, not stopped by its conflict limit
   return Result::Unknown;
 }
 
@@ -71,7 +71,6 @@ std::vector<Lit> Solver::conflict() const {
   return out;
 }
 
-void Solver::set_max_seconds(double seconds) { max_seconds_ = seconds > 0 ? seconds : 1e300; }
 void Solver::set_max_conflicts(std::uint64_t conflicts) { s_->set_max_confl(conflicts); }
 void Solver::set_default_polarity(bool polarity) { s_->set_default_polarity(polarity); }
 void Solver::interrupt() { s_->interrupt_asap(); }

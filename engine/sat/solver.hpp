@@ -54,16 +54,15 @@ class Solver {
     add_clause(std::span<const Lit>(lits.begin(), lits.size()));
   }
 
-  // Solves under assumptions. Unknown when this solver's own budget ran out
-  // or interrupt(); throws TimeoutError when the run's deadline passed
-  // (engine/util/budget.hpp).
+  // Solves under assumptions, within the time left in the run. Unknown when
+  // its conflict limit ran out or interrupt(); throws TimeoutError when the
+  // run's deadline passed (engine/util/budget.hpp).
   Result solve(std::span<const Lit> assumptions = {});
   bool model_value(std::uint32_t var) const;   // after Sat
   bool model_value(Lit l) const { return model_value(l.var()) != l.negated(); }
   // After Unsat under assumptions: the (negated) assumptions in the conflict.
   std::vector<Lit> conflict() const;
 
-  void set_max_seconds(double seconds);   // per solve() call; <= 0: none
   void set_max_conflicts(std::uint64_t conflicts);
   void set_default_polarity(bool polarity);
   void interrupt();  // may be called from another thread
@@ -74,7 +73,6 @@ class Solver {
   std::atomic<bool> interrupt_{false};
   std::unique_ptr<CMSat::SATSolver> s_;
   std::uint32_t num_vars_ = 0;
-  double max_seconds_ = 1e300;
   SolverStats stats_;
   std::vector<bool> model_;
   std::vector<CMSat::Lit> scratch_;  // reused by add_clause and solve

@@ -85,7 +85,7 @@ int check_explanation(const History& h, const Level& level, const Decision& d,
                    an.cycle[(k + 1) % an.cycle.size()].type == poly::Dep::RW));
   }
   if (level.graph == poly::GraphLevel::Ser || level.graph == poly::GraphLevel::Si) {
-    const History& checked = d.sessions_ignored ? without_sessions(h) : h;
+    const History& checked = d.sessions_ignored ? h.each_in_own_session() : h;
     CHECK(contradiction(checked, an.cycle, *level.graph) == "");
     // An inferred write-write order says why.
     for (std::size_t k = 0; k < an.cycle.size(); ++k)

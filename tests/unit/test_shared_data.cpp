@@ -162,7 +162,7 @@ TEST_CASE("the table-2 SI disagreement is a session-order violation") {
   bool uses_so = false;
   for (const auto& e : with.anomaly->cycle) uses_so |= e.type == poly::Dep::SO;
   CHECK(uses_so);
-  History flat = iso::without_sessions(r.history);
+  History flat = r.history.each_in_own_session();
   CHECK(poly::check_history(flat, opt).verdict == Verdict::Allowed);
   opt.level = poly::GraphLevel::Ser;
   CHECK(poly::check_history(flat, opt).verdict == Verdict::Violated);
