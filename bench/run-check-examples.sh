@@ -3,13 +3,12 @@
 # result with machine, commit and date in bench/results/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2 --target check_examples isosynth >/dev/null
 out=bench/results/check-examples-$(date -u +%Y-%m-%d).csv
 {
-  echo "# machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB"
-  echo "# commit: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)')"
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  bench_header "$out"
   echo "# target: under 20 ms per check for histories of <= 8 transactions"
   ./build/bench/check_examples examples/histories bench/histories 2> >(sed 's/^/# /' >&2)
 } >"$out" 2>"$out.summary"

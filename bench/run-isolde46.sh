@@ -5,14 +5,13 @@
 #   bench/run-isolde46.sh [TIMEOUT_SECONDS]    (default 60)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib.sh
 timeout=${1:-60}
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2 --target isolde46 >/dev/null
 out=bench/results/isolde46-$(date -u +%Y-%m-%d).csv
 {
-  echo "# machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB"
-  echo "# commit: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)')"
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  bench_header "$out"
   echo "# timeout per run: ${timeout} s; scope T,5,5 for T = 3..10; no blind writes"
   ./build/bench/isolde46 --from 3 --to 10 --timeout "$timeout"
 } >"$out"

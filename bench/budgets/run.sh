@@ -22,6 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+source bench/lib.sh
 repeat=3
 date=$(date -u +%Y-%m-%d)
 out=
@@ -46,10 +47,7 @@ bin=$root/build/isosynth
 [[ -f $work/gen-100k.edn ]] || python3 "$repro/gen.py" 100000 10000 100 edn "$work/gen-100k.edn"
 
 {
-  echo "# machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | awk '{print $1, $2}'), $(awk '/MemTotal/ {printf "%d GiB", $2/1048576}' /proc/meminfo)"
-  echo "# commit: $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (modified)')"
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  bench_header "$out"
   echo "case,expect_exit,exit,wall_s,peak_rss_mb,bound_s,held"
 } >"$out"
 

@@ -164,9 +164,9 @@ def main():
     p("VeriStrong's numbers are from `../shared/anchors/README.md` (2-core, 24 GB machine of the "
       "same kind, `--pruning fast` unless noted). Our times are wall seconds of the whole "
       "`isosynth check` process for one level (start, Lua spec library, reading the history, "
-      "checking, output), with the process's user+system CPU seconds and peak resident memory from `/usr/bin/time -v`; targets are judged on wall time. The machine was "
-      "shared with other work while this ran (see the load averages above): times are upper "
-      "bounds, and sub-0.1 s times especially are noisy.\n")
+      "checking, output), with the process's user+system CPU seconds and peak resident memory from `/usr/bin/time -v`; targets are judged on wall time. Other work on the "
+      "machine (see the load averages above) only adds to them: times are upper bounds, and "
+      "sub-0.1 s times especially are noisy.\n")
 
     # --- targets on shared histories
     p("## Targets on the shared histories\n")

@@ -21,6 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
+source bench/lib.sh
 limit=600
 repeat=5
 big=1
@@ -123,13 +124,10 @@ run_one() {  # name path level hint
 
 # --- header and runs -------------------------------------------------------------
 {
-  echo "# machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB"
-  echo "# commit: $(git rev-parse --short HEAD)$(git diff --quiet -- . ":(exclude)$out" || echo ' (dirty)')"
-  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  bench_header "$out"
   if [[ -x /usr/bin/time ]]; then how="under /usr/bin/time -v"; else how="peak memory polled from /proc/PID/status VmHWM every 50 ms"; fi
   echo "# time limit per run: ${limit} s; one process per (input, level): isosynth check INPUT -l LEVEL --stats --json, $how"
   echo "# runs under 1 s: median wall of $repeat runs (the row of that run)"
-  echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work ran on the machine during the benchmark)"
   echo "# transactions exclude the initial transaction; phase seconds from --stats; wall_s (elapsed), cpu_s (user+sys) and peak_rss_mb for the whole process"
   python3 bench/checker/row.py --header
 } >"$out"

@@ -20,8 +20,17 @@ int pick(std::mt19937_64& rng, int lo, int hi) {
   return lo + static_cast<int>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
 }
 
-bool chance(std::mt19937_64& rng, double p) {
-  return static_cast<double>(rng() >> 11) * 0x1.0p-53 < p;
+// Uniform in [0, 1).
+double uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+bool chance(std::mt19937_64& rng, double p) { return uniform(rng) < p; }
+
+// Aborted with probability `aborted`, unknown with `unknown`, else committed.
+TxnStatus draw_status(std::mt19937_64& rng, double aborted, double unknown) {
+  const double u = uniform(rng);
+  if (u < aborted) return TxnStatus::Aborted;
+  if (u < aborted + unknown) return TxnStatus::Unknown;
+  return TxnStatus::Committed;
 }
 
 std::string key_name(int k) {
@@ -117,7 +126,7 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
         if (s < t) earlier.push_back(*final_write[s][op.key]);
         if (s < t && !snapshot.empty() && snapshot[s]) seen = *final_write[s][op.key];
       }
-      const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+      const double u = uniform(rng);
       if (!snapshot.empty()) {
         op.value = seen;
       } else if (u < opt.read_latest) {
@@ -215,12 +224,7 @@ History random_list_history(std::mt19937_64& rng, const RandomListOptions& opt) 
   std::vector<ListTxn> txns(ntxns);
   for (ListTxn& txn : txns) {
     txn.session = pick(rng, 0, nsessions - 1);
-    const double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-    if (u < opt.aborted) {
-      txn.status = TxnStatus::Aborted;
-    } else if (u < opt.aborted + opt.unknown) {
-      txn.status = TxnStatus::Unknown;
-    }
+    txn.status = draw_status(rng, opt.aborted, opt.unknown);
     txn.applied = txn.status == TxnStatus::Committed || chance(rng, opt.visible);
     for (const PlannedOp& op :
          plan_txn(rng, nkeys, opt.min_ops, opt.max_ops, opt.read_ratio, opt.blind_appends,
@@ -230,7 +234,7 @@ History random_list_history(std::mt19937_64& rng, const RandomListOptions& opt) 
   }
 
   // The simulated execution: what each read returns.
-  const double mode = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+  const double mode = uniform(rng);
   const bool serial = mode < opt.serial;
   const bool snapshot = !serial && mode < opt.serial + opt.snapshot;
   for (int t = 0; t < ntxns; ++t) {
@@ -347,11 +351,9 @@ History random_list_history(std::mt19937_64& rng, const RandomListOptions& opt) 
 }
 
 void randomize_status(std::mt19937_64& rng, History& h, double aborted, double unknown) {
-  std::uniform_real_distribution<double> d(0, 1);
   for (TxnId t = 1; t < h.num_txns(); ++t) {
-    double r = d(rng);
-    if (r < aborted) h.txn(t).status = TxnStatus::Aborted;
-    else if (r < aborted + unknown) h.txn(t).status = TxnStatus::Unknown;
+    const TxnStatus s = draw_status(rng, aborted, unknown);
+    if (s != TxnStatus::Committed) h.txn(t).status = s;
   }
 }
 
