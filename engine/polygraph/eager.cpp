@@ -55,7 +55,6 @@ void EagerOrder::require(const CondEdge& e) {
     // A self-loop cannot follow any order: the edge must not exist.
     if (arcs[j].from != arcs[j].to) clause.push_back(before(arcs[j].from, arcs[j].to));
     enc_.solver().add_clause(clause);
-    enc_.count_clauses(1);
   }
 }
 
@@ -75,7 +74,6 @@ void EagerOrder::encode() {
         Lit pq = before(at[p], at[q]), qr = before(at[q], at[r]), pr = before(at[p], at[r]);
         solver.add_clause({~pq, ~qr, pr});
         solver.add_clause({pq, qr, ~pr});
-        enc_.count_clauses(2);
       }
     }
 
@@ -143,7 +141,7 @@ void EagerOrder::encode() {
       }
   }
   enc_.stats().vars = solver.num_vars();
-  enc_.stats().clauses = enc_.clauses();
+  enc_.stats().clauses = solver.stats().clauses;
 }
 
 }  // namespace
@@ -163,7 +161,7 @@ SolveOutcome solve_eager(Encoder& enc) {
     return out;
   }
   out.verdict = Verdict::Allowed;
-  fill_execution(enc, out);
+  fill_execution(enc, enc.model_edges(), out);
   return out;
 }
 

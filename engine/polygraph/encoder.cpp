@@ -48,15 +48,12 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     if (pg_.unknown(t)) commit_var_[t] = solver_.new_var();
   for (TxnId t : forced_aborts) {
     solver_.add_clause({Lit::neg(commit_var_[t])});
-    ++clauses_;
   }
   for (TxnId t : pg_.forced_commits()) {
     solver_.add_clause({Lit::pos(commit_var_[t])});
-    ++clauses_;
   }
   for (auto [r, w] : pg_.commit_implications()) {
     solver_.add_clause({Lit::neg(commit_var_[r]), Lit::pos(commit_var_[w])});
-    ++clauses_;
   }
   // Topological positions orient the pair variables.
   const TheoryGraph& th = pg_.theory();
@@ -92,21 +89,19 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
       // A write is read only if its transaction committed, and so is the read.
       if (pg_.unknown(ch.cands[i])) {
         solver_.add_clause({~r, Lit::pos(commit_var_[ch.cands[i]])});
-        ++clauses_;
-      }
+          }
       if (pg_.unknown(ch.reader)) {
         solver_.add_clause({~r, Lit::pos(commit_var_[ch.reader])});
-        ++clauses_;
-      }
+          }
     }
     std::optional<Lit> guard;
     if (pg_.unknown(ch.reader)) guard = Lit::pos(commit_var_[ch.reader]);
-    clauses_ += sat::exactly_one(solver_, lits, guard);
+    sat::exactly_one(solver_, lits, guard);
   }
   if (two_width) two_width_clauses();
   solver_.set_default_polarity(true);
   stats_.vars = solver_.num_vars();
-  stats_.clauses = clauses_;
+  stats_.clauses = solver_.stats().clauses;
 }
 
 std::optional<Lit> Encoder::ww_lit(KeyId k, TxnId from, TxnId to) const {
@@ -193,7 +188,6 @@ void Encoder::two_width_clauses() {
       if (two_width_.size() < 4096) two_width_.push_back({e1, e2});
     }
   }
-  clauses_ += stats_.two_width_clauses;
 }
 
 std::vector<DepEdge> Encoder::rebuild(const TwoWidth& tw) const {

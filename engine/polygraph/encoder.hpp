@@ -77,8 +77,6 @@ class Encoder {
   const Polygraph& polygraph() const { return pg_; }
   sat::Solver& solver() { return solver_; }
   CheckStats& stats() { return stats_; }
-  void count_clauses(std::size_t n) { clauses_ += n; }
-  std::size_t clauses() const { return clauses_; }
 
   // --- variables -------------------------------------------------------------
   bool has_pair_var(std::size_t p) const { return pair_var_[p] != kNoVar; }
@@ -122,7 +120,6 @@ class Encoder {
   std::vector<TxnId> pair_first_;          // the endpoint `true` puts first
   std::vector<std::uint32_t> choice_var_;  // per choice: first candidate var, or kNoVar
   std::vector<TwoWidth> two_width_;
-  std::size_t clauses_ = 0;
 };
 
 // Lazy acyclicity (lazy.cpp): cycle clauses learnt from models until one is
@@ -137,6 +134,8 @@ SolveOutcome solve_eager(Encoder& enc);
 // BC-graph: t's begin precedes its commit, a dependency a -> b puts a's
 // commit before b's begin, an anti-dependency a -> b a's begin before b's
 // commit) and the order of its commits. Also the read-from chosen.
-void fill_execution(const Encoder& enc, SolveOutcome& out);
+// `model`: enc.model_edges() of the accepted model (the lazy loop has it
+// already).
+void fill_execution(const Encoder& enc, const ModelEdges& model, SolveOutcome& out);
 
 }  // namespace iso::poly

@@ -66,10 +66,9 @@ std::vector<std::uint32_t> ordered(std::uint32_t nodes, const EachArc& each_arc,
 
 }  // namespace
 
-void fill_execution(const Encoder& enc, SolveOutcome& out) {
+void fill_execution(const Encoder& enc, const ModelEdges& model, SolveOutcome& out) {
   const Polygraph& pg = enc.polygraph();
   const auto n = static_cast<std::uint32_t>(pg.history().num_txns());
-  ModelEdges model = enc.model_edges();
   if (!model.broken.empty())
     throw std::logic_error("polygraph: an accepted model has a non-transitive version order");
   // Every dependency of the model's graph: the known edges and the model's.

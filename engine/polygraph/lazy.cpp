@@ -32,6 +32,9 @@ class LazyAcyclicity {
   std::size_t refine();
   // The shortest cycle met so far (a cycle of one compatible graph).
   std::vector<DepEdge>& shortest() { return shortest_; }
+  // The edges of the model refine() saw last: once it accepts one, that
+  // model's.
+  const ModelEdges& last_model() const { return last_model_; }
 
  private:
   std::size_t insert(const std::vector<CondEdge>& edges);
@@ -49,6 +52,7 @@ class LazyAcyclicity {
   std::unordered_map<CondEdge, std::uint32_t, CondEdgeHash> slot_of_;
   std::uint32_t round_stamp_ = 0;
   std::vector<DepEdge> shortest_;
+  ModelEdges last_model_;
 };
 
 void LazyAcyclicity::add_cycle_clause(const std::vector<CondEdge>& cycle_edges,
@@ -64,7 +68,8 @@ void LazyAcyclicity::add_cycle_clause(const std::vector<CondEdge>& cycle_edges,
 }
 
 std::size_t LazyAcyclicity::refine() {
-  ModelEdges model = enc_.model_edges();
+  last_model_ = enc_.model_edges();
+  const ModelEdges& model = last_model_;
   // A key whose version order is not an order: cut its 3-cycles directly.
   for (const auto& broken : model.broken) {
     std::vector<DepEdge> cycle;
@@ -169,7 +174,7 @@ SolveOutcome solve_lazy(Encoder& enc, const CheckOptions& options, Clock::time_p
     return out;
   }
   out.verdict = Verdict::Allowed;
-  fill_execution(enc, out);
+  fill_execution(enc, lazy.last_model(), out);
   return out;
 }
 

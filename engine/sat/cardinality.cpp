@@ -4,16 +4,12 @@
 
 namespace iso::sat {
 
-std::size_t at_most_one(Solver& s, std::span<const Lit> lits, const CardinalityOptions& opt) {
+void at_most_one(Solver& s, std::span<const Lit> lits, const CardinalityOptions& opt) {
   const std::size_t n = lits.size();
-  std::size_t clauses = 0;
   if (n <= 6) {
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j) {
-        s.add_clause({~lits[i], ~lits[j]});
-        ++clauses;
-      }
-    return clauses;
+      for (std::size_t j = i + 1; j < n; ++j) s.add_clause({~lits[i], ~lits[j]});
+    return;
   }
   const std::uint32_t first = s.new_vars(static_cast<std::uint32_t>(n - 1));
   auto aux = [&](std::size_t i) {
@@ -21,23 +17,20 @@ std::size_t at_most_one(Solver& s, std::span<const Lit> lits, const CardinalityO
     return i >= opt.negate_aux_from ? Lit::neg(v) : Lit::pos(v);
   };
   s.add_clause({~lits[0], aux(0)});
-  ++clauses;
   for (std::size_t i = 1; i + 1 < n; ++i) {
     s.add_clause({~lits[i], aux(i)});
     s.add_clause({~aux(i - 1), aux(i)});
     s.add_clause({~lits[i], ~aux(i - 1)});
-    clauses += 3;
   }
   s.add_clause({~lits[n - 1], ~aux(n - 2)});
-  return clauses + 1;
 }
 
-std::size_t exactly_one(Solver& s, std::span<const Lit> lits, std::optional<Lit> guard,
-                        const CardinalityOptions& opt) {
+void exactly_one(Solver& s, std::span<const Lit> lits, std::optional<Lit> guard,
+                 const CardinalityOptions& opt) {
   std::vector<Lit> at_least(lits.begin(), lits.end());
   if (guard) at_least.push_back(~*guard);
   s.add_clause(at_least);
-  return 1 + at_most_one(s, lits, opt);
+  at_most_one(s, lits, opt);
 }
 
 }  // namespace iso::sat

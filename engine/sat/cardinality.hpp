@@ -20,14 +20,13 @@ struct CardinalityOptions {
   std::size_t negate_aux_from = SIZE_MAX;
 };
 
-// At most one of `lits`. Returns the number of clauses added.
-std::size_t at_most_one(Solver& s, std::span<const Lit> lits,
+// At most one of `lits`.
+void at_most_one(Solver& s, std::span<const Lit> lits,
                         const CardinalityOptions& opt = {});
 
 // Exactly one of `lits`, or, with a guard g, exactly one when g is true and
-// none required otherwise (the at-least-one clause gets ~g). Returns the
-// number of clauses added.
-std::size_t exactly_one(Solver& s, std::span<const Lit> lits, std::optional<Lit> guard = {},
-                        const CardinalityOptions& opt = {});
+// none required otherwise (the at-least-one clause gets ~g).
+void exactly_one(Solver& s, std::span<const Lit> lits, std::optional<Lit> guard = {},
+                 const CardinalityOptions& opt = {});
 
 }  // namespace iso::sat
