@@ -719,19 +719,17 @@ class Reader final : public nlohmann::json_sax<json> {
   // The file's first transaction as the initial state T0 (--init explicit).
   void take_first(const Frame& f) {
     const std::string where = here();
-    auto why = [&] {
-      return fmt::format("--init explicit: the first transaction {} cannot be the initial "
-                         "state because",
-                         quote_string(*txn_.id));
-    };
+    const std::string name = quote_string(*txn_.id);
     if (txn_.status != TxnStatus::Committed) {
       fail(f.start, where,
-           fmt::format("{} it is {}", why(),
-                       txn_.status == TxnStatus::Aborted ? "aborted" : "of unknown status"));
+           initial::not_initial_state(name, txn_.status == TxnStatus::Aborted
+                                                ? "it is aborted"
+                                                : "it is of unknown status"));
     }
     for (std::size_t i = 0; i < txn_.ops.size(); ++i) {
       if (txn_.ops[i].kind != OpKind::Write) {
-        fail(txn_.ops[i].tok, fmt::format("{}.ops[{}]", where, i), why() + " it reads");
+        fail(txn_.ops[i].tok, fmt::format("{}.ops[{}]", where, i),
+             initial::not_initial_state(name, "it reads"));
       }
     }
     for (const PendingOp& op : txn_.ops) first_writes_.emplace_back(op.key, op.value);

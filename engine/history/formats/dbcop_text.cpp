@@ -201,13 +201,9 @@ class Builder {
 
   void take_as_t0(const std::string& name, const std::vector<Event>& events, bool committed,
                   const std::function<void(std::size_t, const std::string&)>& fail) {
-    const std::string why =
-        fmt::format("--init explicit: the first transaction {} cannot be the initial state "
-                    "because it",
-                    name);
-    if (!committed) fail(kTxnItself, why + " did not commit");
+    if (!committed) fail(kTxnItself, initial::not_initial_state(name, "it did not commit"));
     for (std::size_t i = 0; i < events.size(); ++i)
-      if (!events[i].write) fail(i, why + " reads");
+      if (!events[i].write) fail(i, initial::not_initial_state(name, "it reads"));
     std::unordered_set<KeyId> keys;
     for (const Event& e : events) {
       h_.set_init(e.key, value(*e.version));  // the last write wins

@@ -35,4 +35,10 @@ void record_implicit_or_none(ReadResult& result, InitMode mode, std::string_view
     record(result, mode, InitialState::Implicit, implicit, every_key);
 }
 
+std::string not_initial_state(std::string_view name, std::string_view why) {
+  return fmt::format(
+      "--init explicit: the first transaction {} cannot be the initial state because {}", name,
+      why);
+}
+
 }  // namespace iso::initial

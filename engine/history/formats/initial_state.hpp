@@ -34,6 +34,11 @@ void record_implicit_or_none(ReadResult& result, InitMode mode, std::string_view
 void record(ReadResult& result, InitMode mode, InitialState state, std::string_view detail,
             std::optional<ValueId> every_key = std::nullopt);
 
+// "--init explicit: the first transaction NAME cannot be the initial state
+// because WHY": what the formats whose first transaction may be T0 (text,
+// dbcop, native JSON) say when it cannot be.
+std::string not_initial_state(std::string_view name, std::string_view why);
+
 // "s" when n != 1: for "{} key{}".
 inline std::string_view plural(std::size_t n) { return n == 1 ? "" : "s"; }
 

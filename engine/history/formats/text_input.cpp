@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/history/formats/initial_state.hpp"
+
 namespace iso::textin {
 
 void fail(const std::string& source, std::size_t line, std::size_t col,
@@ -78,10 +80,7 @@ InitDecision decide_explicit_init(const std::vector<InitOp>& ops, std::string_vi
   if (mode == InitMode::Explicit) {
     for (const auto& op : ops)
       if (!op.write)
-        fail(source, op.line, 1,
-             fmt::format("--init explicit: the first transaction {} cannot be the initial "
-                         "state because it reads",
-                         name));
+        fail(source, op.line, 1, initial::not_initial_state(name, "it reads"));
     return {true, fmt::format("the first transaction {} is T0", name)};
   }
   // Auto: the reason it is not an initial state, if any.
