@@ -5,6 +5,8 @@
 // right byte offset (binary) or line:column (Viper).
 #include <doctest/doctest.h>
 
+#include "tests/unit/format_helpers.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -21,17 +23,6 @@ namespace {
 const std::string kShared = ISOSYNTH_SHARED_DIR;
 const std::string kHist = kShared + "/data/histories/";
 
-// The message of the InputError reading `f` throws, or "no error".
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 std::size_t count_ops(const History& h, OpKind kind) {
   std::size_t n = 0;
   for (const Transaction& t : h.txns())
@@ -43,12 +34,6 @@ std::size_t count_status(const History& h, TxnStatus s) {
   std::size_t n = 0;
   for (TxnId t = 1; t < h.num_txns(); ++t) n += h.txn(t).status == s;
   return n;
-}
-
-bool has_note(const ReadResult& r, const std::string& part) {
-  for (const auto& n : r.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
 }
 
 std::int64_t int_of(const History& h, ValueId v) { return std::get<std::int64_t>(h.values()[v]); }
@@ -267,7 +252,7 @@ TEST_CASE("dbcop: every truncation of a valid file is an InputError") {
   Bincode w = small_dbcop();
   for (std::size_t n = 0; n < w.b.size(); ++n) {
     CAPTURE(n);
-    std::string e = error_of([&] { read_dbcop(std::string_view(w.b).substr(0, n), "h.bincode", {}); });
+    std::string e = message_of([&] { read_dbcop(std::string_view(w.b).substr(0, n), "h.bincode", {}); });
     CHECK(e.starts_with("h.bincode: byte "));
   }
 }
@@ -283,7 +268,7 @@ TEST_CASE("dbcop: malformed inputs name the byte offset") {
     // The event count promises 18 bytes; cut the last 5 off.
     w.b.resize(w.b.size() - 5);
     // The count check fails at the event count's own offset (ev - 8).
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); })
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); })
               .starts_with(fmt::format("h.bincode: byte {}: T0.0 event count 1 exceeds", ev - 8)));
   }
   SUBCASE("truncated in the transaction's success flag") {
@@ -294,7 +279,7 @@ TEST_CASE("dbcop: malformed inputs name the byte offset") {
     w.u64(1);
     w.event(false, 9, 0, true);
     // No success byte: the read of the flag fails at the end.
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
           fmt::format("h.bincode: byte {}: expected the success flag of T0.0 (1 byte), but the "
                       "input ends after 0 bytes",
                       w.b.size()));
@@ -303,7 +288,7 @@ TEST_CASE("dbcop: malformed inputs name the byte offset") {
     Bincode w;
     w.header();
     std::size_t at = w.u64(std::uint64_t{1} << 60);
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); })
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); })
               .starts_with(fmt::format("h.bincode: byte {}: session count 1152921504606846976 "
                                        "exceeds",
                                        at)));
@@ -312,7 +297,7 @@ TEST_CASE("dbcop: malformed inputs name the byte offset") {
     Bincode w;
     for (int i = 0; i < 5; ++i) w.u64(0);
     w.u64(~std::uint64_t{0});
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); })
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); })
               .starts_with("h.bincode: byte 40: the database name byte count"));
   }
   SUBCASE("a bool that is neither 0 nor 1") {
@@ -324,7 +309,7 @@ TEST_CASE("dbcop: malformed inputs name the byte offset") {
     std::size_t ev = w.event(true, 1, 1, true);
     w.b[ev + 17] = 2;  // the event's success flag
     w.u8(1);
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
           fmt::format("h.bincode: byte {}: expected the success flag of event 0 of T0.0 (a "
                       "bool, 0 or 1), found 2",
                       ev + 17));
@@ -333,7 +318,7 @@ TEST_CASE("dbcop: malformed inputs name the byte offset") {
     Bincode w = small_dbcop();
     std::size_t end = w.b.size();
     w.b += "xyz";
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
           fmt::format("h.bincode: byte {}: expected the end of the history, but 3 more bytes "
                       "follow",
                       end));
@@ -346,14 +331,14 @@ TEST_CASE("dbcop: malformed inputs name the byte offset") {
     w.u64(1);
     std::size_t ev = w.event(true, 1, ~std::uint64_t{0}, true);
     w.u8(1);
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); })
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); })
               .starts_with(fmt::format("h.bincode: byte {}: value 18446744073709551615", ev + 9)));
   }
   SUBCASE("invalid UTF-8 in the header") {
     Bincode w;
     for (int i = 0; i < 5; ++i) w.u64(0);
     w.str("\xff\xfe");
-    CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
+    CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", {}); }) ==
           "h.bincode: byte 48: expected the database name as UTF-8 text");
   }
 }
@@ -529,7 +514,7 @@ TEST_CASE("cobra: time-ordered logs carry begin and commit timestamps") {
 }
 
 TEST_CASE("cobra: malformed logs name the file and byte offset") {
-  auto err = [](const CobraLog& l) { return error_of([&] { read_cobra(logs_of({l}), "d", {}); }); };
+  auto err = [](const CobraLog& l) { return message_of([&] { read_cobra(logs_of({l}), "d", {}); }); };
   SUBCASE("unknown tag") {
     CobraLog l;
     l.rec('S', {1});
@@ -617,7 +602,7 @@ std::vector<ClientLog> viper_logs(std::vector<std::string> texts) {
 }
 
 std::string viper_err(const std::string& text) {
-  return error_of([&] { read_viper(viper_logs({text}), "v", {}); });
+  return message_of([&] { read_viper(viper_logs({text}), "v", {}); });
 }
 
 }  // namespace
@@ -754,16 +739,6 @@ TEST_CASE("viper: malformed lines name the file, line and column") {
 
 namespace {
 
-std::string init_note(const ReadResult& r) {
-  std::string found;
-  for (const auto& n : r.notes)
-    if (n.starts_with("initial state: ")) {
-      CHECK(found.empty());
-      found = n;
-    }
-  return found;
-}
-
 std::size_t t0_keys(const History& h) {
   std::size_t n = 0;
   for (KeyId k = 0; k < h.keys().size(); ++k) n += h.t0_writes(k) ? 1 : 0;
@@ -781,7 +756,7 @@ TEST_CASE("init dbcop: 0 everywhere by default, none, explicit refused") {
   ReadResult n = read_dbcop(w.b, "h.bincode", ReadOptions{InitMode::None});
   CHECK(n.initial_state == InitialState::None);
   CHECK(t0_keys(n.history) == 0);
-  CHECK(error_of([&] { read_dbcop(w.b, "h.bincode", ReadOptions{InitMode::Explicit}); }) ==
+  CHECK(message_of([&] { read_dbcop(w.b, "h.bincode", ReadOptions{InitMode::Explicit}); }) ==
         "h.bincode: --init explicit is not supported for dbcop histories: they have no initial "
         "transaction (use auto, implicit or none)");
 }
@@ -803,7 +778,7 @@ TEST_CASE("init cobra: the initial write by default, none, explicit refused") {
   CHECK(t0_keys(h) == 0);
   // The read of the initial write still reads 0xbebeebee, which nobody wrote.
   CHECK(int_of(h, h.txn(1).ops[0].value) == kInit);
-  CHECK(error_of([&] { read_cobra(logs_of({a}), "d", ReadOptions{InitMode::Explicit}); }) ==
+  CHECK(message_of([&] { read_cobra(logs_of({a}), "d", ReadOptions{InitMode::Explicit}); }) ==
         "d: --init explicit is not supported for Cobra logs: they do not log the initial "
         "transaction (0xbebeebee) (use auto, implicit or none)");
 }
@@ -846,7 +821,7 @@ TEST_CASE("init viper: an isInitial line is explicit; inference only for the imp
   ReadResult p = read_viper(viper_logs({plain}), "v", {});
   CHECK(p.initial_state == InitialState::Implicit);
   CHECK(int_of(p.history, p.history.init_value(*p.history.find_key("2"))) == 9);
-  CHECK(error_of([&] { read_viper(viper_logs({plain}), "v", ReadOptions{InitMode::Explicit}); }) ==
+  CHECK(message_of([&] { read_viper(viper_logs({plain}), "v", ReadOptions{InitMode::Explicit}); }) ==
         "v: --init explicit: no line of the logs has \"isInitial\": true, so there is no initial "
         "transaction (use auto, implicit or none)");
 }
@@ -869,7 +844,7 @@ TEST_CASE("cobra: a commit timestamp before the start timestamp is refused") {
   CobraLog a;
   a.rec('S', {0x10, 1700000000050});
   std::size_t at = a.rec('C', {0x10, 1700000000000});
-  CHECK(error_of([&] { read_cobra(logs_of({a}), "d", {}); }) ==
+  CHECK(message_of([&] { read_cobra(logs_of({a}), "d", {}); }) ==
         fmt::format("d/T0.log: byte {}: commit timestamp 1700000000000 of T10 is before its start "
                     "timestamp 1700000000050",
                     at + 9));

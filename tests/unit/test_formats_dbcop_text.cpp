@@ -6,6 +6,8 @@
 // malformed input.
 #include <doctest/doctest.h>
 
+#include "tests/unit/format_helpers.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -134,12 +136,6 @@ void expect_messages(Format f, std::initializer_list<Case> cases) {
     CAPTURE(c.text);
     CHECK(message(f, c.text) == c.message);
   }
-}
-
-std::size_t count_notes(const ReadResult& r, std::string_view part) {
-  std::size_t n = 0;
-  for (const auto& note : r.notes) n += note.find(part) != std::string::npos ? 1 : 0;
-  return n;
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 // folder formats are covered in test_formats_binary.cpp.
 #include <doctest/doctest.h>
 
+#include "tests/unit/format_helpers.hpp"
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,23 +26,7 @@ ReadResult read(const Reader& reader, const std::string& text, InitMode init) {
 }
 
 std::string error_of(const Reader& reader, const std::string& text, InitMode init) {
-  try {
-    read(reader, text, init);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-// The one note on the initial state.
-std::string init_note(const ReadResult& r) {
-  std::string found;
-  for (const auto& n : r.notes)
-    if (n.starts_with("initial state: ")) {
-      CHECK(found.empty());
-      found = n;
-    }
-  return found;
+  return message_of([&] { read(reader, text, init); });
 }
 
 // Keys T0 writes, as "key=value" in key order.

@@ -5,6 +5,8 @@
 // tested end to end in tests/cli/reader_tests.cmake.
 #include <doctest/doctest.h>
 
+#include "tests/unit/format_helpers.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -62,12 +64,7 @@ std::thread writer(const std::string& path, std::string text) {
 }
 
 std::string error_of(const std::string& path, std::optional<Format> format = std::nullopt) {
-  try {
-    read_history_path(path, format, {});
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return message_of([&] { read_history_path(path, format, {}); });
 }
 
 }  // namespace

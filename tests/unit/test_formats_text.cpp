@@ -5,6 +5,8 @@
 // with small Python scripts over the files (noted at each check).
 #include <doctest/doctest.h>
 
+#include "tests/unit/format_helpers.hpp"
+
 #include "tests/unit/history_helpers.hpp"
 
 #include <filesystem>
@@ -72,12 +74,7 @@ using Reader = std::function<ReadResult(std::string_view, const std::string&,
                                         const ReadOptions&)>;
 std::string error_of(const Reader& reader, const std::string& text,
                      InitMode init = InitMode::Auto) {
-  try {
-    reader(text, "h", ReadOptions{init});
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
+  return message_of([&] { reader(text, "h", ReadOptions{init}); });
 }
 
 // Expects an InputError at `where` ("LINE:COL") whose message contains `part`.
@@ -88,12 +85,6 @@ void expect_error(const Reader& reader, const std::string& text, const std::stri
   INFO("message: " << msg);
   CHECK(msg.starts_with("h:" + where + ": "));
   CHECK(msg.find(part) != std::string::npos);
-}
-
-bool has_note(const ReadResult& r, const std::string& part) {
-  for (const auto& n : r.notes)
-    if (n.find(part) != std::string::npos) return true;
-  return false;
 }
 
 const Transaction& by_name(const History& h, const std::string& name) {
