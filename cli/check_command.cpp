@@ -23,10 +23,6 @@ namespace iso::cli {
 
 namespace {
 
-// Histories up to this many transactions are printed before the verdicts,
-// and their witnesses shown without --witness.
-constexpr std::size_t kSmallHistory = 12;
-
 ReadOptions read_options(const std::string& init) {
   ReadOptions ro;
   ro.init = parse_init_mode(init).value_or(InitMode::Auto);  // validated by the option's check

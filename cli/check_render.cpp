@@ -24,7 +24,7 @@ std::string ops_text(const History& h, TxnId t, std::size_t max_ops = 12) {
 }
 
 std::string edge_label(const History& h, const poly::DepEdge& e) {
-  if (e.type == poly::Dep::SO) return e.from == kInitTxn ? "init" : "so";
+  if (e.type == poly::Dep::SO) return std::string(poly::edge_type_name(e));
   return fmt::format("{}({})", poly::dep_name(e.type), h.key_text(e.key));
 }
 
@@ -77,9 +77,7 @@ std::string anomaly_text(const History& h, const poly::Anomaly& a) {
 nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a) {
   auto edge_json = [&](const poly::DepEdge& e) {
     nlohmann::json j{{"from", h.txn(e.from).name}, {"to", h.txn(e.to).name},
-                     {"type", e.type == poly::Dep::SO && e.from == kInitTxn
-                                  ? std::string("init")
-                                  : std::string(poly::dep_name(e.type))}};
+                     {"type", std::string(poly::edge_type_name(e))}};
     if (e.type != poly::Dep::SO) j["key"] = h.keys()[e.key].text;
     return j;
   };

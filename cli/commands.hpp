@@ -3,6 +3,7 @@
 // error, 3 = timeout.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ inline constexpr int kExitNo = 1;
 inline constexpr int kExitError = 2;
 inline constexpr int kExitTimeout = 3;
 
+// `check` prints histories of at most this many transactions before the
+// verdicts, and their witnesses without --witness.
+inline constexpr std::size_t kSmallHistory = 12;
+
 struct CheckArgs {
   std::string file;
   std::vector<std::string> levels;
@@ -22,7 +27,7 @@ struct CheckArgs {
   std::string sessions = "auto";  // auto (as each level defines) | ignore
   bool json = false;
   bool stats = false;
-  bool witness = false;        // print a commit order when allowed
+  bool witness = false;        // print each allowed level's witness, whatever the size
   bool no_prune = false;       // graph checker without 1-width pruning
   std::string acyclicity = "auto";  // auto | lazy | eager (SER and SI)
   std::string dot;             // picture of the first violation's cycle

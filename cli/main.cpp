@@ -111,8 +111,9 @@ int main(int argc, char** argv) {
                 "transaction in its own session, as Elle's serializable)")
       ->check(CLI::IsMember({"auto", "ignore"}));
   c->add_flag("--witness", check.witness,
-              "Print each allowed level's witness (co, vis and ar, or ww per key; for SI the "
-              "snapshots) also for histories of more than 12 transactions");
+              fmt::format("Print each allowed level's witness (co, vis and ar, or ww per key; "
+                          "for SI the snapshots) also for histories of more than {} transactions",
+                          iso::cli::kSmallHistory));
   c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation's cycle");
   c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");
   c->add_option("--acyclicity", check.acyclicity,

@@ -30,6 +30,12 @@ struct DepEdge {
   friend bool operator==(const DepEdge&, const DepEdge&) = default;
 };
 
+// An edge's type as printed: "init" for T0's session edge (T0 precedes
+// everything; it is in no session), else dep_name().
+inline std::string_view edge_type_name(const DepEdge& e) {
+  return e.type == Dep::SO && e.from == kInitTxn ? "init" : dep_name(e.type);
+}
+
 // Which graph acyclicity is checked on: the dependency graph itself
 // (serializability, VeriStrong Thm 3.5), its induced SI graph
 // (SO ∪ WR ∪ WW) ; RW? (snapshot isolation, Thm A.2), or the saturated

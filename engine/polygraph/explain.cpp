@@ -126,7 +126,7 @@ std::string format_cycle(const History& h, const std::vector<DepEdge>& cycle) {
   std::string out = h.txn_name(cycle.front().from);
   for (const DepEdge& e : cycle) {
     if (e.type == Dep::SO)
-      out += fmt::format(" -{}-> {}", e.from == kInitTxn ? "init" : "so", h.txn_name(e.to));
+      out += fmt::format(" -{}-> {}", edge_type_name(e), h.txn_name(e.to));
     else
       out += fmt::format(" -{}({})-> {}", dep_name(e.type), h.key_text(e.key), h.txn_name(e.to));
   }
