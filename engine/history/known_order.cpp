@@ -352,6 +352,11 @@ ListReadAnalysis Analysis::run() {
         appenders_[key_value(op.key, op.value)].push_back(t);
   for (KeyId k = 0; k < keys; ++k)
     if (!reads[k].empty()) analyse_key(k, reads[k]);
+  for (KnownOrder& o : out_.orders) {
+    o.placed = o.chain;
+    o.placed.insert(o.placed.end(), o.unordered.begin(), o.unordered.end());
+    std::sort(o.placed.begin(), o.placed.end());
+  }
   std::sort(out_.forced_commits.begin(), out_.forced_commits.end());
   out_.forced_commits.erase(std::unique(out_.forced_commits.begin(), out_.forced_commits.end()),
                             out_.forced_commits.end());

@@ -27,6 +27,7 @@
 // elements is not used, and a note says so.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -47,9 +48,16 @@ struct KnownOrder {
   std::vector<TxnId> chain;
   // Writers of ambiguous elements (appended by several transactions).
   std::vector<TxnId> unordered;
+  // chain and unordered together, sorted: the writers of the key that are
+  // not simply after the chain's last (places()).
+  std::vector<TxnId> placed;
   // The read whose list shows the whole chain (the longest).
   TxnId reader = 0;
   std::uint32_t op = 0;
+
+  // Is w in the chain or unordered? Every other member writer of the key
+  // comes after the chain's last.
+  bool places(TxnId w) const { return std::binary_search(placed.begin(), placed.end(), w); }
 };
 
 struct ListReadAnalysis {

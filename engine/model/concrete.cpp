@@ -67,10 +67,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
     if (ko.condition != kNoTxn && !h.member[ko.condition]) continue;
     std::vector<TxnId> after(ko.chain.begin(), ko.chain.end());
     for (TxnId t : h.txns)
-      if (t != kInitTxn && h.writes(t, ko.key) &&
-          std::find(ko.chain.begin(), ko.chain.end(), t) == ko.chain.end() &&
-          std::find(ko.unordered.begin(), ko.unordered.end(), t) == ko.unordered.end())
-        after.push_back(t);
+      if (t != kInitTxn && h.writes(t, ko.key) && !ko.places(t)) after.push_back(t);
     for (std::size_t i = 0; i < ko.chain.size(); ++i)
       for (std::size_t j = i + 1; j < after.size(); ++j)
         vo.push_back({K(ko.key), T(ko.chain[i]), T(after[j])});

@@ -105,10 +105,8 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     const KeyId k = ko.key;
     for (std::size_t i = 0; i + 1 < ko.chain.size(); ++i)
       order(ko.chain[i], ko.chain[i + 1], k, ko.condition, o);
-    std::unordered_set<TxnId> placed(ko.chain.begin(), ko.chain.end());
-    placed.insert(ko.unordered.begin(), ko.unordered.end());
     for (TxnId w : writers_[k])
-      if (!placed.count(w)) order(ko.chain.back(), w, k, ko.condition, o);
+      if (!ko.places(w)) order(ko.chain.back(), w, k, ko.condition, o);
   }
   commit_implications_ = a.commit_implications;
   for (TxnId t : a.forced_commits)

@@ -15,12 +15,6 @@
 namespace iso::poly::saturation {
 
 std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_aborts) {
-  for (const KnownOrder& ko : a_.known_orders) {
-    std::vector<TxnId> placed(ko.chain);
-    placed.insert(placed.end(), ko.unordered.begin(), ko.unordered.end());
-    std::sort(placed.begin(), placed.end());
-    ordered_writers_.push_back(std::move(placed));
-  }
   dead_.assign(n_, 0);
   dead_why_.assign(n_, kNone);
   for (TxnId t : forced_aborts) dead_[t] = 1;

@@ -204,7 +204,7 @@ void Saturation::add_known_order_edges() {
     if (last == kNoTxn) continue;
     for (std::uint32_t e = gstart_[wkey_[ko.key]]; e < gstart_[wkey_[ko.key + 1]]; ++e) {
       const TxnId w = wentries_[e].txn;
-      if (!std::binary_search(ordered_writers_[o].begin(), ordered_writers_[o].end(), w))
+      if (!ko.places(w))
         edges_.push_back(Edge{last, w, Kind::Vo, ko.key, o});
     }
   }

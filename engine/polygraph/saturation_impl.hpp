@@ -188,8 +188,6 @@ class Saturation {
   std::vector<std::uint32_t> dead_why_;           // the read that showed it, if pruning did
   std::vector<std::uint32_t> cvar_;               // commit variable, or kNone
   std::vector<Read> reads_;
-  // Per known order: its chain and unordered writers, sorted (prepare()).
-  std::vector<std::vector<TxnId>> ordered_writers_;
   std::vector<std::uint32_t> read_begin_, read_end_;  // per txn: its range in reads_
   sat::Solver solver_;
   bool has_vars_ = false;
