@@ -1,10 +1,9 @@
 #include "engine/polygraph/polygraph.hpp"
 
-#include "engine/util/budget.hpp"
-
 #include <algorithm>
 #include <array>
-#include <unordered_set>
+
+#include "engine/util/budget.hpp"
 
 namespace iso::poly {
 
