@@ -565,8 +565,8 @@ int declare_framework(lua_State* L) {
     if (!box || box->type.empty())
       return luaL_error(L, "framework '%s': witness '%s' must be declared with order(S) or rel(S, ...)",
                         name.c_str(), wname.c_str());
-    WitnessRelation w{wname, make_relation(wname, box->type), box->order,
-                      box->order ? box->type[0] : kAnySort};
+    WitnessDecl w{wname, make_relation(wname, box->type), box->order,
+                  box->order ? box->type[0] : kAnySort};
     lua_pop(L, 1);
     push_expr(L, rel(w.rel));
     lua_setfield(L, et, wname.c_str());

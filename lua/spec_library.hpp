@@ -38,7 +38,7 @@ class SpecError : public std::runtime_error {
 };
 
 // The spec language builds the engine's frameworks and levels.
-using WitnessRelation = iso::WitnessDecl;
+using WitnessDecl = iso::WitnessDecl;
 using Framework = iso::Framework;
 using Level = iso::Level;
 

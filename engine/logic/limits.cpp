@@ -33,17 +33,20 @@ ScopedNodeLimits::~ScopedNodeLimits() { armed() = saved_; }
 
 namespace detail {
 
-void admit_arity(std::size_t arity) {
-  const Armed& a = armed();
-  if (a.active && arity > a.limits.max_arity)
+namespace {
+
+void admit_arity(const Armed& a, std::size_t arity) {
+  if (arity > a.limits.max_arity)
     throw LimitError(fmt::format("a relation of arity {}: more than the {} columns allowed",
                                  arity, a.limits.max_arity));
 }
 
+}  // namespace
+
 void admit_node(std::uint32_t depth, std::size_t bytes, std::size_t arity) {
   Armed& a = armed();
   if (!a.active) return;
-  admit_arity(arity);
+  admit_arity(a, arity);
   if (depth > a.limits.max_depth)
     throw LimitError(fmt::format(
         "formula nested more than {} levels deep (does a loop add one operator per turn?)",

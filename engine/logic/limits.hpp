@@ -78,8 +78,6 @@ namespace detail {
 // Throws LimitError when a node of this depth, size and arity may not be
 // built under the armed limits; otherwise counts `bytes` as built.
 void admit_node(std::uint32_t depth, std::size_t bytes, std::size_t arity);
-// Throws LimitError when an expression of this arity may not be built.
-void admit_arity(std::size_t arity);
 
 // A node's share of live_bytes(): added when it is charged, removed when the
 // node is destroyed; a move hands the share over, a copy charges it again.
