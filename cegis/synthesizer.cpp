@@ -38,6 +38,17 @@ void check_witness_sorts(const lua::Framework& fw) {
           fw.location, fw.name, w.name, type_name(w.rel->type)));
 }
 
+// The space of abstract transactions has no read events (no sort Read), so
+// a level over them would read as vacuous: refused, not approximated.
+void check_no_read_events(const lua::Level& level) {
+  if (level.uses_read_events())
+    throw lua::SpecError(fmt::format(
+        "{}: level '{}' is written over read events (Read, h.po, h.rf, ...); synthesis searches "
+        "transactions with one read per key and no operation order yet, so it cannot decide it "
+        "(check recorded histories against it with `isosynth check`)",
+        level.location, level.name));
+}
+
 Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Circuit& c,
                          bool fix_order) {
   check_witness_sorts(fw);
@@ -356,9 +367,10 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
       for (ScheduleEvent e : w.schedule)
         if (keep(e.txn)) schedule.push_back({renamed[e.txn], e.commit});
       w.schedule = std::move(schedule);
-      std::vector<std::tuple<TxnId, KeyId, TxnId>> reads;
-      for (auto [wr, k, rd] : w.chosen_reads)
-        if (keep(wr) && keep(rd)) reads.emplace_back(renamed[wr], k, renamed[rd]);
+      std::vector<poly::ChosenRead> reads;
+      for (poly::ChosenRead c : w.chosen_reads)
+        if (keep(c.writer) && keep(c.reader))
+          reads.push_back({renamed[c.writer], renamed[c.reader], c.op, c.key});
       w.chosen_reads = std::move(reads);
       std::vector<TxnId> committed;
       for (TxnId t : w.committed_unknown)
@@ -373,6 +385,8 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
   const auto start = Clock::now();
   // The deadline covers building the history space too (Loop's constructor).
   budget::ScopedDeadline deadline(opt.timeout_seconds);
+  for (const lua::Level* l : p.allow) check_no_read_events(*l);
+  for (const lua::Level* l : p.deny) check_no_read_events(*l);
   try {
     Loop loop(p, opt, start);
     return loop.run();

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cli/check_render.hpp"
+#include "engine/history/printer.hpp"
 #include "engine/model/schema.hpp"
 
 namespace iso::cli {
@@ -94,9 +95,9 @@ std::string witness_text(const History& h, const Witness& w) {
                             h.txn_name(after));
     s += fmt::format("  snapshots: {}\n", points);
   }
-  for (const auto& [writer, key, reader] : w.chosen_reads)
-    s += fmt::format("  wr: {} reads {} from {}\n", h.txn_name(reader), h.key_text(key),
-                     h.txn_name(writer));
+  for (const poly::ChosenRead& c : w.chosen_reads)
+    s += fmt::format("  wr: {}'s {} (operation {}) reads from {}\n", h.txn_name(c.reader),
+                     format_op(h, h.txn(c.reader).ops[c.op]), c.op + 1, h.txn_name(c.writer));
   for (TxnId t : w.committed_unknown)
     s += fmt::format("  {} (status unknown) taken as committed\n", h.txn_name(t));
   return s;
@@ -140,8 +141,11 @@ nlohmann::json witness_json(const History& h, const Witness& w) {
   }
   if (!w.chosen_reads.empty()) {
     nlohmann::json wr = nlohmann::json::array();
-    for (const auto& [writer, key, reader] : w.chosen_reads)
-      wr.push_back({name(writer), h.keys()[key].text, name(reader)});
+    for (const poly::ChosenRead& c : w.chosen_reads)
+      wr.push_back({{"writer", name(c.writer)},
+                    {"key", h.keys()[c.key].text},
+                    {"reader", name(c.reader)},
+                    {"op", c.op + 1}});
     j["wr"] = wr;
   }
   if (!w.committed_unknown.empty()) {

@@ -404,7 +404,7 @@ int f_empty(lua_State* L) {
   Type t;
   for (int i = 1; i <= lua_gettop(L); ++i) {
     ExprPtr s = check_expr(L, i, "empty");
-    if (s->op != Expr::Op::Sort) return luaL_error(L, "empty: arguments must be sorts (Txn, Obj, Val)");
+    if (s->op != Expr::Op::Sort) return luaL_error(L, "empty: arguments must be sorts (Txn, Obj, Val, Read)");
     t.push_back(s->sort);
   }
   push_expr(L, none(t));
@@ -469,7 +469,7 @@ int f_witness(lua_State* L) {
   for (int i = 1; i <= lua_gettop(L); ++i) {
     ExprPtr s = check_expr(L, i, Order ? "order" : "rel");
     if (s->op != Expr::Op::Sort)
-      return luaL_error(L, "%s: arguments must be sorts (Txn, Obj, Val)", Order ? "order" : "rel");
+      return luaL_error(L, "%s: arguments must be sorts (Txn, Obj, Val, Read)", Order ? "order" : "rel");
     t.push_back(s->sort);
   }
   if (Order && t.size() != 1) return luaL_error(L, "order(S) takes exactly one sort");
@@ -516,6 +516,12 @@ void push_history(lua_State* L) {
   field("U", s.U);
   field("hb", s.hb);
   field("vo", rel(s.vo));
+  // The operation level: read events (sort Read).
+  field("txn", rel(s.rtxn));
+  field("key", rel(s.rkey));
+  field("val", rel(s.rval));
+  field("po", rel(s.po));
+  field("rf", rel(s.rf));
   luaL_setmetatable(L, kStrictMeta);
 }
 
@@ -602,8 +608,8 @@ int named_declaration(lua_State* L) {
   return 1;
 }
 
-// The optional field `permits = { "aborted reads", "intermediate reads",
-// "non-repeatable reads" }` of a level table at `table`. Returns nullptr, or
+// The optional field `permits = { "aborted reads", "intermediate reads" }` of
+// a level table at `table`. Returns nullptr, or
 // what is wrong with it (a static string).
 const char* read_permits(lua_State* L, int table, Level::Permits& out) {
   lua_getfield(L, table, "permits");
@@ -622,10 +628,10 @@ const char* read_permits(lua_State* L, int table, Level::Permits& out) {
     lua_pop(L, 1);
     if (what == "aborted reads") out.aborted_reads = true;
     else if (what == "intermediate reads") out.intermediate_reads = true;
-    else if (what == "non-repeatable reads") out.non_repeatable_reads = true;
     else {
       lua_pop(L, 1);
-      return "each entry is \"aborted reads\", \"intermediate reads\" or \"non-repeatable reads\"";
+      return "each entry is \"aborted reads\" or \"intermediate reads\" (a non-repeatable read "
+             "is two read events, which the level's formula decides)";
     }
   }
   lua_pop(L, 1);
@@ -633,8 +639,8 @@ const char* read_permits(lua_State* L, int table, Level::Permits& out) {
 }
 
 // level "NAME" { framework = "biswas", doc = "...", axiom = function(h, e) ... end,
-//               graph = "SER",    -- optional: a graph characterization (SER, SI, RA, CC)
-//               permits = { "non-repeatable reads" } }  -- optional: see Level::Permits
+//               graph = "SER",    -- optional: a graph characterization (SER, SI, RC, RA, CC)
+//               permits = { "aborted reads" } }  -- optional: see Level::Permits
 int declare_level(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -665,10 +671,13 @@ int declare_level(lua_State* L) {
     lv->graph = poly::graph_level_from_name(graph);
     if (!lv->graph)
       return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
-                        "(\"SER\", \"SI\", \"RA\" or \"CC\")", name.c_str(), graph.c_str());
+                        "(\"SER\", \"SI\", \"RC\", \"RA\" or \"CC\")", name.c_str(), graph.c_str());
   }
   if (const char* bad = read_permits(L, 1, lv->permits))
     return luaL_error(L, "level '%s': permits: %s", name.c_str(), bad);
+  if (lv->graph && (lv->permits.aborted_reads || lv->permits.intermediate_reads))
+    return luaL_error(L, "level '%s': a level with a graph characterization counts every read, "
+                      "so it cannot permit aborted or intermediate reads", name.c_str());
   lua_getfield(L, 1, "axiom");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "level '%s': 'axiom' must be a function(h, e) returning a formula",
@@ -798,6 +807,8 @@ void register_api(lua_State* L) {
   lua_setfield(L, -2, "Obj");
   push_expr(L, sort(model::kVal));
   lua_setfield(L, -2, "Val");
+  push_expr(L, sort(model::kRead));
+  lua_setfield(L, -2, "Read");
   push_expr(L, iden());
   lua_setfield(L, -2, "iden");
   push_expr(L, univ());

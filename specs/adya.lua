@@ -7,13 +7,12 @@
 --   ww(x)  t1's version of x precedes t2's             (the witness)
 --   rw(x)  s read a version of x that t overwrote:
 --          rw(x) = {(s, t) | ∃u. wr(u, x, s) ∧ (u, t) ∈ ww(x), s ≠ t}
--- Histories here are abstract transactions (one external read per key,
--- final writes), over which G1a (aborted reads), G1b (intermediate reads)
--- and non-repeatable reads cannot be represented: a history with one
--- violates every level that does not say otherwise. PL-1 and PL-2 allow
--- some of them, and say so with `permits`: a history that has such a read
--- is refused with a message at those levels, not called violated, until
--- levels over operations are modelled.
+-- Reads are read events (a re-read is another event, decided like any read):
+-- a non-repeatable read puts two wr edges into the reader, which G2-item
+-- forbids and PL-2 allows. Reads of aborted (G1a) or intermediate (G1b)
+-- writes are not reads of any version; PL-1 allows them and says so with
+-- `permits`, which sets them aside (they carry no dependency); every other
+-- level counts them as violations.
 -- Session order is not part of Adya's graph, so these levels are
 -- session-free (LEVELS.md, "Sessions"): PL-3 is serializability and PL-SI
 -- snapshot isolation with every transaction in its own session (Elle's
@@ -55,17 +54,39 @@ local function noG1(h, e) return acyclic(WW(e) + h.wr) end
 level "PL-1" {
   framework = "adya",
   doc = "PL-1 (Adya 1999, §4.1): no G0 (write cycles); dirty, intermediate and non-repeatable "
-     .. "reads allowed. Elle's read-uncommitted",
-  permits = { "aborted reads", "intermediate reads", "non-repeatable reads" },
+     .. "reads allowed. Elle's read-uncommitted, dbcop's and Plume's read uncommitted",
+  permits = { "aborted reads", "intermediate reads" },
   axiom = noG0,
 }
 
 level "PL-2" {
   framework = "adya",
   doc = "PL-2 (Adya 1999, §4.2): no G0, G1a, G1b, G1c (circular information flow); "
-     .. "non-repeatable (fuzzy) reads allowed. Elle's read-committed",
-  permits = { "non-repeatable reads" },
+     .. "non-repeatable (fuzzy) reads allowed. Elle's read-committed (Elle's name for the "
+     .. "level of PL-2 without sessions); compare biswas.RC, AWDIT's and dbcop's read committed",
   axiom = function(h, e) return noG0(h, e) & noG1(h, e) end,
+}
+
+-- G-cursor(x) (Adya 1999, §4.2.3): a cycle of one anti-dependency edge and
+-- write-dependency edges, all on the same key x. ww(x) is a total order, so
+-- the write-dependency path is one ww(x) edge back:
+--   ∃x, t1 ≠ t2: rw(x)(t1, t2) ∧ (t2, t1) ∈ ww(x)
+-- t1 read a version of x that t2 overwrote, and then installed its own
+-- version after t2's: a lost update.
+local function GCursor(h, e)
+  return exists(Obj, Txn, Txn, function(x, t1, t2)
+    local wwx = x .. e.ww
+    return ne(t1, t2) & wwx(t2, t1) & exists(Txn, function(u)
+      return h.wrx(u, x, t1) & wwx(u, t2)
+    end)
+  end)
+end
+
+level "PL-CS" {
+  framework = "adya",
+  doc = "PL-CS, cursor stability (Adya 1999, §4.2.3): no G0, G1, G-cursor(x) (a single "
+     .. "anti-dependency cycle on one key: a lost update). Elle's cursor-stability",
+  axiom = function(h, e) return noG0(h, e) & noG1(h, e) & NOT(GCursor(h, e)) end,
 }
 
 level "PL-2.99" {

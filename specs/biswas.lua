@@ -59,6 +59,37 @@ local function Conflict(h, e)
   end)
 end
 
+-- Read Committed, over read events (Biswas & Enea 2019, §3): a read α of x
+-- returns t1's write after an earlier read β of the same transaction (of
+-- any key) returned t2's, and t2 also writes x: then t2 commits before t1.
+--   ∀x, α ∈ reads of x, β ∈ po⁻¹(α), t1 ∈ rf⁻¹(α), t2 ∈ rf⁻¹(β) ∩ Wr(x):
+--     t1 ≠ t2 ⇒ (t2, t1) ∈ co
+-- Reads of one transaction never go back to an older version than one an
+-- earlier read depended on; a re-read may see a newer one.
+local function RC(h, e)
+  return forall(Obj, function(x)
+    return forall(h.key .. x, function(a)                        -- α: a read of x
+      return forall(h.po .. a, function(b)                       -- β: a read before α
+        return forall(h.rf .. a, (h.rf .. b) & (h.writer .. x), function(t1, t2)
+          return implies(ne(t1, t2), e.co(t2, t1))
+        end)
+      end)
+    end)
+  end)
+end
+
+level "RC" {
+  framework = "biswas",
+  doc = "Read Committed (Biswas & Enea 2019, §3), over read events: a read never returns an "
+     .. "older version of x than the writer of an earlier read of the same transaction "
+     .. "installed; non-repeatable reads allowed. AWDIT's read committed and dbcop's committed "
+     .. "read (with sessions); Elle's read-committed is adya.PL-2",
+  -- Read Committed: an acyclic saturated so ∪ WR graph, the saturation
+  -- edges taken from earlier reads (Biswas & Enea 2019).
+  graph = "RC",
+  axiom = RC,
+}
+
 level "RA" {
   framework = "biswas",
   doc = "Read Atomic (Biswas & Enea 2019, §3): Ax(Rd(x) \\ {t1,t2}, so ∪ WR)",

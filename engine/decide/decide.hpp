@@ -6,8 +6,9 @@
 //  1. Reads that nothing can justify (thin-air, G1a, G1b, list-append
 //     anomalies) and INT violations of committed transactions violate every
 //     level, whatever checker would run: they are reported first, by name.
-//     A level that permits some of them (Level::Permits: Adya's PL-1 and
-//     PL-2) refuses such a history instead (DecideRefused).
+//     A level that permits aborted and intermediate reads (Level::Permits:
+//     Adya's PL-1) sets those register reads aside, with a note: they carry
+//     no dependency.
 //  2. A level that declares a graph characterization (`graph = "SER"`, "SI",
 //     "RA", "CC") is decided by it: the hyper-polygraph for SER and SI
 //     (VeriStrong Thm 3.5, A.2), saturation for RA and CC (Biswas & Enea
@@ -53,8 +54,8 @@ std::string_view checker_name(Checker c);  // "polygraph", "saturation", "generi
 
 // The level cannot be decided on this history as asked (too many
 // transactions for the generic oracle, too many of unknown status, predicate
-// reads it does not model, a read the level permits that abstract
-// transactions cannot represent). what() is one line.
+// reads it does not model, a list read of an aborted append at a level that
+// permits aborted reads). what() is one line.
 class DecideRefused : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;

@@ -28,7 +28,7 @@ struct GraphExecution {
   poly::GraphLevel level = poly::GraphLevel::Ser;
   std::vector<TxnId> commit_order;                  // T0 first: the members that committed
   std::vector<ScheduleEvent> schedule;              // SI: begins and commits (T0 excluded)
-  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
+  std::vector<poly::ChosenRead> chosen_reads;
   std::vector<TxnId> committed_unknown;
 };
 

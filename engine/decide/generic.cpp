@@ -48,8 +48,15 @@ std::uint32_t id_of(const model::ConcreteInstance& inst, SortId sort, Atom a) {
 
 }  // namespace
 
+AbstractOptions abstract_options(const Level& level) {
+  AbstractOptions o;
+  o.set_aside_aborted_reads = level.permits.aborted_reads;
+  o.set_aside_intermediate_reads = level.permits.intermediate_reads;
+  return o;
+}
+
 Result check_members(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned,
-                     const std::vector<std::tuple<TxnId, KeyId, TxnId>>& fixed_reads) {
+                     const std::vector<poly::ChosenRead>& fixed_reads) {
   Result result;
   if (h.has_predicate_reads)
     throw DecideRefused("predicate reads are not supported by the generic oracle");
@@ -63,6 +70,12 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
     result.anomaly = poly::read_anomaly(h.unjustified_reads.front());
     return result;
   }
+
+  for (const UnjustifiedRead& u : h.set_aside)
+    result.notes.push_back(fmt::format(
+        "{}: {} permits it; it carries no dependency (only committed final versions are read "
+        "from), so it is set aside",
+        u.message, level.name));
 
   auto t0 = Clock::now();
   Circuit circuit;
@@ -93,14 +106,23 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
   Translator tr(u, circuit, inst.bindings);
   BLit goal = circuit.and_(inst.wellformed, tr.formula(level.constraint()));
   // Forced read-from choices.
-  const auto& wrx = *inst.bindings.find(*model::history_schema().wrx);
-  for (const auto& [w, k, r] : fixed_reads) {
-    auto aw = atom_of(inst, model::kTxn, w), ar = atom_of(inst, model::kTxn, r);
+  const auto& rf = *inst.bindings.find(*model::history_schema().rf);
+  const Atom first_read = u.first(model::kRead);
+  auto read_atom = [&](TxnId reader, std::uint32_t op) -> std::optional<Atom> {
+    for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
+      const auto [t, j] = inst.read_of_atom[i];
+      if (t == reader && h.abs[t].reads[j].op == op) return first_read + i;
+    }
+    return std::nullopt;
+  };
+  for (const poly::ChosenRead& fixed : fixed_reads) {
+    auto aw = atom_of(inst, model::kTxn, fixed.writer);
+    auto ar = read_atom(fixed.reader, fixed.op);
     if (!aw || !ar) {
       goal = kFalse;
       break;
     }
-    goal = circuit.and_(goal, wrx.at(tuple_index(n, {*aw, u.atom(model::kObj, k), *ar})));
+    goal = circuit.and_(goal, rf.at(tuple_index(n, {*aw, *ar})));
   }
   result.stats.translate_seconds = seconds_since(t0);
   result.stats.gates = circuit.num_gates();
@@ -160,16 +182,13 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
     w.relations.push_back(std::move(rel));
   }
   // Read-from choices for reads with several candidates.
-  for (TxnId t : h.txns) {
-    const auto& rs = h.abs[t].reads;
-    for (std::size_t i = 0; i < rs.size(); ++i) {
-      if (h.candidates[t][i].size() < 2) continue;
-      for (TxnId cand : h.candidates[t][i]) {
-        Index idx = tuple_index(n, {inst.atom_of_txn[cand], u.atom(model::kObj, rs[i].key),
-                                    inst.atom_of_txn[t]});
-        if (circuit.eval(wrx.at(idx), inputs)) w.chosen_reads.emplace_back(cand, rs[i].key, t);
-      }
-    }
+  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
+    const auto [t, j] = inst.read_of_atom[i];
+    if (h.candidates[t][j].size() < 2) continue;
+    const ExternalRead& read = h.abs[t].reads[j];
+    for (TxnId cand : h.candidates[t][j])
+      if (circuit.eval(rf.at(tuple_index(n, {inst.atom_of_txn[cand], first_read + i})), inputs))
+        w.chosen_reads.push_back({cand, t, read.op, read.key});
   }
   result.witness = std::move(w);
   return result;
@@ -199,7 +218,7 @@ Result check(const History& h, const Level& level, std::uint32_t max_unknown,
     std::vector<bool> member = committed_members(h);
     for (std::size_t i = 0; i < unknown.size(); ++i)
       if (mask & (1u << i)) member[unknown[i]] = true;
-    Result r = check_members(abstract_history(h, member), level, pinned);
+    Result r = check_members(abstract_history(h, member, abstract_options(level)), level, pinned);
     total.translate_seconds += r.stats.translate_seconds;
     total.solve_seconds += r.stats.solve_seconds;
     total.gates += r.stats.gates;

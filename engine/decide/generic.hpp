@@ -19,14 +19,19 @@ struct Result {
   std::optional<Witness> witness;         // Allowed
   std::optional<poly::Anomaly> anomaly;   // Violated by a read anomaly or INT
   std::string reason;                     // Violated otherwise: "no co satisfies ..."
+  std::vector<std::string> notes;         // reads set aside as the level permits
   GenericStats stats;
 };
 
+// The abstract view the level is decided on: the reads it permits
+// (Level::Permits) set aside.
+AbstractOptions abstract_options(const Level& level);
+
 // One fixed set of member transactions. `pinned` fixes witness relations.
-// `fixed_reads`: read-from choices to force, as (writer, key, reader).
+// `fixed_reads`: read-from choices to force.
 Result check_members(const AbstractHistory& a, const Level& level,
                      const PinnedRelations& pinned = {},
-                     const std::vector<std::tuple<TxnId, KeyId, TxnId>>& fixed_reads = {});
+                     const std::vector<poly::ChosenRead>& fixed_reads = {});
 
 // Every choice of which unknown-status transactions committed (fewest
 // first), at most `max_unknown` of them; allowed if one choice is.

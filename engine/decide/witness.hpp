@@ -45,7 +45,7 @@ using poly::ScheduleEvent;
 struct Witness {
   std::vector<WitnessRelation> relations;  // in the framework's declaration order
   // Read-from, for reads with several candidate writers: (writer, key, reader).
-  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
+  std::vector<poly::ChosenRead> chosen_reads;
   // Transactions of unknown status taken as committed.
   std::vector<TxnId> committed_unknown;
   // Snapshot isolation decided by the graph checker: every transaction's

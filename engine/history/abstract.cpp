@@ -63,7 +63,6 @@ class PairIndex {
 // Per-key state while scanning one transaction.
 struct KeyState {
   std::uint32_t stamp = 0;     // the scan this state belongs to
-  std::uint32_t last_op = 0;   // last operation on the key
   std::uint32_t write_op = 0;  // last write of the key
   bool written = false;
 };
@@ -181,39 +180,38 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
         touched.push_back(op.key);
       }
       if (op.kind == OpKind::Read) {
-        if (first) {
+        if (!s.written) {
+          // Not preceded by the transaction's own write of the key: an
+          // external read event, a re-read included (what it may return is
+          // the level's business).
           at.reads.push_back(ExternalRead{op.key, op.value, i});
         } else {
-          const Op& last = txn.ops[s.last_op];
-          const bool own_write = last.kind == OpKind::Write;
+          const Op& last = txn.ops[s.write_op];
           // A list read after the transaction's own appends must end with
           // them: known_order.cpp checks that, and says it in list terms.
-          const bool list_after_appends = own_write && op.list != kNoList;
-          if (last.value != op.value && !list_after_appends) {
-            std::string msg =
-                own_write
-                    ? fmt::format("{}: {} does not return its own earlier write {}", h.txn_name(t),
-                                  format_op(h, op), format_op(h, last))
-                    : fmt::format("{}: {} does not repeat its own earlier read {}", h.txn_name(t),
-                                  format_op(h, op), format_op(h, last));
+          if (last.value != op.value && op.list == kNoList) {
             a.int_violations.push_back(IntViolation{
-                t, i, std::move(msg),
-                own_write ? IntViolation::Kind::OwnWrite : IntViolation::Kind::Reread});
+                t, i,
+                fmt::format("{}: {} does not return its own earlier write {}", h.txn_name(t),
+                            format_op(h, op), format_op(h, last)),
+                IntViolation::Kind::OwnWrite});
           }
         }
       } else {
         s.written = true;
         s.write_op = i;
       }
-      s.last_op = i;
     }
     for (KeyId k : touched) {
       const KeyState& s = state[k];
       if (s.written) at.writes.push_back(FinalWrite{k, txn.ops[s.write_op].value, s.write_op});
     }
-    auto by_key = [](const auto& x, const auto& y) { return x.key < y.key; };
-    std::sort(at.reads.begin(), at.reads.end(), by_key);
-    std::sort(at.writes.begin(), at.writes.end(), by_key);
+    // Reads by key, then in program order; writes by key (one each).
+    std::sort(at.reads.begin(), at.reads.end(), [](const ExternalRead& x, const ExternalRead& y) {
+      return x.key != y.key ? x.key < y.key : x.op < y.op;
+    });
+    std::sort(at.writes.begin(), at.writes.end(),
+              [](const FinalWrite& x, const FinalWrite& y) { return x.key < y.key; });
   }
 
   // Candidate writers: members whose final write matches (key, value).
@@ -293,7 +291,24 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
 
     for (const Pending& p : pending) {
       const ExternalRead& r = a.abs[p.txn].reads[p.read];
-      a.unjustified_reads.push_back(unjustified(h, nonmember_final, intermediate, p.txn, r));
+      UnjustifiedRead u = unjustified(h, nonmember_final, intermediate, p.txn, r);
+      const bool aside = (u.kind == ReadAnomaly::Aborted && options.set_aside_aborted_reads) ||
+                         (u.kind == ReadAnomaly::Intermediate &&
+                          options.set_aside_intermediate_reads);
+      if (aside && h.txn(p.txn).ops[r.op].list == kNoList) {
+        a.set_aside.push_back(std::move(u));
+      } else {
+        a.unjustified_reads.push_back(std::move(u));
+      }
+    }
+    // What is set aside is no read event.
+    for (const UnjustifiedRead& u : a.set_aside) {
+      auto& reads = a.abs[u.txn].reads;
+      auto it = std::find_if(reads.begin(), reads.end(),
+                             [&](const ExternalRead& r) { return r.op == u.op; });
+      const auto i = it - reads.begin();
+      reads.erase(it);
+      a.candidates[u.txn].erase(a.candidates[u.txn].begin() + i);
     }
   }
 

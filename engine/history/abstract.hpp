@@ -1,6 +1,8 @@
-// Abstract transactions (Isolde §4.3.1): each transaction reduced to its
-// external reads (the first operation on a key is a read) and its final writes
-// (the last write to each key), after checking internal consistency (INT).
+// Abstract transactions (Isolde §4.3.1), at the operation level: each
+// transaction reduced to its read events (every read not preceded by its own
+// write of the key, re-reads included, in program order) and its final writes
+// (the last write to each key), after checking internal consistency (INT: a
+// read after the transaction's own write returns the last such write).
 // Also the derived views every checker needs: members, session order, and the
 // candidate writers of each external read (several when values repeat).
 #pragma once
@@ -27,7 +29,9 @@ struct FinalWrite {
 };
 
 struct AbstractTxn {
-  std::vector<ExternalRead> reads;  // sorted by key, at most one per key
+  // Every read event: a read not preceded by the transaction's own write of
+  // the key (re-reads included), sorted by key, then in program order.
+  std::vector<ExternalRead> reads;
   std::vector<FinalWrite> writes;   // sorted by key, at most one per key
 };
 
@@ -52,6 +56,10 @@ struct AbstractHistory {
   // read_anomaly.hpp); list reads of committed members as known_order.hpp
   // analyses them.
   std::vector<UnjustifiedRead> unjustified_reads;
+  // Register reads of aborted (G1a) or intermediate (G1b) writes that the
+  // options set aside (a level that permits them, Adya's PL-1): not read
+  // events, not in unjustified_reads.
+  std::vector<UnjustifiedRead> set_aside;
   // The version orders the list reads reveal, one per key that has them.
   std::vector<KnownOrder> known_orders;
   // Unknown-status members whose appends a committed list read shows.
@@ -78,6 +86,13 @@ struct AbstractOptions {
   // graph checkers' view: their list reads are facts only if they did).
   // false: every member counts as committed (a fixed choice of commits).
   bool unknown_members_maybe = false;
+  // Register reads of an aborted transaction's write (G1a) or of another
+  // transaction's intermediate write (G1b) are set aside (set_aside) rather
+  // than reported: Adya's PL-1 allows them, and they carry no dependency,
+  // since only committed final versions are read from. List reads are
+  // never set aside.
+  bool set_aside_aborted_reads = false;
+  bool set_aside_intermediate_reads = false;
 };
 
 // Builds the abstract view over `member` (indexed by TxnId, T0 forced in).

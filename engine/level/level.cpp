@@ -17,6 +17,8 @@ bool Level::uses_sessions() const {
   return logic::mentions(constraint(), *model::history_schema().so);
 }
 
+bool Level::uses_read_events() const { return model::mentions_read_events(constraint()); }
+
 bool Level::uses_known_orders() const {
   return logic::mentions(constraint(), *model::history_schema().vo);
 }

@@ -39,18 +39,17 @@ struct Level {
   const Framework* framework = nullptr;
   logic::FormulaPtr axiom;
   // A graph characterization the level declares (`graph = "SER"`): the
-  // hyper-polygraph (SER, SI) or saturation (RA, CC) decides it, and must
+  // hyper-polygraph (SER, SI) or saturation (RC, RA, CC) decides it, and must
   // agree with the formula (tests check that they do).
   std::optional<poly::GraphLevel> graph;
-  // Reads over operations that the level's definition allows but the model
-  // of abstract transactions cannot represent (it counts each as a violation
-  // at every level): Adya's PL-1 allows aborted (G1a) and intermediate (G1b)
-  // reads and non-repeatable reads, PL-2 non-repeatable reads. decide()
-  // refuses a history that has one, rather than call it violated.
+  // Reads of writes that never became committed versions, which the level's
+  // definition allows (Adya's PL-1: aborted reads, G1a, and intermediate
+  // reads, G1b). They carry no dependency (Adya: only committed final
+  // versions are read from), so decide() sets them aside, says so in a
+  // note, and decides the rest. Every other level counts them as violations.
   struct Permits {
     bool aborted_reads = false;
     bool intermediate_reads = false;
-    bool non_repeatable_reads = false;
   } permits;
 
   // The whole constraint on an execution: order witnesses, wf, and the axiom.
@@ -62,6 +61,9 @@ struct Level {
   // Does the constraint mention the known version orders (h.vo)? A level
   // that does not cannot see what list-append reads reveal.
   bool uses_known_orders() const;
+  // Does the constraint talk about read events (the sort Read: h.po, h.rf,
+  // ...)? Such a level needs operation-level histories.
+  bool uses_read_events() const;
 };
 
 }  // namespace iso

@@ -543,14 +543,16 @@ std::string to_string(const FormulaPtr& f, std::size_t max_chars) {
 
 namespace {
 
-// Depth-first over the DAG; `seen` holds the nodes already visited.
+// Depth-first over the DAG for an expression node that `hit` accepts; `seen`
+// holds the nodes already visited.
+template <class Hit>
 struct MentionSearch {
-  const Relation& r;
+  Hit hit;
   std::unordered_set<const void*> seen;
 
   bool expr(const Expr& e) {
     if (!seen.insert(&e).second) return false;
-    if (e.op == Expr::Op::Relation && e.rel->id == r.id) return true;
+    if (hit(e)) return true;
     for (const auto& k : e.kids)
       if (expr(*k)) return true;
     for (const auto& d : e.decls)
@@ -569,11 +571,22 @@ struct MentionSearch {
   }
 };
 
+template <class Hit>
+bool search(const FormulaPtr& f, Hit hit) {
+  MentionSearch<Hit> s{std::move(hit), {}};
+  return s.formula(*f);
+}
+
 }  // namespace
 
 bool mentions(const FormulaPtr& f, const Relation& r) {
-  MentionSearch search{r, {}};
-  return search.formula(*f);
+  return search(f, [&](const Expr& e) { return e.op == Expr::Op::Relation && e.rel->id == r.id; });
+}
+
+bool mentions_sort(const FormulaPtr& f, SortId s) {
+  return search(f, [&](const Expr& e) {
+    return std::find(e.type.begin(), e.type.end(), s) != e.type.end();
+  });
 }
 
 }  // namespace iso::logic

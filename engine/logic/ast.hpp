@@ -149,5 +149,8 @@ std::string to_string(const FormulaPtr& f, std::size_t max_chars = 200);
 
 // Does the formula mention relation r anywhere (shared nodes visited once)?
 bool mentions(const FormulaPtr& f, const Relation& r);
+// Does any expression in it have a column of sort s (a relation over s, a
+// variable of s, s itself, anything built from them)?
+bool mentions_sort(const FormulaPtr& f, SortId s);
 
 }  // namespace iso::logic

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "engine/model/schema.hpp"
 
 namespace iso::model {
@@ -27,12 +29,21 @@ std::vector<std::vector<Atom>> all_tuples(const Universe& u, const Type& t) {
 
 ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   const History& hist = *h.history;
-  std::vector<std::string> txn_names, key_names, value_names;
-  for (TxnId t : h.txns) txn_names.push_back(hist.txn(t).name);
+  std::vector<std::string> txn_names, key_names, value_names, read_names;
+  std::vector<std::pair<TxnId, std::uint32_t>> read_of_atom;
+  for (TxnId t : h.txns) {
+    txn_names.push_back(hist.txn(t).name);
+    for (std::uint32_t i = 0; i < h.abs[t].reads.size(); ++i) {
+      // "T3.2": the read at operation 2 of T3 (counted from 1).
+      read_names.push_back(fmt::format("{}.{}", hist.txn(t).name, h.abs[t].reads[i].op + 1));
+      read_of_atom.emplace_back(t, i);
+    }
+  }
   for (KeyId k = 0; k < hist.keys().size(); ++k) key_names.push_back(hist.key_text(k));
   for (ValueId v = 0; v < hist.values().size(); ++v) value_names.push_back(hist.value_text(v));
 
-  ConcreteInstance inst{Universe({txn_names, key_names, value_names}), {}, {}, {}, kTrue};
+  ConcreteInstance inst{Universe({txn_names, key_names, value_names, read_names}),
+                        {}, {}, std::move(read_of_atom), {}, kTrue};
   const Universe& u = inst.universe;
   const std::uint32_t n = u.size();
   inst.txn_of_atom = h.txns;
@@ -43,23 +54,39 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   auto V = [&](ValueId v) { return u.atom(kVal, v); };
 
   const HistorySchema& s = history_schema();
-  std::vector<std::vector<Atom>> reads, writes, so, wr_certain, wr_upper;
-  std::vector<BLit> exactly_one;
+  std::vector<std::vector<Atom>> reads, writes, so, rtxn, rkey, rval, po, rf_certain, rf_upper;
+  Atom first_read = u.first(kRead);
   for (TxnId t : h.txns) {
     for (const auto& w : h.abs[t].writes) writes.push_back({T(t), K(w.key), V(w.value)});
-    const auto& rs = h.abs[t].reads;
-    for (std::size_t i = 0; i < rs.size(); ++i) {
-      reads.push_back({T(t), K(rs[i].key), V(rs[i].value)});
-      const auto& cands = h.candidates[t][i];
-      if (cands.size() == 1) wr_certain.push_back({T(cands[0]), K(rs[i].key), T(t)});
-      for (TxnId w : cands) wr_upper.push_back({T(w), K(rs[i].key), T(t)});
-    }
     for (TxnId b : h.so[t]) so.push_back({T(t), T(b)});
+  }
+  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
+    const auto [t, j] = inst.read_of_atom[i];
+    const ExternalRead& r = h.abs[t].reads[j];
+    const Atom a = first_read + i;
+    reads.push_back({T(t), K(r.key), V(r.value)});
+    rtxn.push_back({a, T(t)});
+    rkey.push_back({a, K(r.key)});
+    rval.push_back({a, V(r.value)});
+    const auto& cands = h.candidates[t][j];
+    if (cands.size() == 1) rf_certain.push_back({T(cands[0]), a});
+    for (TxnId w : cands) rf_upper.push_back({T(w), a});
+    // Program order: the earlier reads of the same transaction. Its read
+    // atoms are contiguous.
+    for (std::uint32_t e = i; e-- > 0 && inst.read_of_atom[e].first == t;) {
+      const ExternalRead& other = h.abs[t].reads[inst.read_of_atom[e].second];
+      if (other.op < r.op) po.push_back({first_read + e, a});
+      else po.push_back({a, first_read + e});
+    }
   }
   inst.bindings.bind(s.reads, constant_matrix(n, 3, reads));
   inst.bindings.bind(s.writes, constant_matrix(n, 3, writes));
   inst.bindings.bind(s.so, constant_matrix(n, 2, so));
   inst.bindings.bind(s.t0, constant_matrix(n, 1, {{T(kInitTxn)}}));
+  inst.bindings.bind(s.rtxn, constant_matrix(n, 2, rtxn));
+  inst.bindings.bind(s.rkey, constant_matrix(n, 2, rkey));
+  inst.bindings.bind(s.rval, constant_matrix(n, 2, rval));
+  inst.bindings.bind(s.po, constant_matrix(n, 2, po));
   // Known version orders, transitively closed: each writer of a chain
   // precedes the later ones and every other writer of the key.
   std::vector<std::vector<Atom>> vo;
@@ -73,21 +100,26 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
         vo.push_back({K(ko.key), T(ko.chain[i]), T(after[j])});
   }
   inst.bindings.bind(s.vo, constant_matrix(n, 3, vo));
-  BoolMatrix wrx = variable_matrix(c, n, 3, wr_certain, wr_upper);
-  // Exactly one writer per external read with several candidates.
+  // Read-from per read event: exactly one writer for each read with several
+  // candidates; wrx is its projection on transactions.
+  BoolMatrix rf = variable_matrix(c, n, 2, rf_certain, rf_upper);
   std::vector<BLit> wf;
-  for (TxnId t : h.txns) {
-    const auto& rs = h.abs[t].reads;
-    for (std::size_t i = 0; i < rs.size(); ++i) {
-      const auto& cands = h.candidates[t][i];
-      if (cands.size() < 2) continue;
-      std::vector<BLit> lits;
-      for (TxnId w : cands) lits.push_back(wrx.at(tuple_index(n, {T(w), K(rs[i].key), T(t)})));
-      wf.push_back(c.or_(lits));
-      wf.push_back(c.at_most_one(lits));
+  std::vector<std::pair<Index, BLit>> wrx;
+  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
+    const auto [t, j] = inst.read_of_atom[i];
+    const KeyId key = h.abs[t].reads[j].key;
+    const auto& cands = h.candidates[t][j];
+    std::vector<BLit> lits;
+    for (TxnId w : cands) {
+      lits.push_back(rf.at(tuple_index(n, {T(w), first_read + i})));
+      wrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
     }
+    if (cands.size() < 2) continue;
+    wf.push_back(c.or_(lits));
+    wf.push_back(c.at_most_one(lits));
   }
-  inst.bindings.bind(s.wrx, std::move(wrx));
+  inst.bindings.bind(s.rf, std::move(rf));
+  inst.bindings.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
   inst.wellformed = c.and_(wf);
   return inst;
 }

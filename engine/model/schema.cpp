@@ -6,7 +6,7 @@ using namespace logic;
 
 const HistorySchema& history_schema() {
   static const HistorySchema schema = [] {
-    set_sort_names({"Txn", "Obj", "Val"});
+    set_sort_names({"Txn", "Obj", "Val", "Read"});
     HistorySchema s;
     s.reads = make_relation("reads", {kTxn, kObj, kVal});
     s.writes = make_relation("writes", {kTxn, kObj, kVal});
@@ -14,6 +14,11 @@ const HistorySchema& history_schema() {
     s.wrx = make_relation("wrx", {kTxn, kObj, kTxn});
     s.t0 = make_relation("T0", {kTxn});
     s.vo = make_relation("vo", {kObj, kTxn, kTxn});
+    s.rtxn = make_relation("rtxn", {kRead, kTxn});
+    s.rkey = make_relation("rkey", {kRead, kObj});
+    s.rval = make_relation("rval", {kRead, kVal});
+    s.po = make_relation("po", {kRead, kRead});
+    s.rf = make_relation("rf", {kTxn, kRead});
     s.T0 = rel(s.t0);
     s.Tplus = diff(sort(kTxn), s.T0);
     s.wr = project(rel(s.wrx), {0, 2});
@@ -25,5 +30,7 @@ const HistorySchema& history_schema() {
   }();
   return schema;
 }
+
+bool mentions_read_events(const FormulaPtr& f) { return mentions_sort(f, kRead); }
 
 }  // namespace iso::model

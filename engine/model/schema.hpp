@@ -5,12 +5,14 @@
 //
 // Base relations (bound from a concrete history, or left variable by the
 // synthesizer):
-//   reads  : Txn->Obj->Val   external reads   R(t, x, n)
+//   reads  : Txn->Obj->Val   external reads   R(t, x, n): some read of x by t
+//                            not preceded by t's own write of x returns n
 //   writes : Txn->Obj->Val   final writes     W(t, x, n); T0 writes every key
 //   so     : Txn->Txn        session order, transitive, T0 before all
-//   wrx    : Txn->Obj->Txn   read-from: wrx(t1, x, t3) iff t3's external read
-//                            of x returns t1's final write (a choice among
-//                            candidate writers when written values repeat)
+//   wrx    : Txn->Obj->Txn   read-from: wrx(t1, x, t3) iff an external read
+//                            of x by t3 returns t1's final write (a choice
+//                            among candidate writers when written values
+//                            repeat); the projection of rf below
 //   t0     : Txn             the initial transaction
 //   vo     : Obj->Txn->Txn   known version order: vo(x, t1, t2) iff the history
 //                            itself shows that t1's version of x precedes
@@ -18,6 +20,20 @@
 //                            known_order.hpp); transitively closed. Every
 //                            framework's wf makes its version or commit
 //                            order contain it.
+//
+// The operation level (LEVELS.md, "Operation-level histories"): a fourth
+// sort, Read, has one atom per external read event (a read not preceded by
+// its transaction's own write of the key; a re-read is another event).
+//   rtxn : Read->Txn         the transaction the read belongs to
+//   rkey : Read->Obj         the key it reads
+//   rval : Read->Val         the value it returns
+//   po   : Read->Read        program order between the reads of one
+//                            transaction (strict, transitive)
+//   rf   : Txn->Read         rf(t, α): α returns t's final write of its key
+//                            (exactly one t per read; a choice when written
+//                            values repeat)
+// so that reads(t, x, n) = ∃α. rtxn(α, t) ∧ rkey(α, x) ∧ rval(α, n) and
+// wrx(t1, x, t3) = ∃α. rf(t1, α) ∧ rkey(α, x) ∧ rtxn(α, t3).
 // Derived expressions are what specs use; see lua/ for their Lua names.
 #pragma once
 
@@ -28,9 +44,11 @@ namespace iso::model {
 inline constexpr logic::SortId kTxn = 0;
 inline constexpr logic::SortId kObj = 1;
 inline constexpr logic::SortId kVal = 2;
+inline constexpr logic::SortId kRead = 3;
 
 struct HistorySchema {
   logic::RelationPtr reads, writes, so, wrx, t0, vo;
+  logic::RelationPtr rtxn, rkey, rval, po, rf;
 
   logic::ExprPtr T0;      // {t0}
   logic::ExprPtr Tplus;   // Txn - t0
@@ -43,5 +61,10 @@ struct HistorySchema {
 
 // The one schema (relations are created once; their ids are global).
 const HistorySchema& history_schema();
+
+// Does `f` mention the operation level (the sort Read or a relation over
+// it)? Such a formula needs a history's read events, which the synthesizer's
+// space of abstract transactions does not have.
+bool mentions_read_events(const logic::FormulaPtr& f);
 
 }  // namespace iso::model

@@ -68,12 +68,10 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     if (auto an = forced_abort(r.txn, r.message)) return violated(std::move(*an));
   }
 
-  // Read Atomic and Causal Consistency: by saturation, no polygraph.
-  if (options.level == GraphLevel::Ra || options.level == GraphLevel::Cc) {
+  // Read Committed, Read Atomic and Causal Consistency: by saturation, no
+  // polygraph.
+  if (saturated(options.level)) {
     result.stats.seconds.construct = seconds_since(start);
-    if (h.has_list_reads())
-      result.notes.push_back("version chains (list-append reads) are not used for RA and CC: "
-                             "the verdict rests on the values read");
     SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats);
     result.verdict = out.verdict;
     result.commit_order = std::move(out.commit_order);

@@ -94,7 +94,7 @@ struct CheckResult {
   // When Allowed: the read-from chosen for reads with several candidate
   // writers (writer, key, reader), and the unknown-status transactions the
   // execution commits.
-  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
+  std::vector<poly::ChosenRead> chosen_reads;
   std::vector<TxnId> committed_unknown;
   CheckStats stats;
   std::vector<std::string> notes;

@@ -340,18 +340,19 @@ ModelEdges Encoder::model_edges() const {
   return out;
 }
 
-std::vector<std::tuple<TxnId, KeyId, TxnId>> Encoder::chosen_reads() const {
-  std::vector<std::tuple<TxnId, KeyId, TxnId>> out;
+std::vector<poly::ChosenRead> Encoder::chosen_reads() const {
+  std::vector<poly::ChosenRead> out;
   const auto& choices = pg_.choices();
   for (std::size_t c = 0; c < choices.size(); ++c) {
     const WrChoice& ch = choices[c];
     if (!committed_in_model(ch.reader)) continue;
     if (choice_var_[c] == kNoVar) {
-      if (!ch.cands.empty()) out.emplace_back(ch.cands.front(), ch.key, ch.reader);
+      if (!ch.cands.empty()) out.push_back({ch.cands.front(), ch.reader, ch.op, ch.key});
       continue;
     }
     for (std::size_t i = 0; i < ch.cands.size(); ++i)
-      if (solver_.model_value(choice_lit(c, i))) out.emplace_back(ch.cands[i], ch.key, ch.reader);
+      if (solver_.model_value(choice_lit(c, i)))
+        out.push_back({ch.cands[i], ch.reader, ch.op, ch.key});
   }
   return out;
 }

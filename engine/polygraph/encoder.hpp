@@ -102,7 +102,7 @@ class Encoder {
   ModelEdges model_edges() const;
   // The read-from of every read with several candidate writers, as
   // (writer, key, reader), for committed readers.
-  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads() const;
+  std::vector<poly::ChosenRead> chosen_reads() const;
 
   // The cycle a 2-width clause stands for: its two edges joined by known
   // paths. The shortest of those rebuilt, for an explanation.

@@ -11,9 +11,34 @@ namespace iso::poly {
 
 namespace {
 
-// t's first read of k (its external read), or its first read of k at all.
-std::optional<std::uint32_t> read_of(const History& h, TxnId t, KeyId k) {
+// t's last write of k.
+std::optional<std::uint32_t> last_write_of(const History& h, TxnId t, KeyId k);
+
+// The value of the version of k that `writer` installed: its last write, or
+// T0's initial value.
+std::optional<ValueId> version_value(const History& h, TxnId writer, KeyId k) {
+  if (writer == kInitTxn) return h.init_value(k);
+  auto w = last_write_of(h, writer, k);
+  if (!w) return std::nullopt;
+  return h.txn(writer).ops[*w].value;
+}
+
+// t's read event of k (a read before t's own write of k) that returns the
+// version of `writer` (`returns`), or one that does not (`!returns`): an
+// operation-level history may read k several times. Else t's first read
+// of k.
+std::optional<std::uint32_t> read_of(const History& h, TxnId t, KeyId k, TxnId writer,
+                                     bool returns) {
   const auto& ops = h.txn(t).ops;
+  const std::optional<ValueId> v = version_value(h, writer, k);
+  std::optional<std::uint32_t> first;
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].key != k || ops[i].kind == OpKind::PredicateRead) continue;
+    if (ops[i].kind == OpKind::Write) break;
+    if (!first) first = i;
+    if (v && (ops[i].value == *v) == returns) return i;
+  }
+  if (first) return first;
   for (std::uint32_t i = 0; i < ops.size(); ++i)
     if (ops[i].kind == OpKind::Read && ops[i].key == k) return i;
   return std::nullopt;
@@ -43,8 +68,9 @@ std::string version_text(const History& h, TxnId t, KeyId k) {
   return w ? op_text(h, t, *w) : fmt::format("{}'s write of {}", h.txn_name(t), h.key_text(k));
 }
 
-std::string read_text(const History& h, TxnId t, KeyId k) {
-  auto r = read_of(h, t, k);
+// t's read of k that returns (or, `!returns`, does not return) writer's version.
+std::string read_text(const History& h, TxnId t, KeyId k, TxnId writer, bool returns) {
+  auto r = read_of(h, t, k, writer, returns);
   return r ? op_text(h, t, *r) : fmt::format("{}'s read of {}", h.txn_name(t), h.key_text(k));
 }
 
@@ -139,13 +165,14 @@ std::string edge_fact(const History& h, const DepEdge& e) {
       if (e.from == kInitTxn) return "T0, the initial state, precedes every transaction";
       return fmt::format("{} precedes {} in their session", h.txn_name(e.from), h.txn_name(e.to));
     case Dep::WR:
-      return fmt::format("{} reads {}", read_text(h, e.to, e.key), version_text(h, e.from, e.key));
+      return fmt::format("{} reads {}", read_text(h, e.to, e.key, e.from, true),
+                         version_text(h, e.from, e.key));
     case Dep::WW:
       return fmt::format("{} overwrites {}", version_text(h, e.to, e.key),
                          version_text(h, e.from, e.key));
     case Dep::RW:
-      return fmt::format("{} reads a version that {} overwrites", read_text(h, e.from, e.key),
-                         version_text(h, e.to, e.key));
+      return fmt::format("{} reads a version that {} overwrites",
+                         read_text(h, e.from, e.key, e.to, false), version_text(h, e.to, e.key));
   }
   return {};
 }
@@ -162,10 +189,7 @@ Anomaly read_anomaly(const UnjustifiedRead& r) {
 
 Anomaly int_anomaly(const IntViolation& v) {
   Anomaly a;
-  // A re-read of another committed value is Adya's fuzzy read (Berenson et
-  // al.'s P2), which every level from RA and PL-2.99 up forbids; the others
-  // break internal consistency.
-  a.name = v.kind == IntViolation::Kind::Reread ? "non-repeatable read" : "INT";
+  a.name = "INT";
   a.description = v.message;
   a.txns = {v.txn};
   return a;
@@ -187,6 +211,10 @@ Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle, GraphLevel l
   } else if (rw == 1) {
     a.name = "G-single";
     if (two && cycle[1].type == Dep::WW && cycle[1].key == cycle[0].key) a.name = "lost update";
+    // t reads x, t' overwrites that version, and t reads x again from t':
+    // one transaction saw two versions of x (Adya's fuzzy read).
+    if (two && cycle[1].type == Dep::WR && cycle[1].key == cycle[0].key)
+      a.name = "non-repeatable read";
   } else if (level == GraphLevel::Si) {
     // No two rw edges are adjacent in an SI cycle.
     a.name = "G-nonadjacent";
@@ -204,6 +232,10 @@ Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle, GraphLevel l
   a.description = format_cycle(h, cycle);
   if (level == GraphLevel::Si && a.name == "G-single")
     a.description += " (Adya's G-SIb, missed effects: one anti-dependency)";
+  if (a.name == "non-repeatable read")
+    a.description += fmt::format(" ({} reads {} twice and sees two versions; Adya's G-single)",
+                                 h.txn_name(cycle[0].from),
+                                 h.key_text(cycle[0].key));
   a.cycle = std::move(cycle);
   return a;
 }

@@ -35,6 +35,7 @@ struct WwPair {
 struct WrChoice {
   TxnId reader = 0;
   KeyId key = 0;
+  std::uint32_t op = 0;      // the read event: an index into the reader's operations
   std::vector<TxnId> cands;  // alive candidate writers
   bool fixed = false;        // reduced to one known edge by pruning
 };

@@ -59,7 +59,7 @@ SaturationOutcome Saturation::run(const CheckOptions& options) {
     for (std::uint32_t r = 0; r < reads_.size(); ++r) {
       const Read& rd = reads_[r];
       if (chosen_[r] != kNoTxn && a_.candidates[rd.txn][r - read_begin_[rd.txn]].size() > 1)
-        out.chosen_reads.emplace_back(chosen_[r], rd.key, rd.txn);
+        out.chosen_reads.push_back({chosen_[r], rd.txn, rd.op, rd.key});
     }
     return out;
   };

@@ -1,10 +1,13 @@
-// Checking Read Atomic and Causal Consistency by saturation (Biswas & Enea,
-// "On the Complexity of Checking Transactional Consistency", OOPSLA 2019).
+// Checking Read Committed, Read Atomic and Causal Consistency by saturation
+// (Biswas & Enea, "On the Complexity of Checking Transactional Consistency",
+// OOPSLA 2019).
 //
-// Both levels are instances of the axiom shape
+// RA and CC are instances of the axiom shape
 //   ∀x, t1 ≠ t2 ∈ Wr(x), t3 ∈ Rd(x) \ {t1, t2}: wr(t1, x, t3) ∧ C(t2, t3) ⇒ (t2, t1) ∈ co
-// with C = so ∪ WR (RA) or C = HB = (so ∪ WR)⁺ (CC). The premise does not
-// mention co, so for a fixed read-from every instance is a fixed edge that co
+// with C = so ∪ WR (RA) or C = HB = (so ∪ WR)⁺ (CC); RC is the same with the
+// premise taken per read event: t3's read α of x returns t1's write, and an
+// earlier read β of t3 (in program order) returns t2's. No premise
+// mentions co, so for a fixed read-from every instance is a fixed edge that co
 // must contain. A commit order exists iff the saturated graph
 //   so ∪ WR ∪ {(t2, t1) | x, t3 as above}
 // is acyclic (the saturation argument behind Biswas & Enea's polynomial
@@ -48,13 +51,13 @@ struct SaturationOutcome {
   // graph: the commit order of a witness execution.
   std::vector<TxnId> commit_order;
   // Allowed: the read-from of every read with several candidate writers, as
-  // (writer, key, reader), for the readers that committed.
-  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
+  // for the readers that committed.
+  std::vector<poly::ChosenRead> chosen_reads;
   // Violated: the shortest cycle found, or the read that nothing can justify.
   std::optional<Anomaly> anomaly;
 };
 
-// Decides `options.level` (GraphLevel::Ra or GraphLevel::Cc) on the abstract
+// Decides `options.level` (GraphLevel::Rc, Ra or Cc) on the abstract
 // history `a` of `h`, whose members are every transaction that is not aborted
 // and whose INT violations and unjustified reads of committed transactions
 // were already reported (check_history does both). `forced_aborts`: the

@@ -16,9 +16,11 @@ namespace iso::poly::saturation {
 Visibility Saturation::visibility(const Edge& sat) const {
   const TxnId t2 = sat.from, t3 = reads_[sat.read].txn;
   Visibility v;
-  if (h_.txn(t2).session == h_.txn(t3).session && pos_[t2] < pos_[t3]) return v;
+  // RC: only an earlier read of t3 makes t2 visible (saturation_graph.cpp).
+  const bool rc = level_ == GraphLevel::Rc;
+  if (!rc && h_.txn(t2).session == h_.txn(t3).session && pos_[t2] < pos_[t3]) return v;
   for (std::uint32_t r = read_begin_[t3]; r < read_end_[t3]; ++r)
-    if (chosen_[r] == t2) {
+    if (chosen_[r] == t2 && (!rc || reads_[r].op < reads_[sat.read].op)) {
       v.how = Visibility::How::ReadFrom;
       v.read = r;
       return v;
@@ -181,7 +183,8 @@ std::vector<DepEdge> Saturation::deps(const std::vector<std::uint32_t>& ids) con
 // itself is cyclic (G1c, with session order). Otherwise by how the described
 // saturation edge's t2 is visible to its reader t3: through a path of
 // several so/wr edges, a causality violation (CC only); read from directly,
-// a fractured read; an earlier transaction of t3's session, a missed session
+// a fractured read (a non-repeatable read when t3 read the same key from
+// it); an earlier transaction of t3's session, a missed session
 // write. The cycle is rotated to start at the described edge.
 Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
   std::vector<std::uint32_t> ids = cycle_ids;
@@ -242,8 +245,17 @@ Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
       why = fmt::format("{} precedes it in its session", t2);
       break;
     case Visibility::How::ReadFrom:
-      a.name = "fractured read";
-      why = fmt::format("it reads {} from {}", h_.key_text(reads_[v.read].key), t2);
+      // Reading x itself from t2 as well: one transaction sees two versions
+      // of x (Adya's fuzzy read).
+      // Under RC the earlier read came first in program order: the reads
+      // went back in x's version order (Plume's non-monotonic read).
+      if (reads_[v.read].key == e.key)
+        a.name = "non-repeatable read";
+      else
+        a.name = level_ == GraphLevel::Rc ? "non-monotonic read" : "fractured read";
+      why = fmt::format("it {}reads {} from {}{}", reads_[v.read].key == e.key ? "also " : "",
+                        h_.key_text(reads_[v.read].key), t2,
+                        level_ == GraphLevel::Rc ? " before" : "");
       break;
     case Visibility::How::Path: {
       a.name = "causality violation";

@@ -164,6 +164,18 @@ void Saturation::add_saturation_edges() {
       const KeyId x = reads_[r].key;
       const TxnId t1 = chosen_[r];
       if (t1 == kNoTxn) continue;  // an open read of a partial model
+      if (level_ == GraphLevel::Rc) {
+        // RC: every writer of x that an earlier read of t3 (in program
+        // order) returned. Writers of later reads are not visible to this
+        // one, and session order plays no part.
+        for (std::uint32_t r2 = read_begin_[t3]; r2 < read_end_[t3]; ++r2) {
+          const TxnId t2 = chosen_[r2];
+          if (reads_[r2].op < reads_[r].op && t2 != kInitTxn && t2 != kNoTxn && t2 != t1 &&
+              a_.writes(t2, x))
+            edges_.push_back(Edge{t2, t1, Kind::Sat, x, r});
+        }
+        continue;
+      }
       if (level_ == GraphLevel::Cc) {
         // Every session: its last writer of x that happens before t3.
         for (std::uint32_t g = wkey_[x]; g < wkey_[x + 1]; ++g) {

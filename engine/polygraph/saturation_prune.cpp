@@ -20,8 +20,8 @@ namespace iso::poly::saturation {
 //  - t reaches w: the wr edge (w, t) closes a cycle; or
 //  - w reaches a committed writer t2 ≠ w of x with C(t2, t) known (a session
 //    predecessor of t or, for RA, the fixed writer of another of t's reads;
-//    for CC, anything that happens before t): the saturation edge (t2, w)
-//    closes a cycle.
+//    for CC, anything that happens before t; for RC, only the fixed writer
+//    of an earlier read of t): the saturation edge (t2, w) closes a cycle.
 // Such candidates get no variable that can be true. A read of a committed
 // transaction left with one committed candidate becomes fixed, which adds
 // known edges: repeat until nothing changes.
@@ -72,6 +72,7 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
       visible.clear();
       for (std::uint32_t g = wkey_[x]; g < wkey_[x + 1]; ++g) {
         const SessionId s = wentries_[gstart_[g]].session;
+        if (level_ == GraphLevel::Rc) break;  // session order does not make writes visible
         if (level_ == GraphLevel::Ra && s != h_.txn(t).session) continue;
         const std::uint32_t limit = visible_prefix(t, s);
         auto first = wentries_.begin() + gstart_[g], last = wentries_.begin() + gstart_[g + 1];
@@ -81,10 +82,11 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
         // the last, it reaches none of them).
         if (it != first) visible.push_back(std::prev(it)->txn);
       }
-      if (level_ == GraphLevel::Ra)
+      if (level_ == GraphLevel::Ra || level_ == GraphLevel::Rc)
         for (std::uint32_t r2 = read_begin_[t]; r2 < read_end_[t]; ++r2) {
           const TxnId t2 = reads_[r2].known;
-          if (t2 != kNoTxn && t2 != kInitTxn && a_.writes(t2, x)) visible.push_back(t2);
+          const bool earlier = level_ == GraphLevel::Ra || reads_[r2].op < rd.op;
+          if (earlier && t2 != kNoTxn && t2 != kInitTxn && a_.writes(t2, x)) visible.push_back(t2);
         }
       std::uint32_t left = 0;
       TxnId last_left = kNoTxn;

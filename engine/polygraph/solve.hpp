@@ -24,7 +24,7 @@ struct SolveOutcome {
   // each means).
   std::vector<TxnId> commit_order;
   std::vector<ScheduleEvent> schedule;
-  std::vector<std::tuple<TxnId, KeyId, TxnId>> chosen_reads;
+  std::vector<poly::ChosenRead> chosen_reads;
   std::vector<DepEdge> cycle;       // Violated: the shortest cycle found
 };
 

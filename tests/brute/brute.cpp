@@ -26,26 +26,31 @@ bool noconflict(Level l) {
 }
 
 Model model_for(const AbstractHistory& h, const LevelInfo& info, const Options& options) {
-  // Adya's PL levels have no session order.
-  return build_model(h, options.ignore_sessions || info.framework == Framework::Adya);
+  // Adya's PL levels have no session order; PL-1 sets aside the register
+  // reads of aborted and intermediate writes.
+  return build_model(h, options.ignore_sessions || info.framework == Framework::Adya,
+                     info.level == Level::AdyaPL1);
 }
 
 // ---------------------------------------------------------------------------
 // Search over commit orders (biswas, plume) and over a total order containing
 // ww ∪ wr (adya). The order grows one transaction at a time; when t3 is
 // placed, its wr sources are chosen among the placed candidates (wr ⊆ co)
-// and every axiom instance whose reader is t3 is checked. Every instance of
-// every axiom here has its premise implying that t1 and t2 (and t4) precede
-// t3 in co, so checking at t3's placement is exactly the full check. List
-// reads are checked at the reader's placement too: the versions they compare
-// with depend only on the writers placed before.
+// (each read event its own writer) and every axiom instance whose reader is
+// t3 is checked. Every instance of every axiom here (RC's included: both of
+// its writers are read by t3) has its premise implying that t1 and t2 (and
+// t4) precede t3 in co, so checking at t3's placement is exactly the full
+// check. List reads are checked at the reader's placement too: the versions
+// they compare with depend only on the writers placed before.
 //
 // Adya: whenever ww ∪ wr is acyclic some total order O contains it, and then
 // ww(x) is O restricted to the writers of x. So enumerating O (wr ⊆ O, ww
 // read off O) covers every witness of PL-2 and stronger; for PL-2.99 and
-// PL-3 the rw edges into placed writers are the SER axiom's instances. PL-1
-// does not order wr, so its reads are chosen once O is complete, and PL-SI's
-// cycles of (ww ∪ wr) ; rw? are checked on the complete witness only.
+// PL-3 the rw edges into placed writers are the SER axiom's instances, and
+// for PL-CS a G-cursor(x) needs t1 to read x from some u and write x after
+// another writer t2 that follows u: all placed when t1 is. PL-1 does not
+// order wr, so its reads are chosen once O is complete, and PL-SI's cycles
+// of (ww ∪ wr) ; rw? are checked on the complete witness only.
 
 class CommitOrderSearch {
  public:
@@ -149,6 +154,7 @@ class CommitOrderSearch {
       if (!internal_read_ok(m_, t3, r, order_)) return false;
     }
     if (adya_) {
+      if (level_ == Level::AdyaPLCS) return cursor_at(t3);
       return level_ == Level::AdyaPL299 || level_ == Level::AdyaPL3 ? axiom_at(t3) : true;
     }
     const Mask direct = m_.so_pred[t3] | wr_pred_[t3];
@@ -161,16 +167,50 @@ class CommitOrderSearch {
         level_ == Level::PlumeRA) {
       return patterns_at(t3, hb);
     }
+    if (level_ == Level::BiswasRC) return rc_at(t3);
     return axiom_at(t3);
+  }
+
+  // RC: a read event α of x from t1 after a read event β (of any key) from
+  // t2, t2 ≠ t1 writing x, needs t2 before t1.
+  bool rc_at(int t3) const {
+    const auto& rs = m_.reads[t3];
+    for (std::size_t a = 0; a < rs.size(); ++a) {
+      const int t1 = wr_[t3][a];
+      for (std::size_t b = 0; b < rs.size(); ++b) {
+        const int t2 = wr_[t3][b];
+        if (rs[b].op < rs[a].op && t2 != t1 && m_.W(t2, rs[a].key) && !before(t2, t1)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // PL-CS: t1 (= t3, the last placed) reads x from u and writes x, and a
+  // writer t2 of x lies between u and t1 in ww(x): G-cursor(x).
+  bool cursor_at(int t1) const {
+    const auto& rs = m_.reads[t1];
+    for (std::size_t i = 0; i < rs.size(); ++i) {
+      const int x = rs[i].key;
+      if (!m_.W(t1, x)) continue;
+      const int u = wr_[t1][i];
+      for (int t2 = 0; t2 < m_.n; ++t2) {
+        if (t2 != t1 && t2 != u && has(m_.writers[x] & placed_, t2) && before(u, t2)) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   bool patterns_at(int t3, Mask hb) const {
     const auto& rs = m_.reads[t3];
-    // k, l: t3 reads x from t1 and y from t2, t2 also writes x.
+    // k, l: t3 reads x from t1 and y ≠ x from t2, t2 also writes x.
     for (std::size_t i = 0; i < rs.size(); ++i) {
       const int t1 = wr_[t3][i];
       for (std::size_t j = 0; j < rs.size(); ++j) {
-        if (i == j) continue;
+        if (rs[i].key == rs[j].key) continue;
         const int t2 = wr_[t3][j];
         if (t1 == t2 || !has(m_.writers[rs[i].key], t2)) continue;
         if (has(hb_pred_[t2], t1)) return false;  // k
@@ -187,8 +227,8 @@ class CommitOrderSearch {
     });
   }
 
-  // Does ok(x, t1, t2) hold for every external read of t3, of x from t1,
-  // and every other placed writer t2 of x?
+  // Does ok(x, t1, t2) hold for every read event of t3, of x from t1, and
+  // every other placed writer t2 of x?
   template <class F>
   bool every_other_writer(int t3, F ok) const {
     const auto& rs = m_.reads[t3];
@@ -399,8 +439,8 @@ void set_wr(const Model& m, const std::vector<std::vector<int>>& src, Witness& w
   w.wr.assign(m.ah->history->num_txns(), {});
   for (int t = 0; t < m.n; ++t) {
     for (std::size_t i = 0; i < src[t].size(); ++i) {
-      w.wr[m.ids[t]].push_back(
-          ReadFrom{static_cast<KeyId>(m.reads[t][i].key), m.ids[src[t][i]]});
+      const Read& r = m.reads[t][i];
+      w.wr[m.ids[t]].push_back(ReadFrom{static_cast<KeyId>(r.key), m.ids[src[t][i]], r.op});
     }
   }
 }
@@ -434,7 +474,7 @@ std::optional<Witness> search(const Model& m, const LevelInfo& info) {
 // ---------------------------------------------------------------------------
 // Naive enumeration of complete witnesses.
 
-// Calls f on every choice of one candidate writer per external read until f
+// Calls f on every choice of one candidate writer per read event until f
 // returns true.
 bool any_wr(const Model& m, const std::function<bool(const std::vector<std::vector<int>>&)>& f) {
   std::vector<std::pair<int, int>> slots;  // (t, read index)
@@ -562,7 +602,8 @@ Problem positions(const Model& m, const std::vector<TxnId>& order, std::vector<i
   return std::nullopt;
 }
 
-// src[t][i] from the witness's wr, for the reads it gives; -1 elsewhere.
+// src[t][i] from the witness's wr, for the read events it gives (matched by
+// key and operation); -1 elsewhere.
 Problem given_wr(const Model& m, const Witness& w, std::vector<std::vector<int>>& src) {
   src.assign(m.n, {});
   for (int t = 0; t < m.n; ++t) src[t].assign(m.reads[t].size(), -1);
@@ -570,9 +611,22 @@ Problem given_wr(const Model& m, const Witness& w, std::vector<std::vector<int>>
     for (const ReadFrom& rf : w.wr[id]) {
       const int t = id < m.local.size() ? m.local[id] : -1;
       if (t < 0) return fmt::format("wr gives a read of {}, not a member", txn_name(m, id));
-      const int i = rf.key < static_cast<KeyId>(m.nkeys) ? m.read_of[t][rf.key] : -1;
+      if (rf.key >= static_cast<KeyId>(m.nkeys)) {
+        return fmt::format("wr gives a read of {} of a key that does not exist", m.name(t));
+      }
       const std::string key = m.ah->history->key_text(rf.key);
-      if (i < 0) return fmt::format("{} has no external read of {}", m.name(t), key);
+      const auto& events = m.reads_of[t][rf.key];
+      const auto it = std::find_if(events.begin(), events.end(),
+                                   [&](int e) { return m.reads[t][e].op == rf.op; });
+      if (it == events.end()) {
+        return fmt::format("{} has no read event of {} at operation {}", m.name(t), key,
+                           rf.op + 1);
+      }
+      const int i = *it;
+      if (src[t][i] >= 0) {
+        return fmt::format("wr gives {}'s read of {} at operation {} twice", m.name(t), key,
+                           rf.op + 1);
+      }
       const int s = rf.writer < m.local.size() ? m.local[rf.writer] : -1;
       if (s < 0) {
         return fmt::format("{} reads {} from a transaction that is not a member", m.name(t), key);
@@ -700,7 +754,7 @@ std::string format_witness(const AbstractHistory& h, const Witness& w) {
     for (const ReadFrom& rf : w.wr[t]) {
       out += first ? "; wr:" : "";
       first = false;
-      out += fmt::format(" {}.{}<-{}", hist.txn(t).name, hist.key_text(rf.key),
+      out += fmt::format(" {}.{}@{}<-{}", hist.txn(t).name, hist.key_text(rf.key), rf.op + 1,
                          hist.txn(rf.writer).name);
     }
   }

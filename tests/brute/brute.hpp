@@ -19,14 +19,26 @@
 // engine's analysis of lists: every key's version order (co, ar or ww
 // restricted to its writers, T0 first when T0 writes it) installs as the
 // version of writer u the concatenation of the appends of the writers up to
-// u; an external list read reads the writer whose version it returned, a list
-// read after the transaction's own appends returns the versions before the
-// transaction followed by those appends (tests/brute/model.hpp). Elle's G1a,
-// garbage, duplicate and incompatible-order reads therefore have no witness.
+// u; a list read event (each one, a re-read included) reads the writer whose
+// version it returned, a list read after the transaction's own appends
+// returns the versions before the transaction followed by those appends
+// (tests/brute/model.hpp). Elle's G1a, garbage, duplicate and
+// incompatible-order reads therefore have no witness, at PL-1 too.
 //
-// Predicate reads are not modelled: only external reads and final writes
-// take part. Reads of aborted or intermediate writes have no witness at any
-// level (Adya's PL-1 included).
+// Histories are operation-level. A read event is a read of x by t that no
+// write of x by t precedes: re-reads are read events of their own, each with
+// its own choice of writer, even when they return the same value. wr(t1, x,
+// t3) holds when some read event of x in t3 reads from t1, R(t, x) when t
+// has a read event of x; every level keeps its definition over that
+// projection, and biswas.RC constrains the read events in program order. A
+// read after t's own write of x must return t's last write (INT), and a
+// read no member's final write explains has no witness, at every level but
+// one: Adya's PL-1 sets aside register reads of an aborted transaction's
+// write (G1a) or of another transaction's non-final write (G1b), which then
+// take no part. The brute force finds such reads from the operations; an
+// aborted transaction is one that is not a member and did not commit.
+// Predicate reads are not modelled: only read events and final writes take
+// part.
 #pragma once
 
 #include <optional>
@@ -40,12 +52,14 @@
 
 namespace iso::brute {
 
-// The biswas, cerone and plume levels, as "framework.Level" (with sessions
-// unless Options::ignore_sessions).
+// The biswas (RC included), cerone and plume levels, as "framework.Level"
+// (with sessions unless Options::ignore_sessions).
 const std::vector<std::string>& levels();
 // Adya's levels, session-free as Adya defines them: adya.PL-1, adya.PL-2,
-// adya.PL-2.99, adya.PL-SI (alias adya.SI), adya.PL-3 (alias adya.SER).
-// Without predicates PL-2.99 and PL-3 coincide.
+// adya.PL-CS, adya.PL-2.99, adya.PL-SI (alias adya.SI), adya.PL-3 (alias
+// adya.SER). Without predicates PL-2.99 and PL-3 coincide. PL-CS is PL-2
+// without G-cursor(x): some t1 reads x from u and writes x after a writer t2
+// that follows u in ww(x).
 const std::vector<std::string>& adya_levels();
 
 struct Options {
@@ -57,15 +71,18 @@ struct Options {
 
 // True iff the history is allowed by `level`: some witness satisfies it.
 // Histories with an INT violation or an unjustified read are denied by every
-// level. Throws std::invalid_argument for an unknown level name and
-// std::length_error for (consistent) histories with more than 63 member
-// transactions. Meant for histories of up to about 6 transactions.
+// level (but for the reads adya.PL-1 sets aside). Throws
+// std::invalid_argument for an unknown level name and std::length_error for
+// histories with more than 63 member transactions. Meant for histories of
+// up to about 6 transactions.
 bool allows(const AbstractHistory& h, std::string_view level, const Options& options = {});
 
-// The writer an external read of `key` reads from.
+// The writer a read event of `key` (at operation `op` of its transaction)
+// reads from.
 struct ReadFrom {
   KeyId key;
   TxnId writer;
+  std::uint32_t op = 0;
   bool operator==(const ReadFrom&) const = default;
 };
 
@@ -78,8 +95,9 @@ struct Witness {
   std::vector<TxnId> order;
   // cerone only: the vis edges (a, b) with a, b member TxnIds.
   std::vector<std::pair<TxnId, TxnId>> vis;
-  // biswas, plume and adya: wr[t] holds, for each external read of member t,
-  // the writer it reads from (indexed by TxnId; empty for non-members).
+  // biswas, plume and adya: wr[t] holds, for each read event of member t,
+  // the writer it reads from, the event named by its key and operation
+  // (indexed by TxnId; empty for non-members).
   std::vector<std::vector<ReadFrom>> wr;
   // adya only: ww[k] is the version order of key k, its member writers in
   // order (T0 first when T0 writes k); indexed by KeyId.
@@ -93,7 +111,8 @@ struct Witness {
 std::optional<Witness> find_witness(const AbstractHistory& h, std::string_view level,
                                     const Options& options = {});
 
-// One-line rendering of a witness, e.g. "order: T0 T2 T1; wr: T1.x<-T0".
+// One-line rendering of a witness, e.g. "order: T0 T2 T1; wr: T1.x@1<-T0"
+// (T1's read of x at its first operation reads from T0).
 std::string format_witness(const AbstractHistory& h, const Witness& w);
 
 // Same verdict as allows(), by exhaustive enumeration without any pruning.
@@ -115,10 +134,10 @@ struct WitnessCheck {
 // Does `w` satisfy `level`'s definition on `h`? Members: T0, the committed
 // transactions and w.committed. The witness must be complete for its
 // framework: order (biswas, plume, cerone), vis (cerone), ww for every key
-// with two or more writers (adya), and wr for every external read that could
+// with two or more writers (adya), and wr for every read event that could
 // read from more than one writer (biswas, plume, adya; a list read's writer
-// follows from the version order and may be left out). Throws
-// std::invalid_argument for an unknown level name.
+// follows from the version order and may be left out), each matched by key
+// and operation. Throws std::invalid_argument for an unknown level name.
 WitnessCheck check_witness(const History& h, std::string_view level, const Witness& w,
                            const Options& options = {});
 

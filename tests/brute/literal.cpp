@@ -99,8 +99,8 @@ BiswasLiteral::BiswasLiteral(const Model& model, Level l, const std::vector<int>
 }
 
 bool BiswasLiteral::wr(int t1, int x, int t3) const {
-  const int i = m.read_of[t3][x];
-  return i >= 0 && wrsrc[t3][i] == t1;
+  const auto& events = m.reads_of[t3][x];
+  return std::any_of(events.begin(), events.end(), [&](int i) { return wrsrc[t3][i] == t1; });
 }
 
 bool BiswasLiteral::well_formed(std::string* why) const {
@@ -199,6 +199,24 @@ bool BiswasLiteral::conflict(std::string* why) const {
   });
 }
 
+bool BiswasLiteral::rc(std::string* why) const {
+  for (int t3 = 1; t3 < m.n; ++t3) {
+    const auto& rs = m.reads[t3];
+    for (std::size_t a = 0; a < rs.size(); ++a) {    // α, of x, reading from t1
+      for (std::size_t b = 0; b < rs.size(); ++b) {  // β, before α, reading from t2
+        const int x = rs[a].key;
+        const int t1 = wrsrc[t3][a];
+        const int t2 = wrsrc[t3][b];
+        if (rs[b].op < rs[a].op && t1 != t2 && m.W(t1, x) && m.W(t2, x) && !co(t2, t1)) {
+          return fail(why, "RC fails for {}, {}, {}, {}'s reads at operations {} and {}",
+                      m.key(x), m.name(t1), m.name(t2), m.name(t3), rs[b].op + 1, rs[a].op + 1);
+        }
+      }
+    }
+  }
+  return true;
+}
+
 bool BiswasLiteral::pattern_kl(bool use_co, std::string* why) const {
   return some_write_pair([&](int x, int t1, int t2) {
     if (!(use_co ? co(t1, t2) : HB[t1][t2] != 0)) return false;
@@ -265,6 +283,8 @@ bool BiswasLiteral::inconsistent_commit_order(std::string* why) const {
 bool BiswasLiteral::holds(std::string* why) const {
   if (!well_formed(why)) return false;
   switch (level) {
+    case Level::BiswasRC:
+      return rc(why);
     case Level::BiswasRA:
     case Level::BiswasCC:
     case Level::BiswasPC:
@@ -452,8 +472,9 @@ bool AdyaLiteral::well_formed(std::string* why) const {
 bool AdyaLiteral::holds(std::string* why) const {
   if (!well_formed(why)) return false;
   const int n = m.n;
-  // ww: every pair in each key's version order; wr: the read-from choices;
-  // rw(x) = {(s, t) | s reads x from u, (u, t) in ww(x), s != t}.
+  // ww: every pair in each key's version order; wr: the read-from choices,
+  // projected on transactions; rw(x) = {(s, t) | some read event of x in s
+  // reads from u, (u, t) in ww(x), s != t}.
   Rel ww = empty_rel(n), wr = empty_rel(n), rw = empty_rel(n);
   for (int x = 0; x < m.nkeys; ++x) {
     for (std::size_t i = 0; i < ww_[x].size(); ++i) {
@@ -500,6 +521,30 @@ bool AdyaLiteral::holds(std::string* why) const {
   const Rel c = closure(g);
   for (int t = 0; t < n; ++t) {
     if (c[t][t]) return fail(why, "{}: cycle {}", phenomenon, names(m, find_cycle(g)));
+  }
+  if (level == Level::AdyaPLCS) {
+    // G-cursor(x): ∃ t1 ≠ t2: rw(x)(t1, t2) ∧ (t2, t1) ∈ ww(x), with
+    // rw(x)(t1, t2) = ∃u. wr(u, x, t1) ∧ (u, t2) ∈ ww(x).
+    for (int x = 0; x < m.nkeys; ++x) {
+      const auto& seq = ww_[x];
+      const auto wwx = [&seq](int a, int b) {
+        const auto ia = std::find(seq.begin(), seq.end(), a);
+        const auto ib = std::find(seq.begin(), seq.end(), b);
+        return ia != seq.end() && ib != seq.end() && ia < ib;
+      };
+      for (int t1 = 0; t1 < n; ++t1) {
+        for (int t2 = 0; t2 < n; ++t2) {
+          if (t1 == t2 || !wwx(t2, t1)) continue;
+          for (const int i : m.reads_of[t1][x]) {
+            const int u = wrsrc[t1][i];
+            if (wwx(u, t2)) {
+              return fail(why, "G-cursor({}): {} read {} from {}, which {} overwrote before {}",
+                          m.key(x), m.name(t1), m.key(x), m.name(u), m.name(t2), m.name(t1));
+            }
+          }
+        }
+      }
+    }
   }
   return true;
 }

@@ -31,9 +31,9 @@ bool fail(std::string* why, fmt::format_string<A...> f, A&&... args) {
   return false;
 }
 
-// May the external read r be read from src, given the version order `seq`
-// of r.key? src must be a candidate (its final write has the value read)
-// and, for a list read, install the list.
+// May the read event r read from src, given the version order `seq` of
+// r.key? src must be a candidate (its final write has the value read) and,
+// for a list read, install the list.
 bool may_read(const Model& m, const Read& r, int src, std::span<const int> seq);
 
 // The reads of a complete witness: wrsrc[t][i] is the writer of
@@ -75,7 +75,8 @@ class BiswasLiteral {
 
  private:
   bool co(int a, int b) const { return pos[a] < pos[b]; }
-  bool wr(int t1, int x, int t3) const;  // wr(t1, x, t3)
+  // wr(t1, x, t3): some read event of x in t3 reads from t1.
+  bool wr(int t1, int x, int t3) const;
   bool well_formed(std::string* why) const;
   bool in_D(int x, int t1, int t2, int t3) const;
   bool C(int t2, int t3) const;
@@ -84,6 +85,9 @@ class BiswasLiteral {
   bool some_write_pair(F f) const;
   bool axiom(std::string* why) const;  // Ax(C, D)
   bool conflict(std::string* why) const;
+  // Read Committed over read events: a read α of x from t1 after a read β
+  // (of any key) from t2 ≠ t1, t2 writing x, needs (t2, t1) in co.
+  bool rc(std::string* why) const;
   // Plume's patterns; each returns true when the pattern occurs.
   bool pattern_kl(bool use_co, std::string* why) const;
   bool pattern_mn(bool use_co, std::string* why) const;
@@ -126,7 +130,7 @@ class CeroneLiteral {
   std::vector<int> order;  // ar as a sequence
 };
 
-// Adya's phenomena over a version order per key and wr.
+// Adya's phenomena over a version order per key and wr (per read event).
 class AdyaLiteral {
  public:
   // ww[x]: the writers of x in version order; src[t][i]: the writer of

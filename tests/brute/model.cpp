@@ -11,7 +11,8 @@
 namespace iso::brute::detail {
 namespace {
 
-constexpr std::array<LevelInfo, 25> kLevels{{
+constexpr std::array<LevelInfo, 27> kLevels{{
+    {"biswas.RC", Level::BiswasRC, Framework::Biswas},
     {"biswas.RA", Level::BiswasRA, Framework::Biswas},
     {"biswas.CC", Level::BiswasCC, Framework::Biswas},
     {"biswas.PC", Level::BiswasPC, Framework::Biswas},
@@ -32,6 +33,7 @@ constexpr std::array<LevelInfo, 25> kLevels{{
     {"plume.RA", Level::PlumeRA, Framework::Plume},
     {"adya.PL-1", Level::AdyaPL1, Framework::Adya},
     {"adya.PL-2", Level::AdyaPL2, Framework::Adya},
+    {"adya.PL-CS", Level::AdyaPLCS, Framework::Adya},
     {"adya.PL-2.99", Level::AdyaPL299, Framework::Adya},
     {"adya.PL-SI", Level::AdyaPLSI, Framework::Adya},
     {"adya.SI", Level::AdyaPLSI, Framework::Adya},
@@ -87,19 +89,39 @@ std::string Model::op_text(TxnId t, std::uint32_t op) const {
   return fmt::format("{}: {}", h.txn(t).name, text);
 }
 
-Model build_model(const AbstractHistory& ah, bool ignore_sessions) {
+namespace {
+
+// Is t's register read `op` of (x, v), which no member's final write
+// explains, a read of an aborted transaction's write (G1a) or of another
+// transaction's non-final write (G1b)? Aborted: not a member and not
+// committed.
+bool dirty_read(const AbstractHistory& ah, TxnId t, const Op& op) {
+  const History& h = *ah.history;
+  for (TxnId s = 1; s < h.num_txns(); ++s) {
+    if (s == t) continue;
+    const auto& ops = h.txn(s).ops;
+    const bool aborted = !ah.member[s] && h.txn(s).status != TxnStatus::Committed;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].kind != OpKind::Write || ops[i].key != op.key || ops[i].value != op.value) {
+        continue;
+      }
+      const bool final_write = std::none_of(ops.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                                            ops.end(), [&](const Op& later) {
+                                              return later.kind == OpKind::Write &&
+                                                     later.key == op.key;
+                                            });
+      if (aborted || !final_write) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_aside_dirty) {
   Model m;
   m.ah = &ah;
   const History& h = *ah.history;
-  // The engine decides register reads (INT, reads of no member's final
-  // write); list reads are decided below, from the operations.
-  auto list_op = [&h](TxnId t, std::uint32_t op) { return h.txn(t).ops[op].list != kNoList; };
-  for (const IntViolation& v : ah.int_violations) {
-    if (!list_op(v.txn, v.op)) return inconsistent(std::move(m), v.message);
-  }
-  for (const UnjustifiedRead& u : ah.unjustified_reads) {
-    if (!list_op(u.txn, u.op)) return inconsistent(std::move(m), u.message);
-  }
   if (ah.txns.size() > static_cast<std::size_t>(kMaxMembers)) {
     throw std::length_error(fmt::format(
         "brute force supports at most {} transactions, got {}", kMaxMembers,
@@ -119,7 +141,7 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions) {
   m.wkeys.assign(m.n, {});
   m.appends.assign(m.n, std::vector<List>(m.nkeys));
   m.reads.assign(m.n, {});
-  m.read_of.assign(m.n, std::vector<int>(m.nkeys, -1));
+  m.reads_of.assign(m.n, std::vector<std::vector<int>>(m.nkeys));
   m.internal_lists.assign(m.n, {});
   m.so_pred.assign(m.n, 0);
   m.writers.assign(m.nkeys, 0);
@@ -148,14 +170,13 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions) {
     }
   }
 
-  // Reads. The first read of x before t writes x is t's external read;
-  // repeats of it must return the same list (or value). A list read after
-  // t's own append is an internal list read.
+  // Reads, in program order. Before t's own write of x, each read of x is a
+  // read event; after it, a register read must return t's last write (INT)
+  // and a list read is an internal list read.
   for (int t = 1; t < m.n; ++t) {
     const TxnId id = m.ids[t];
     const auto& ops = h.txn(id).ops;
-    std::vector<int> first(m.nkeys, -1);
-    std::vector<const List*> first_list(m.nkeys, nullptr);
+    std::vector<int> last_write(m.nkeys, -1);  // t's last write of x so far
     std::vector<std::size_t> own(m.nkeys, 0);  // t's appends so far
     for (std::uint32_t i = 0; i < ops.size(); ++i) {
       const Op& op = ops[i];
@@ -164,57 +185,45 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions) {
       const List* list = op.list == kNoList ? nullptr : &h.lists()[op.list];
       if (op.kind == OpKind::Write) {
         ++own[x];
-      } else if (own[x] > 0) {
-        // A register read here is the engine's INT business.
-        if (list) m.internal_lists[t].push_back(InternalListRead{x, list, own[x]});
-      } else if (first[x] < 0) {
-        first[x] = static_cast<int>(i);
-        first_list[x] = list;
-      } else if (list || first_list[x]) {
-        const Op& f = ops[static_cast<std::size_t>(first[x])];
-        const bool same = list && first_list[x] ? *list == *first_list[x] : op.value == f.value;
-        if (!same) {
-          return inconsistent(std::move(m),
-                              fmt::format("{} does not repeat its earlier read {}",
-                                          m.op_text(id, i),
-                                          m.op_text(id, static_cast<std::uint32_t>(first[x]))));
-        }
-        if (!first_list[x]) first_list[x] = list;
+        last_write[x] = static_cast<int>(i);
+        continue;
       }
-    }
-    for (int x = 0; x < m.nkeys; ++x) {
-      if (first[x] < 0) continue;
-      const auto op = static_cast<std::uint32_t>(first[x]);
-      Read r{x, ops[op].value, {}, first_list[x]};
-      if (ops[op].list != kNoList) {
+      if (own[x] > 0) {
+        if (list) {
+          m.internal_lists[t].push_back(InternalListRead{x, list, own[x]});
+        } else if (op.value != ops[static_cast<std::size_t>(last_write[x])].value) {
+          return inconsistent(
+              std::move(m),
+              fmt::format("{} does not return its own earlier write {}", m.op_text(id, i),
+                          format_op(h, ops[static_cast<std::size_t>(last_write[x])])));
+        }
+        continue;
+      }
+      Read r{x, op.value, i, {}, list};
+      for (int s = 0; s < m.n; ++s) {
+        if (s == t || !m.W(s, x)) continue;
         // The version a writer installs ends with its last append (T0's is
-        // empty), so only these writers can install the list; the witness's
+        // empty), so only these writers can install a list; the witness's
         // version order decides whether one does.
-        const List& l = *first_list[x];
-        for (int s = 0; s < m.n; ++s) {
-          if (s == t || !m.W(s, x)) continue;
-          if (l.empty() ? s == 0 : s != 0 && *m.w[s][x] == l.back()) r.cands.push_back(s);
-        }
-      } else {
-        const auto& ext = ah.abs[id].reads;
-        const auto it = std::find_if(ext.begin(), ext.end(),
-                                     [x](const ExternalRead& e) { return e.key == KeyId(x); });
-        if (it == ext.end()) {
-          throw std::logic_error(fmt::format("brute: no external read of {} for {}", m.key(x),
-                                             m.name(t)));
-        }
-        for (TxnId c : ah.candidates[id][static_cast<std::size_t>(it - ext.begin())]) {
-          const int lc = c < m.local.size() ? m.local[c] : -1;
-          if (lc >= 0 && lc != t && m.W(lc, x)) r.cands.push_back(lc);
-        }
+        const bool fits = !list               ? *m.w[s][x] == op.value
+                          : list->empty()     ? s == 0
+                                              : s != 0 && *m.w[s][x] == list->back();
+        if (fits) r.cands.push_back(s);
       }
       if (r.cands.empty()) {
+        // Set aside at PL-1: no read event, no dependency.
+        if (set_aside_dirty && !list && dirty_read(ah, id, op)) continue;
         return inconsistent(std::move(m),
-                            fmt::format("{} has no writer to read from", m.op_text(id, op)));
+                            fmt::format("{} has no writer to read from", m.op_text(id, i)));
       }
-      if (r.list) m.has_lists = true;
-      m.read_of[t][x] = static_cast<int>(m.reads[t].size());
+      if (list) m.has_lists = true;
       m.reads[t].push_back(std::move(r));
+    }
+    // By key, then in program order.
+    std::stable_sort(m.reads[t].begin(), m.reads[t].end(),
+                     [](const Read& a, const Read& b) { return a.key < b.key; });
+    for (std::size_t i = 0; i < m.reads[t].size(); ++i) {
+      m.reads_of[t][m.reads[t][i].key].push_back(static_cast<int>(i));
     }
     if (!m.internal_lists[t].empty()) m.has_lists = true;
   }

@@ -1,6 +1,17 @@
 // Internal to the brute force: the level table, and the history in local form
 // (members renumbered 0..n-1, T0 as 0) with the facts every evaluator needs.
 //
+// Reads are read events, decided here from the operations, not from the
+// engine's abstract history: every read of x by t that no write of x by t
+// precedes is a read event of its own (re-reads included), with its own
+// choice of writer among the members whose final write of x has the value
+// read. R(t, x) says t has a read event of x; wr(t1, x, t3) holds when some
+// read event of x in t3 reads from t1. A register read after t's own write
+// of x must return t's last write (INT); a read no member's final write
+// explains has no witness, except that for Adya's PL-1 a register read of an
+// aborted transaction's write (G1a) or of another transaction's non-final
+// write (G1b) is set aside: it is no read event and carries no dependency.
+//
 // List-append reads (Elle) are decided here from the operations themselves,
 // not from the engine's analysis of lists, which is what the brute force
 // cross-checks. In a witness every key x has a version order (Biswas–Enea:
@@ -8,7 +19,8 @@
 // ww(x)), T0 first when T0 writes x. The version writer u installs is
 // concat(A_v(x) for the writers v up to u in that order), A_v(x) being v's
 // appends to x in program order; T0's version is the empty list. A list read
-// of x by t reads the version of some writer (its external read), or, after
+// of x by t reads the version of some writer (a read event: each one, a
+// re-read included, reads the version of its own chosen writer), or, after
 // t's own appends, the versions before t followed by those appends.
 #pragma once
 
@@ -33,11 +45,11 @@ constexpr bool has(Mask m, int i) { return (m >> i) & 1U; }
 enum class Framework : std::uint8_t { Biswas, Cerone, Plume, Adya };
 
 enum class Level : std::uint8_t {
-  BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasUpdateSer,
+  BiswasRC, BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasUpdateSer,
   CeroneRA, CeroneCC, CeroneUA, CeronePSI, CeronePC, CeroneSI, CeroneSER,
   CeroneUpdateSer, CeroneNLU,
   PlumeTapRA, PlumeTapCC, PlumeRA,
-  AdyaPL1, AdyaPL2, AdyaPL299, AdyaPLSI, AdyaPL3,
+  AdyaPL1, AdyaPL2, AdyaPLCS, AdyaPL299, AdyaPLSI, AdyaPL3,
 };
 
 struct LevelInfo {
@@ -53,13 +65,15 @@ const LevelInfo& lookup(std::string_view name);
 
 using List = std::vector<ValueId>;
 
-// An external read: t's first read of a key, before any write of it by t.
+// A read event: a read of `key` by t that no write of the key by t
+// precedes. A transaction has one per such read, re-reads included.
 struct Read {
   int key = 0;
   ValueId value = 0;       // the value returned (a list read: its last element)
+  std::uint32_t op = 0;    // its index in Transaction::ops
   std::vector<int> cands;  // local ids of the writers it may read from
-  // The list returned, when this read (or a repeat of it before t writes the
-  // key) is a list read; then only the writer that installs it may be read.
+  // The list returned, for a list read; then only a writer that installs it
+  // may be read.
   const List* list = nullptr;
 };
 
@@ -84,8 +98,9 @@ struct Model {
   std::vector<std::vector<std::optional<ValueId>>> w;  // [t][x] final write
   std::vector<std::vector<int>> wkeys;                 // [t] keys t writes
   std::vector<std::vector<List>> appends;              // [t][x] A_t(x)
-  std::vector<std::vector<Read>> reads;                // [t] external reads, by key
-  std::vector<std::vector<int>> read_of;               // [t][x] index in reads or -1
+  // [t] read events, by key, then in program order.
+  std::vector<std::vector<Read>> reads;
+  std::vector<std::vector<std::vector<int>>> reads_of;  // [t][x] indices in reads[t]
   std::vector<std::vector<InternalListRead>> internal_lists;  // [t]
   std::vector<Mask> so_pred;                           // [t] so-predecessors
   std::vector<Mask> writers;                           // [x] Wr(x)
@@ -93,7 +108,7 @@ struct Model {
   Mask all = 0;                                        // T
 
   bool W(int t, int x) const { return w[t][x].has_value(); }
-  bool R(int t, int x) const { return read_of[t][x] >= 0; }
+  bool R(int t, int x) const { return !reads_of[t][x].empty(); }
   bool so(int a, int b) const { return has(so_pred[b], a); }
   const std::string& name(int t) const;
   std::string key(int x) const;
@@ -102,7 +117,11 @@ struct Model {
 };
 
 // `ignore_sessions`: every transaction in its own session (T0 still first).
-Model build_model(const AbstractHistory& ah, bool ignore_sessions);
+// `set_aside_dirty`: register reads of aborted or intermediate writes are
+// set aside rather than make the history inconsistent (Adya's PL-1). An
+// aborted transaction here is one that did not commit: a non-member whose
+// status is not Committed (of unknown status and not taken as committed).
+Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_aside_dirty = false);
 
 // Does the version `w` installs equal `list`? `seq`: transactions in the
 // version order of x (non-writers of x are skipped); w must be in it.

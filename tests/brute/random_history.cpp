@@ -25,6 +25,10 @@ double uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) *
 
 bool chance(std::mt19937_64& rng, double p) { return uniform(rng) < p; }
 
+std::int64_t any_value(std::mt19937_64& rng, const std::vector<std::int64_t>& v) {
+  return v[static_cast<std::size_t>(pick(rng, 0, static_cast<int>(v.size()) - 1))];
+}
+
 // Aborted with probability `aborted`, unknown with `unknown`, else committed.
 TxnStatus draw_status(std::mt19937_64& rng, double aborted, double unknown) {
   const double u = uniform(rng);
@@ -42,26 +46,59 @@ struct PlannedOp {
   bool read = false;
   int key = 0;
   std::int64_t value = 0;
+  bool reread = false;  // a re-read whose value is drawn afresh
+  bool own = false;     // a read of a key the transaction wrote
 };
+
+// A random element of the keys where `in` holds, or -1.
+int pick_where(std::mt19937_64& rng, const std::vector<bool>& in) {
+  std::vector<int> keys;
+  for (std::size_t k = 0; k < in.size(); ++k) {
+    if (in[k]) keys.push_back(static_cast<int>(k));
+  }
+  if (keys.empty()) return -1;
+  return keys[static_cast<std::size_t>(pick(rng, 0, static_cast<int>(keys.size()) - 1))];
+}
 
 // One transaction's operation kinds, keys and written values (`value(key)`
 // draws one); without blind writes a read of the key comes before the
-// transaction's first write of it.
+// transaction's first write of it. A read re-reads a key read and not yet
+// written with probability `reread`, else reads a key written with
+// probability `read_own_write` (when there is such a key).
 template <class ValueOf>
 std::vector<PlannedOp> plan_txn(std::mt19937_64& rng, int nkeys, int min_ops, int max_ops,
-                                double read_ratio, bool blind_writes, ValueOf value) {
+                                double read_ratio, bool blind_writes, ValueOf value,
+                                double reread = 0, double read_own_write = 0) {
   std::vector<PlannedOp> ops;
   const int nops = pick(rng, std::max(1, min_ops), std::max(min_ops, max_ops));
-  std::vector<bool> touched(nkeys, false);
+  std::vector<bool> touched(nkeys, false), read_only(nkeys, false), written(nkeys, false);
   for (int i = 0; i < nops; ++i) {
     PlannedOp op;
     op.key = pick(rng, 0, nkeys - 1);
     op.read = chance(rng, read_ratio);
+    if (op.read && reread > 0 && chance(rng, reread)) {
+      if (const int k = pick_where(rng, read_only); k >= 0) {
+        op.key = k;
+        op.reread = true;
+      }
+    } else if (op.read && read_own_write > 0 && chance(rng, read_own_write)) {
+      if (const int k = pick_where(rng, written); k >= 0) {
+        op.key = k;
+        op.own = true;
+      }
+    }
     if (!op.read && !blind_writes && !touched[op.key]) {
       ops.push_back(PlannedOp{true, op.key, 0});  // read before writing
+      read_only[op.key] = true;
     }
     if (!op.read) op.value = value(op.key);
     touched[op.key] = true;
+    if (op.read) {
+      read_only[op.key] = !written[op.key];
+    } else {
+      written[op.key] = true;
+      read_only[op.key] = false;
+    }
     ops.push_back(op);
   }
   return ops;
@@ -80,11 +117,16 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
   for (int& s : session) s = pick(rng, 0, nsessions - 1);
   std::vector<std::vector<PlannedOp>> plan(ntxns);
   for (auto& ops : plan) {
-    ops = plan_txn(rng, nkeys, opt.min_ops, opt.max_ops, opt.read_ratio, opt.blind_writes,
-                   [&](int) -> std::int64_t {
-                     return opt.unique_values ? fresh++
-                                              : pick(rng, 0, std::max(1, opt.value_range) - 1);
-                   });
+    ops = plan_txn(
+        rng, nkeys, opt.min_ops, opt.max_ops, opt.read_ratio, opt.blind_writes,
+        [&](int) -> std::int64_t {
+          return opt.unique_values ? fresh++ : pick(rng, 0, std::max(1, opt.value_range) - 1);
+        },
+        opt.reread, opt.read_own_write);
+  }
+  std::vector<TxnStatus> status(ntxns, TxnStatus::Committed);
+  if (opt.aborted > 0 || opt.unknown > 0) {
+    for (TxnStatus& st : status) st = draw_status(rng, opt.aborted, opt.unknown);
   }
 
   // Final writes, the pool external reads mostly draw from.
@@ -96,8 +138,28 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
     }
   }
 
-  // Read values: internal reads return the transaction's own last op on the
-  // key (INT); external reads draw from the writes of other transactions.
+  // Dirty values of each key: any write of an aborted transaction, and
+  // non-final writes, with their writers.
+  std::vector<std::vector<std::pair<int, std::int64_t>>> dirty(nkeys);
+  if (opt.dirty > 0) {
+    for (int s = 0; s < ntxns; ++s) {
+      for (std::size_t i = 0; i < plan[s].size(); ++i) {
+        const PlannedOp& op = plan[s][i];
+        if (op.read) continue;
+        const bool is_final = std::none_of(
+            plan[s].begin() + static_cast<std::ptrdiff_t>(i) + 1, plan[s].end(),
+            [&](const PlannedOp& later) { return !later.read && later.key == op.key; });
+        if (status[s] == TxnStatus::Aborted || !is_final) {
+          dirty[op.key].emplace_back(s, op.value);
+        }
+      }
+    }
+  }
+
+  // Read values: a read after the transaction's own write returns that
+  // write (INT), a re-read not drawn afresh repeats the earlier read; first
+  // reads and re-reads drawn afresh draw from the writes of other
+  // transactions.
   std::vector<std::pair<int, int>> external, internal;  // (txn, op index)
   for (int t = 0; t < ntxns; ++t) {
     std::vector<bool> snapshot;  // empty: reads choose independently
@@ -106,15 +168,28 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
       for (int s = 0; s < t; ++s) snapshot[s] = session[s] == session[t] || chance(rng, 0.5);
     }
     std::vector<std::optional<std::int64_t>> last(nkeys);  // last op on key in t
+    std::vector<std::vector<std::int64_t>> mine(nkeys);     // t's writes of key so far
     for (std::size_t i = 0; i < plan[t].size(); ++i) {
       PlannedOp& op = plan[t][i];
       if (!op.read) {
         last[op.key] = op.value;
+        mine[op.key].push_back(op.value);
         continue;
       }
-      if (last[op.key]) {
+      if (last[op.key] && !op.reread) {
         op.value = *last[op.key];
         internal.emplace_back(t, static_cast<int>(i));
+        if (op.own && opt.int_violation > 0 && chance(rng, opt.int_violation)) {
+          // Not the transaction's last write: an earlier one, another
+          // transaction's, or the initial value.
+          std::vector<std::int64_t> other{0};
+          for (std::int64_t v : mine[op.key]) other.push_back(v);
+          for (int s = 0; s < ntxns; ++s) {
+            if (s != t && final_write[s][op.key]) other.push_back(*final_write[s][op.key]);
+          }
+          other.erase(std::remove(other.begin(), other.end(), op.value), other.end());
+          op.value = other.empty() ? op.value + 1000 : any_value(rng, other);
+        }
         continue;
       }
       external.emplace_back(t, static_cast<int>(i));
@@ -135,6 +210,13 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
         op.value = earlier[pick(rng, 0, static_cast<int>(earlier.size()) - 1)];
       } else {
         op.value = any[pick(rng, 0, static_cast<int>(any.size()) - 1)];
+      }
+      if (opt.dirty > 0 && chance(rng, opt.dirty)) {
+        std::vector<std::int64_t> values;
+        for (const auto& [s, v] : dirty[op.key]) {
+          if (s != t) values.push_back(v);
+        }
+        if (!values.empty()) op.value = any_value(rng, values);
       }
       last[op.key] = op.value;
     }
@@ -162,7 +244,7 @@ History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt) {
   for (int t = 0; t < ntxns; ++t) {
     auto it = sessions.find(session[t]);
     if (it == sessions.end()) it = sessions.emplace(session[t], h.add_session()).first;
-    const TxnId id = h.add_txn(it->second, fmt::format("T{}", t + 1));
+    const TxnId id = h.add_txn(it->second, fmt::format("T{}", t + 1), status[t]);
     for (const PlannedOp& op : plan[t]) {
       auto kt = keys.find(op.key);
       if (kt == keys.end()) kt = keys.emplace(op.key, h.intern_key(key_name(op.key))).first;

@@ -35,6 +35,28 @@ struct RandomHistoryOptions {
   // and one internal read that ignores the transaction's own earlier op.
   double thin_air = 0.05;
   double int_violation = 0.05;
+  // Operation-level reads, each off by default (no random draws are spent
+  // on an option left at 0, so histories stay what they were without it).
+  // `reread`: chance that a read re-reads a key the transaction has read and
+  // not written; its value is drawn by the same policy as a first read (a
+  // snapshot returns the same value again; independent reads may return a
+  // different committed value: a non-repeatable read). Without it a re-read
+  // repeats the earlier read.
+  double reread = 0;
+  // `read_own_write`: chance that a read reads a key the transaction has
+  // written; it returns the transaction's last write of it, or, with
+  // probability `int_violation` (per such read), something else: one of its
+  // earlier writes of the key, another transaction's write, or the initial
+  // value.
+  double read_own_write = 0;
+  // Statuses, drawn per transaction: aborted, or of unknown status (as
+  // randomize_status() does, but before the reads choose their values).
+  double aborted = 0;
+  double unknown = 0;
+  // `dirty`: chance that a first read or re-read returns a value written by
+  // an aborted transaction (any of its writes) or a non-final write of
+  // another transaction, when the history has one.
+  double dirty = 0;
 };
 
 History random_history(std::mt19937_64& rng, const RandomHistoryOptions& opt = {});

@@ -31,23 +31,33 @@ cli_test(levels 0 "" "cerone.NLU" ${BIN} levels)
 cli_test(show 0 "" "T1: r\\(x,0\\) w\\(x,1\\)" ${BIN} show ${EX}/lost-update.json)
 cli_test(thin-air-violated 1 "" "no committed transaction wrote" ${BIN} check ${IN}/thin-air.json -l cerone.RA)
 cli_test(int-violated 1 "" "INT" ${BIN} check ${IN}/int-violation.json -l RA)
-# Reads that abstract transactions cannot represent: a violation, named, at
-# the levels that forbid them; refused, not called violated, at the levels
-# that permit them (Adya's PL-1 and PL-2; specs/adya.lua).
+# Operation-level histories. A re-read of another committed value is a read
+# event like any other, decided by the level: Read Committed and Adya's PL-1
+# and PL-2 allow it, RA and PL-2.99 name it.
 cli_test(non-repeatable-read-ra 1 "" "biswas.RA: violated: non-repeatable read" ${BIN} check
          ${IN}/non-repeatable-read.json -l RA)
-cli_test(non-repeatable-read-pl-2.99 1 "" "adya.PL-2.99: violated: non-repeatable read" ${BIN} check
+cli_test(non-repeatable-read-ser 1 "" "T2 -rw\\(x\\)-> T1 -wr\\(x\\)-> T2 \\(T2 reads x twice" ${BIN}
+         check ${IN}/non-repeatable-read.json -l SER)
+cli_test(non-repeatable-read-pl-2.99 1 "" "adya.PL-2.99: violated" ${BIN} check
          ${IN}/non-repeatable-read.json -l adya.PL-2.99)
-foreach(level PL-1 PL-2)
-  cli_test(non-repeatable-read-${level} 2 "level adya.${level} permits non-repeatable reads.*not decided" ""
-           ${BIN} check ${IN}/non-repeatable-read.json -l adya.${level})
+foreach(level biswas.RC adya.PL-1 adya.PL-2 adya.PL-CS)
+  cli_test(non-repeatable-read-${level} 0 "" "${level}: allowed" ${BIN} check
+           ${IN}/non-repeatable-read.json -l ${level})
 endforeach()
-# Refused before any verdict is printed.
-cli_test(non-repeatable-read-refused-first 2 "level adya.PL-2 permits" "!: (allowed|violated)" ${BIN}
-         check ${IN}/non-repeatable-read.json -l SER -l adya.PL-2)
-cli_test(dirty-read-pl-1 2 "level adya.PL-1 permits aborted reads \\(G1a\\).*not decided" ""
+# Read Committed after Biswas & Enea: T2 reads y from T1, then an older x
+# than T1's. Adya's PL-2 allows it (no G1c).
+cli_test(read-committed-violated 1 "" "biswas.RC: violated: non-monotonic read" ${BIN} check
+         ${IN}/read-committed-violation.json -l RC)
+cli_test(read-committed-pl-2 0 "" "adya.PL-2: allowed" ${BIN} check
+         ${IN}/read-committed-violation.json -l adya.PL-2)
+# Aborted and intermediate reads: PL-1 permits them and sets them aside,
+# saying so; every other level names them. In a list read, PL-1 refuses.
+cli_test(dirty-read-pl-1 0 "" "note: T2: r\\(x,1\\) reads the write of aborted T1 \\(G1a\\): adya.PL-1 permits it"
          ${BIN} check ${IN}/dirty-read.json -l adya.PL-1)
 cli_test(dirty-read-pl-2 1 "" "adya.PL-2: violated: G1a" ${BIN} check ${IN}/dirty-read.json -l adya.PL-2)
+cli_test(dirty-read-rc 1 "" "biswas.RC: violated: G1a" ${BIN} check ${IN}/dirty-read.json -l RC)
+cli_test(dirty-list-read-pl-1 2 "level adya.PL-1 permits aborted and intermediate reads.*list-append read.*not decided"
+         "!: (allowed|violated)" ${BIN} check ${IN}/dirty-list-read.json -l SER -l adya.PL-1)
 # RA and CC by saturation: the anomaly named, its reader and key described.
 cli_test(fractured-read-ra 1 "" "biswas.RA: violated: fractured read" ${BIN} check
          ${EX}/fractured-read.json --level RA)

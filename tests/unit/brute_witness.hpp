@@ -36,8 +36,8 @@ inline brute::Witness to_brute(const History& h, const Witness& w) {
       }
     }
   }
-  for (const auto& [writer, key, reader] : w.chosen_reads)
-    b.wr[reader].push_back(brute::ReadFrom{key, writer});
+  for (const poly::ChosenRead& c : w.chosen_reads)
+    b.wr[c.reader].push_back(brute::ReadFrom{c.key, c.writer, c.op});
   b.committed = w.committed_unknown;
   return b;
 }

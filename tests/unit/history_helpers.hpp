@@ -36,17 +36,17 @@ inline Decision generic_decision(const History& h, const Level& level) {
   return decide(h, level, opt);
 }
 
-// decide(), or nothing when the level permits a read the history has that
-// abstract transactions cannot represent (Level::Permits: Adya's PL-1 and
-// PL-2 refuse such histories rather than call them violated). A refusal by
-// a level that permits nothing is an error of the test's input, rethrown.
+// decide(), or nothing when the level permits aborted or intermediate reads
+// and the history has one in a list read (Level::Permits: Adya's PL-1
+// refuses such histories rather than guess). A refusal by a level that
+// permits nothing is an error of the test's input, rethrown.
 inline std::optional<Decision> decide_unless_permitted(const History& h, const Level& level,
                                                        const DecideOptions& opt = {}) {
   try {
     return decide(h, level, opt);
   } catch (const DecideRefused&) {
     const Level::Permits& p = level.permits;
-    if (p.aborted_reads || p.intermediate_reads || p.non_repeatable_reads) return std::nullopt;
+    if (p.aborted_reads || p.intermediate_reads) return std::nullopt;
     throw;
   }
 }

@@ -163,7 +163,7 @@ inline std::string schedule_problem(const History& h, const Witness& w) {
 // and for every read of x by t3 from t1 and every other writer t2 of x with
 // C(t2, t3), t2 precedes t1 in co. C: so ∪ wr (RA), (so ∪ wr)+ (CC).
 inline std::string axiom_problem(const History& h, const std::vector<TxnId>& co,
-                                 const std::vector<std::tuple<TxnId, KeyId, TxnId>>& chosen,
+                                 const std::vector<poly::ChosenRead>& chosen,
                                  const std::vector<TxnId>& committed_unknown, bool causal) {
   std::vector<bool> member = participants(h, committed_unknown);
   AbstractHistory a = abstract_history(h, member);
@@ -183,8 +183,8 @@ inline std::string axiom_problem(const History& h, const std::vector<TxnId>& co,
   auto writer_of = [&](TxnId t, std::size_t i) -> TxnId {
     const auto& c = a.candidates[t][i];
     if (c.size() == 1) return c[0];
-    for (auto [w, k, r] : chosen)
-      if (r == t && k == a.abs[t].reads[i].key) return w;
+    for (const poly::ChosenRead& pick : chosen)
+      if (pick.reader == t && pick.op == a.abs[t].reads[i].op) return pick.writer;
     return kNoTxn;
   };
   // Predecessors by so ∪ wr, and C as bitsets over positions in co.

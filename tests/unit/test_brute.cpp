@@ -110,14 +110,30 @@ Verdicts with(Verdicts v, const Verdicts& changes) {
   return v;
 }
 
+// A non-repeatable read: T2 reads x from T0, then from T1, and nothing else
+// orders T1. Every level of the Biswas–Enea shape Ax(C, D) with T2 in D(x)
+// needs T1 before T0 (RA: wr(T0, x, T2) and T1 -WR-> T2); Cerone's EXT
+// gives each transaction one value per key; Plume's k and l need two keys,
+// m has T0 -HB-> T1 -HB-> T2; G2-item has T2 -rw-> T1 -wr-> T2.
+Verdicts non_repeatable() {
+  return with(every_level(false), {{"biswas.RC", true},
+                                   {"biswas.UpdateSer", true},  // T2 is read-only
+                                   {"plume.TapRA", true},
+                                   {"plume.RA", true},
+                                   {"adya.PL-1", true},
+                                   {"adya.PL-2", true},
+                                   {"adya.PL-CS", true}});
+}
+
 }  // namespace
 
 TEST_CASE("brute: level names") {
   const auto& names = iso::brute::levels();
-  CHECK(names.size() == 18);
+  CHECK(names.size() == 19);
+  CHECK(names.front() == "biswas.RC");
   CHECK(iso::brute::adya_levels() ==
-        std::vector<std::string>{"adya.PL-1", "adya.PL-2", "adya.PL-2.99", "adya.PL-SI",
-                                 "adya.SI", "adya.PL-3", "adya.SER"});
+        std::vector<std::string>{"adya.PL-1", "adya.PL-2", "adya.PL-CS", "adya.PL-2.99",
+                                 "adya.PL-SI", "adya.SI", "adya.PL-3", "adya.SER"});
   const History h = make({{"r(x,0)"}});
   const iso::AbstractHistory a = iso::abstract_history(h);
   for (const std::string& l : names) CHECK(allows(a, l));
@@ -158,9 +174,10 @@ TEST_CASE("brute: write missed by a later transaction of the same session") {
   // denies it through pattern m (T0 -HB-> T1 -so-> T2, T2 reading x from T0).
   // T2 is read-only, so the Biswas UpdateSer axiom (t3 must be an update
   // transaction) says nothing about its read, while Cerone's UpdateSer keeps
-  // SESSION and EXT for it.
+  // SESSION and EXT for it. RC only relates the reads of one transaction.
   const History h = make({{"r(x,0) w(x,1)", "r(x,0)"}});
-  expect(h, with(all_levels(false), {{"plume.TapRA", true}, {"biswas.UpdateSer", true}}));
+  expect(h, with(all_levels(false),
+                 {{"plume.TapRA", true}, {"biswas.UpdateSer", true}, {"biswas.RC", true}}));
 }
 
 TEST_CASE("brute: same history in different sessions is fine") {
@@ -254,8 +271,9 @@ TEST_CASE("brute: repeated values make wr a choice") {
   const iso::TxnId t3 = *dup.find_txn("T3");
   INFO(iso::brute::format_witness(a, *w));
   REQUIRE(w->wr[t3].size() == 2);
-  CHECK(w->wr[t3][0] == iso::brute::ReadFrom{*dup.find_key("x"), t2});
-  CHECK(w->wr[t3][1] == iso::brute::ReadFrom{*dup.find_key("y"), t2});
+  // By key, each naming its read event by its operation.
+  CHECK(w->wr[t3][0] == iso::brute::ReadFrom{*dup.find_key("x"), t2, 1});
+  CHECK(w->wr[t3][1] == iso::brute::ReadFrom{*dup.find_key("y"), t2, 0});
 
   // With T2 writing a different value of x only T1 can be read: fractured.
   const History uniq = make({{"w(x,1)", "w(x,3) w(y,2)"}, {"r(y,2) r(x,1)"}});
@@ -269,16 +287,24 @@ TEST_CASE("brute: a rewrite of the initial value") {
   expect(h, all_levels(true));
   // With T2 writing 7 instead, T3 can only read T0: T1's write is missed.
   const History h2 = make({{"w(x,5)", "r(x,0)"}, {"r(x,5) w(x,7)"}});
-  expect(h2, with(all_levels(false), {{"biswas.UpdateSer", true}, {"plume.TapRA", true}}));
+  expect(h2, with(all_levels(false), {{"biswas.UpdateSer", true},
+                                      {"plume.TapRA", true},
+                                      {"biswas.RC", true}}));
 }
 
 TEST_CASE("brute: thin air and INT violations are denied everywhere") {
-  expect(make({{"r(x,5)"}}), all_levels(false));
-  expect(make({{"w(x,1)"}, {"r(x,2)"}}), all_levels(false));
-  expect(make({{"w(x,1) r(x,2)"}}), all_levels(false));
-  expect(make({{"r(x,0) r(x,1)"}, {"w(x,1)"}}), all_levels(false));
-  // An intermediate write is not visible to others.
-  expect(make({{"w(x,1) w(x,2)"}, {"r(x,1)"}}), all_levels(false));
+  expect(make({{"r(x,5)"}}), every_level(false));
+  expect(make({{"w(x,1)"}, {"r(x,2)"}}), every_level(false));
+  expect(make({{"w(x,1) r(x,2)"}}), every_level(false));
+  // Not the transaction's last write, nor another's (Plume's
+  // not-my-last-write and not-my-own-write).
+  expect(make({{"w(x,1) w(x,2) r(x,1)"}}), every_level(false));
+  expect(make({{"w(x,1)"}, {"w(x,2) r(x,1)"}}), every_level(false));
+  // A read of the transaction's own later write (future read).
+  expect(make({{"r(x,1) w(x,1)"}}), every_level(false));
+  // An intermediate write is not visible to others, but at PL-1.
+  expect(make({{"w(x,1) w(x,2)"}, {"r(x,1)"}}),
+         with(every_level(false), {{"adya.PL-1", true}}));
 }
 
 TEST_CASE("brute: aborted transactions are not members") {
@@ -290,6 +316,187 @@ TEST_CASE("brute: aborted transactions are not members") {
     CHECK(allows(iso::abstract_history(h), l));
     CHECK_FALSE(allows(iso::abstract_history(h2), l));
   }
+  // A read of an aborted write (G1a) is PL-1's only.
+  expect(h2, with(every_level(false), {{"adya.PL-1", true}}));
+}
+
+// ---------------------------------------------------------------------------
+// Adya's levels are session-free. G1a and G1b (register reads of aborted or
+// intermediate writes) have no witness but at PL-1, which sets them aside.
+
+namespace {
+
+Verdicts adya(bool pl1, bool pl2, bool plcs, bool pl299, bool plsi, bool pl3) {
+  return Verdicts{{"adya.PL-1", pl1},    {"adya.PL-2", pl2},   {"adya.PL-CS", plcs},
+                  {"adya.PL-2.99", pl299}, {"adya.PL-SI", plsi}, {"adya.SI", plsi},
+                  {"adya.PL-3", pl3},     {"adya.SER", pl3}};
+}
+
+iso::TxnId id(const History& h, const char* name) { return *h.find_txn(name); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Operation-level histories: every read not preceded by the transaction's
+// own write of the key is a read event with its own writer.
+
+TEST_CASE("brute: a non-repeatable read") {
+  const History h = make({{"w(x,1)"}, {"r(x,0) r(x,1)"}});
+  const iso::AbstractHistory a = iso::abstract_history(h);
+  const iso::TxnId t2 = *h.find_txn("T2");
+  REQUIRE(a.abs[t2].reads.size() == 2);
+  expect(h, non_repeatable());
+  expect(h, non_repeatable(), {.ignore_sessions = true});
+  // RC's witness has one writer per read event, T0 for the first, T1 for
+  // the second.
+  const auto w = iso::brute::find_witness(a, "biswas.RC");
+  REQUIRE(w.has_value());
+  const iso::KeyId x = *h.find_key("x");
+  CHECK(w->wr[t2] == std::vector<iso::brute::ReadFrom>{{x, 0, 0}, {x, *h.find_txn("T1"), 1}});
+  CHECK(iso::brute::format_witness(a, *w) == "order: T0 T1 T2; wr: T2.x@1<-T0 T2.x@2<-T1");
+  // Reading back an older version is not RC: T1 before T0.
+  expect(make({{"w(x,1)"}, {"r(x,1) r(x,0)"}}), with(non_repeatable(), {{"biswas.RC", false}}));
+  // Re-reads of the same value are fine everywhere.
+  expect(make({{"w(x,1)"}, {"r(x,1) r(x,1)"}}), every_level(true));
+  expect(make({{"w(x,1)"}, {"r(x,0) r(x,0)"}}), every_level(true));
+  // A read after the transaction's own write is no read event: RC has
+  // nothing to say about it, and reading the own write back is INT.
+  expect(make({{"w(x,1)"}, {"r(x,0) w(x,2) r(x,2)"}}),
+         Verdicts{{"biswas.RC", true}, {"biswas.SER", true}, {"adya.PL-3", true},
+                  {"cerone.SER", true}});
+}
+
+TEST_CASE("brute: Read Committed follows program order across keys") {
+  // T2 reads y from T1, then x from T0 although T1 writes x: RC needs T1
+  // before T0. With the reads the other way round RC allows; RA does not
+  // (a fractured read either way).
+  const History bad = make({{"w(x,1) w(y,1)"}, {"r(y,1) r(x,0)"}});
+  const History ok = make({{"w(x,1) w(y,1)"}, {"r(x,0) r(y,1)"}});
+  for (const bool ignore : {false, true}) {
+    expect(bad, Verdicts{{"biswas.RC", false}, {"biswas.RA", false}, {"adya.PL-2", true}},
+           {.ignore_sessions = ignore});
+    expect(ok, Verdicts{{"biswas.RC", true}, {"biswas.RA", false}, {"adya.PL-2", true}},
+           {.ignore_sessions = ignore});
+  }
+  // A transaction that reads from T1 and then from T0 a key T1 does not
+  // write is fine.
+  expect(make({{"w(y,1)"}, {"r(y,1) r(x,0)"}}), Verdicts{{"biswas.RC", true}});
+  // RC keeps so ⊆ co: T3 reads y from T2, then x from T1, so T2 (a writer
+  // of x) precedes T1, which its session denies.
+  const History so = make({{"w(x,1)", "w(x,2) w(y,2)"}, {"r(y,2) r(x,1)"}});
+  expect(so, Verdicts{{"biswas.RC", false}, {"adya.PL-2", true}});
+  expect(so, Verdicts{{"biswas.RC", true}}, {.ignore_sessions = true});
+}
+
+TEST_CASE("brute: each read event chooses its own writer") {
+  // x = 1 is written by T1 and by T3. T4's first read of x cannot be T3's
+  // (T4 then reads y from T0 although T3 writes y: T3 before T0), and its
+  // last cannot be T1's (T4 read z from T2, which writes x and follows T1
+  // in its session: T2 before T1). So RC needs the first read from T1 and
+  // the last from T3: one writer for both reads of x has no witness.
+  const History h = make({{"w(x,1)", "w(x,4) w(z,3)"},
+                          {"w(x,1) w(y,2)"},
+                          {"r(x,1) r(y,0) r(z,3) r(x,1)"}});
+  const iso::AbstractHistory a = iso::abstract_history(h);
+  const iso::TxnId t1 = id(h, "T1"), t2 = id(h, "T2"), t3 = id(h, "T3"), t4 = id(h, "T4");
+  expect(h, Verdicts{{"biswas.RC", true}, {"biswas.RA", false}, {"adya.PL-2", true}});
+  const auto w = iso::brute::find_witness(a, "biswas.RC");
+  REQUIRE(w.has_value());
+  INFO(iso::brute::format_witness(a, *w));
+  const iso::KeyId x = *h.find_key("x");
+  std::vector<iso::brute::ReadFrom> xs;
+  for (const auto& rf : w->wr[t4])
+    if (rf.key == x) xs.push_back(rf);
+  CHECK(xs == std::vector<iso::brute::ReadFrom>{{x, t1, 0}, {x, t3, 3}});
+  CHECK(w->order == std::vector<iso::TxnId>{0, t1, t2, t3, t4});
+  // The same writer for both reads of x fails RC either way.
+  iso::brute::Witness same = *w;
+  for (auto& rf : same.wr[t4])
+    if (rf.key == x) rf.writer = t1;
+  CHECK(iso::brute::check_witness(h, "biswas.RC", same).reason ==
+        "biswas.RC: RC fails for x, T1, T2, T4's reads at operations 3 and 4");
+  for (auto& rf : same.wr[t4])
+    if (rf.key == x) rf.writer = t3;
+  CHECK(iso::brute::check_witness(h, "biswas.RC", same).reason ==
+        "biswas.RC: RC fails for y, T0, T3, T4's reads at operations 1 and 2");
+  // A witness must say which writer each read event of x reads, and name
+  // read events only.
+  iso::brute::Witness first_only = *w;
+  std::erase_if(first_only.wr[t4], [&](const auto& rf) { return rf.key == x && rf.op == 3; });
+  CHECK(iso::brute::check_witness(h, "biswas.RC", first_only).reason ==
+        "biswas.RC: wr does not say which of 2 writers T4's read of x reads");
+  iso::brute::Witness no_event = *w;
+  no_event.wr[t4].push_back({x, t1, 1});
+  CHECK(iso::brute::check_witness(h, "biswas.RC", no_event).reason ==
+        "biswas.RC: T4 has no read event of x at operation 2");
+  iso::brute::Witness twice = *w;
+  twice.wr[t4].push_back({x, t1, 0});
+  CHECK(iso::brute::check_witness(h, "biswas.RC", twice).reason ==
+        "biswas.RC: wr gives T4's read of x at operation 1 twice");
+}
+
+TEST_CASE("brute: a lost update is PL-2 but not PL-CS") {
+  // Whichever of T1, T2 installs x last, say T2, read x from T0 and wrote
+  // it after T1 did: G-cursor(x), T2 -rw(x)-> T1 -ww(x)-> T2.
+  const History lu = make({{"r(x,0) w(x,1)"}, {"r(x,0) w(x,2)"}});
+  expect(lu, adya(true, true, false, false, false, false));
+  // The anti-dependency and the write must be on the same key: write skew
+  // is cursor-stable.
+  expect(make({{"r(x,0) r(y,0) w(x,1)"}, {"r(x,0) r(y,0) w(y,1)"}}),
+         adya(true, true, true, false, true, false));
+  expect(make({{"r(x,0) w(y,1)"}, {"r(y,0) w(x,1)"}}),
+         adya(true, true, true, false, true, false));
+  // A read of x after T1's own write of x is no read event: nothing to lose.
+  expect(make({{"w(x,1) r(x,1) w(x,3)"}, {"r(x,0) w(x,2)"}}),
+         adya(true, true, true, true, true, true));
+  // T2 reads x from T0, then from T1, then writes x: T1 -wr-> T2 puts T1
+  // between T0 and T2 in ww(x), and the first read makes G-cursor(x).
+  expect(make({{"w(x,1)"}, {"r(x,0) r(x,1) w(x,2)"}}),
+         adya(true, true, false, false, false, false));
+}
+
+TEST_CASE("brute: PL-1 sets aside dirty register reads") {
+  // G1a: T1 aborted.
+  History g1a = make({{"w(x,1)"}, {"r(x,1)"}});
+  g1a.txn(*g1a.find_txn("T1")).status = iso::TxnStatus::Aborted;
+  expect(g1a, with(every_level(false), {{"adya.PL-1", true}}));
+  // The aborted transaction's intermediate write too, and several reads.
+  History more = make({{"w(x,1) w(x,2) w(y,1)"}, {"r(x,1) r(x,2) r(y,1) r(x,0)"}});
+  more.txn(*more.find_txn("T1")).status = iso::TxnStatus::Aborted;
+  expect(more, with(every_level(false), {{"adya.PL-1", true}}));
+  // G1b: a committed transaction's non-final write.
+  expect(make({{"w(x,1) w(x,2)"}, {"r(x,1) r(x,2)"}}),
+         with(every_level(false), {{"adya.PL-1", true}}));
+  // Beside a read set aside, the other reads are decided as usual.
+  expect(make({{"w(x,1) w(x,2) w(y,1)"}, {"r(x,1) r(y,1)"}}),
+         with(every_level(false), {{"adya.PL-1", true}}));
+  // What is set aside is only what no committed final write explains: here
+  // T3's final write of x = 1 explains the read.
+  History explained = make({{"w(x,1)"}, {"r(x,1)"}, {"w(x,1)"}});
+  explained.txn(*explained.find_txn("T1")).status = iso::TxnStatus::Aborted;
+  expect(explained, every_level(true));
+  // Not set aside: thin air, a read of the transaction's own later write,
+  // INT, and list reads.
+  expect(make({{"w(x,1) w(x,2)"}, {"r(x,1) r(x,7)"}}), every_level(false));
+  expect(make({{"w(x,1) w(x,2)"}, {"r(x,1) w(x,5) r(x,6)"}}), every_level(false));
+  expect(make({{"a(x,1) a(x,2)"}, {"r(x,[1])"}}), every_level(false));
+  History list = make({{"a(x,1)"}, {"r(x,[1])"}});
+  list.txn(*list.find_txn("T1")).status = iso::TxnStatus::Aborted;
+  expect(list, every_level(false));
+  // A transaction of unknown status that did not commit aborted.
+  History unknown = make({{"w(x,1) r(y,5)"}, {"r(x,1)"}});
+  unknown.txn(*unknown.find_txn("T1")).status = iso::TxnStatus::Unknown;
+  expect(unknown, with(every_level(false), {{"adya.PL-1", true}}));
+  CHECK(iso::brute::allows_some_commit(unknown, "adya.PL-1"));
+  CHECK_FALSE(iso::brute::allows_some_commit(unknown, "adya.PL-2"));
+  // A witness gives no writer for a read set aside.
+  iso::brute::Witness w;
+  w.wr.resize(g1a.num_txns());
+  w.wr[*g1a.find_txn("T2")] = {{*g1a.find_key("x"), *g1a.find_txn("T1"), 0}};
+  CHECK(iso::brute::check_witness(g1a, "adya.PL-1", w).reason ==
+        "adya.PL-1: T2 has no read event of x at operation 1");
+  w.wr[*g1a.find_txn("T2")].clear();
+  CHECK(iso::brute::check_witness(g1a, "adya.PL-1", w).ok);
 }
 
 // ---------------------------------------------------------------------------
@@ -376,9 +583,14 @@ TEST_CASE("brute: list reads inside a transaction") {
   // [1 2] cannot be a version.
   expect(make({{"a(x,1)"}, {"a(x,2) r(x,[2])"}, {"r(x,[1 2])"}}), every_level(false));
   expect(make({{"a(x,1)"}, {"a(x,2) r(x,[2])"}, {"r(x,[2 1])"}}), every_level(true));
-  // A repeated read before T2's own append returns the same list.
-  expect(make({{"a(x,1)"}, {"r(x,[]) r(x,[1])"}}), every_level(false));
+  // A re-read before T2's own append is a read event of its own: a
+  // non-repeatable read, as with registers.
+  expect(make({{"a(x,1)"}, {"r(x,[]) r(x,[1])"}}), non_repeatable());
+  expect(make({{"a(x,1)"}, {"r(x,[1]) r(x,[])"}}),
+         with(non_repeatable(), {{"biswas.RC", false}}));
   expect(make({{"a(x,1)"}, {"r(x,[1]) r(x,[1])"}}), every_level(true));
+  // Each list read event must be some writer's version.
+  expect(make({{"a(x,1) a(x,2)"}, {"r(x,[1 2]) r(x,[1])"}}), every_level(false));
 }
 
 TEST_CASE("brute: a list read reveals the order of earlier appends") {
@@ -432,42 +644,34 @@ TEST_CASE("brute: T0 writes only the keys it initialises") {
 }
 
 // ---------------------------------------------------------------------------
-// Adya's levels, session-free. G1a and G1b (reads of aborted or intermediate
-// writes) have no witness at any level.
-
-namespace {
-
-Verdicts adya(bool pl1, bool pl2, bool pl299, bool plsi, bool pl3) {
-  return Verdicts{{"adya.PL-1", pl1},  {"adya.PL-2", pl2}, {"adya.PL-2.99", pl299},
-                  {"adya.PL-SI", plsi}, {"adya.SI", plsi},  {"adya.PL-3", pl3},
-                  {"adya.SER", pl3}};
-}
-
-}  // namespace
+// Adya's levels on the classic anomalies (adya() above).
 
 TEST_CASE("brute: Adya levels on the classic anomalies") {
   // Write skew: T1 -rw(y)-> T2 -rw(x)-> T1 is a G2-item cycle. For G-SI the
   // composition (ww ∪ wr) ; rw? needs a ww or wr edge before each rw edge,
   // and the only ones come from T0: no cycle.
   expect(make({{"r(x,0) r(y,0) w(x,1)"}, {"r(x,0) r(y,0) w(y,1)"}}),
-         adya(true, true, false, true, false));
+         adya(true, true, true, false, true, false));
   // Lost update: whichever of T1, T2 is second in ww(x), say T2, T1 read
   // x from T0 and so T1 -rw-> T2; with T1 -ww-> T2... rather T2 -rw-> T1
   // (T2 read T0's x, T1 follows T0): T1 -ww-> T2 -rw-> T1 is both G-SI and
-  // G2-item. PL-2 holds: ww ∪ wr is acyclic.
-  expect(make({{"r(x,0) w(x,1)"}, {"r(x,0) w(x,2)"}}), adya(true, true, false, false, false));
+  // G2-item; and G-cursor(x), T2 -rw(x)-> T1 -ww(x)-> T2 on one key. PL-2
+  // holds: ww ∪ wr is acyclic.
+  expect(make({{"r(x,0) w(x,1)"}, {"r(x,0) w(x,2)"}}),
+         adya(true, true, false, false, false, false));
   // G1c: T1 -wr(x)-> T2 -wr(y)-> T1. ww has no cycle: PL-1 holds.
-  expect(make({{"w(x,1) r(y,1)"}, {"w(y,1) r(x,1)"}}), adya(true, false, false, false, false));
+  expect(make({{"w(x,1) r(y,1)"}, {"w(y,1) r(x,1)"}}),
+         adya(true, false, false, false, false, false));
   // Long fork: T1 -wr-> T3 -rw(y)-> T2 -wr-> T4 -rw(x)-> T1. Both rw edges
   // follow a wr edge, so (ww ∪ wr) ; rw? has T1 -> T2 -> T1: G-SI.
   expect(make({{"w(x,1)"}, {"w(y,1)"}, {"r(x,1) r(y,0)"}, {"r(x,0) r(y,1)"}}),
-         adya(true, true, false, false, false));
+         adya(true, true, true, false, false, false));
   // A write missed by a later transaction of the same session: no session
   // order in Adya, so T2 simply precedes T1.
-  expect(make({{"w(x,1)", "r(x,0)"}}), adya(true, true, true, true, true));
+  expect(make({{"w(x,1)", "r(x,0)"}}), adya(true, true, true, true, true, true));
   // Serial: everything holds.
   expect(make({{"r(x,0) w(x,1)", "r(x,1) w(y,2)"}, {"r(y,2) r(x,1)"}}),
-         adya(true, true, true, true, true));
+         adya(true, true, true, true, true, true));
 }
 
 // ---------------------------------------------------------------------------
@@ -477,7 +681,8 @@ TEST_CASE("brute: levels with session order ignored") {
   // T2 misses its session predecessor's write: only session order makes
   // this an anomaly.
   const History h = make({{"w(x,1)", "r(x,0)"}});
-  expect(h, with(all_levels(false), {{"plume.TapRA", true}, {"biswas.UpdateSer", true}}));
+  expect(h, with(all_levels(false),
+                 {{"plume.TapRA", true}, {"biswas.UpdateSer", true}, {"biswas.RC", true}}));
   expect(h, every_level(true), {.ignore_sessions = true});
   // Without sessions the frameworks coincide: biswas.SER is adya.PL-3 and
   // biswas.SI is adya.PL-SI (VeriStrong Thms 3.5 and A.2).
@@ -491,12 +696,6 @@ TEST_CASE("brute: levels with session order ignored") {
 
 // ---------------------------------------------------------------------------
 // Checking given witnesses.
-
-namespace {
-
-iso::TxnId id(const History& h, const char* name) { return *h.find_txn(name); }
-
-}  // namespace
 
 TEST_CASE("brute: check_witness accepts found witnesses and says why others fail") {
   using iso::brute::check_witness;
@@ -514,6 +713,7 @@ TEST_CASE("brute: check_witness accepts found witnesses and says why others fail
   CHECK(check_witness(lu, "biswas.SI", w).reason ==
         "biswas.SI: Conflict fails for x, x, T0, T1, T2, T1");
   CHECK(check_witness(lu, "biswas.SER", w).reason == "biswas.SER: axiom fails for x, T0, T1, T2");
+  CHECK(check_witness(lu, "biswas.RC", w).ok);
   // The reads have one candidate each: wr may be left out.
   Witness bare = w;
   bare.wr.clear();
@@ -535,6 +735,8 @@ TEST_CASE("brute: check_witness accepts found witnesses and says why others fail
   CHECK(check_witness(lu, "adya.PL-2", ww).ok);
   CHECK(check_witness(lu, "adya.PL-3", ww).reason == "adya.PL-3: G2-item: cycle T1 T2 T1");
   CHECK(check_witness(lu, "adya.PL-SI", ww).reason == "adya.PL-SI: G-SI: cycle T1 T1");
+  CHECK(check_witness(lu, "adya.PL-CS", ww).reason ==
+        "adya.PL-CS: G-cursor(x): T2 read x from T0, which T1 overwrote before T2");
   ww.ww = {{id(lu, "T1"), 0, id(lu, "T2")}};
   CHECK(check_witness(lu, "adya.PL-1", ww).reason == "adya.PL-1: T0 is not first in ww(x)");
   ww.ww.clear();
@@ -558,9 +760,9 @@ TEST_CASE("brute: check_witness accepts found witnesses and says why others fail
   CHECK(check_witness(dup, "biswas.RA", d).reason ==
         "biswas.RA: wr does not say which of 2 writers T3's read of x reads");
   d.wr.resize(dup.num_txns());
-  d.wr[id(dup, "T3")] = {ReadFrom{*dup.find_key("x"), id(dup, "T1")}};
+  d.wr[id(dup, "T3")] = {ReadFrom{*dup.find_key("x"), id(dup, "T1"), 1}};
   CHECK(check_witness(dup, "biswas.RA", d).reason == "biswas.RA: axiom fails for x, T1, T2, T3");
-  d.wr[id(dup, "T3")] = {ReadFrom{*dup.find_key("x"), id(dup, "T2")}};
+  d.wr[id(dup, "T3")] = {ReadFrom{*dup.find_key("x"), id(dup, "T2"), 1}};
   CHECK(check_witness(dup, "biswas.SER", d).ok);
 
   // List reads: the version order decides which writer a list read reads.
@@ -678,7 +880,7 @@ TEST_CASE("brute: implications between levels") {
       {"cerone.SER", "cerone.UpdateSer"}, {"cerone.UpdateSer", "cerone.RA"},
       {"plume.TapCC", "plume.TapRA"},    {"plume.RA", "plume.TapRA"},
       {"biswas.RA", "plume.RA"},         {"biswas.CC", "plume.TapCC"},
-      {"plume.TapCC", "biswas.CC"},
+      {"plume.TapCC", "biswas.CC"},      {"biswas.RA", "biswas.RC"},
   };
   iso::brute::RandomHistoryOptions opt;
   for (const History& h : random_histories(23, 400, opt)) {
@@ -808,7 +1010,8 @@ TEST_CASE("brute: Adya levels on random register histories") {
   const std::vector<std::pair<std::string, std::string>> chain = {
       {"adya.PL-3", "adya.PL-SI"}, {"adya.PL-SI", "adya.PL-2"}, {"adya.PL-2", "adya.PL-1"},
       {"adya.PL-3", "adya.PL-2.99"}, {"adya.PL-2.99", "adya.PL-3"}, {"biswas.SER", "adya.PL-3"},
-      {"biswas.SI", "adya.PL-SI"}};
+      {"biswas.SI", "adya.PL-SI"}, {"adya.PL-SI", "adya.PL-CS"}, {"adya.PL-2.99", "adya.PL-CS"},
+      {"adya.PL-CS", "adya.PL-2"}};
   int allowed = 0, denied = 0;
   for (const History& h : random_histories(29, 200, opt)) {
     agree_with_naive(h, iso::brute::adya_levels(), {}, allowed, denied);
@@ -848,4 +1051,177 @@ TEST_CASE("brute: a witness of a weaker level fails a stronger level that denies
     }
   }
   CHECK(rejected > 50);
+}
+
+// ---------------------------------------------------------------------------
+// Random operation-level histories: re-reads (of the same or another
+// value), reads after the transaction's own writes, repeated values, aborted
+// and unknown-status transactions, dirty reads.
+
+namespace {
+
+iso::brute::RandomHistoryOptions operation_level(int i) {
+  iso::brute::RandomHistoryOptions opt;
+  opt.min_txns = 3;
+  opt.max_txns = 4;
+  opt.unique_values = i % 2 == 0;
+  opt.snapshot = 0.25;
+  opt.read_latest = 0.3;
+  opt.read_earlier = 0.65;
+  opt.reread = 0.5;
+  opt.read_own_write = 0.3;
+  opt.int_violation = 0.08;
+  opt.thin_air = 0.02;
+  opt.aborted = 0.15;
+  opt.unknown = 0.1;
+  opt.dirty = 0.06;
+  return opt;
+}
+
+std::vector<History> operation_level_histories(std::uint64_t seed, int count) {
+  std::mt19937_64 rng(seed);
+  std::vector<History> out;
+  for (int i = 0; i < count; ++i) {
+    out.push_back(iso::brute::random_history(rng, operation_level(i)));
+  }
+  return out;
+}
+
+// What a history has, by name: "non-repeatable read" (two reads of a key,
+// before the transaction writes it, returning different values), "read own
+// write", "INT violation", "aborted", "unknown", "dirty read" (a read of a
+// value only an aborted transaction or a non-final write wrote).
+std::vector<std::string> features(const History& h) {
+  std::vector<std::string> out;
+  const auto add = [&out](const char* f) {
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.emplace_back(f);
+  };
+  for (iso::TxnId t = 1; t < h.num_txns(); ++t) {
+    const iso::Transaction& txn = h.txn(t);
+    if (txn.status == iso::TxnStatus::Aborted) add("aborted");
+    if (txn.status == iso::TxnStatus::Unknown) add("unknown");
+    std::map<iso::KeyId, iso::ValueId> first_read, last_write;
+    for (const iso::Op& op : txn.ops) {
+      if (op.kind == iso::OpKind::Write) {
+        last_write[op.key] = op.value;
+        continue;
+      }
+      if (auto w = last_write.find(op.key); w != last_write.end()) {
+        add(w->second == op.value ? "read own write" : "INT violation");
+        continue;
+      }
+      auto [r, fresh] = first_read.emplace(op.key, op.value);
+      if (!fresh && r->second != op.value) add("non-repeatable read");
+      // Dirty: no committed final write of the value, an aborted or
+      // intermediate one.
+      bool committed = !h.t0_writes(op.key) ? false : h.init_value(op.key) == op.value;
+      bool dirty = false;
+      for (iso::TxnId s = 1; s < h.num_txns(); ++s) {
+        if (s == t) continue;
+        const auto& ops = h.txn(s).ops;
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+          if (ops[i].kind != iso::OpKind::Write || ops[i].key != op.key ||
+              ops[i].value != op.value)
+            continue;
+          const bool final_write =
+              std::none_of(ops.begin() + static_cast<std::ptrdiff_t>(i) + 1, ops.end(),
+                           [&](const iso::Op& o) {
+                             return o.kind == iso::OpKind::Write && o.key == op.key;
+                           });
+          const bool aborted = h.txn(s).status == iso::TxnStatus::Aborted;
+          if (final_write && h.txn(s).status == iso::TxnStatus::Committed) committed = true;
+          if (aborted || !final_write) dirty = true;
+        }
+      }
+      if (dirty && !committed) add("dirty read");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("brute: random operation-level histories have what they are asked for") {
+  std::map<std::string, int> seen;
+  std::mt19937_64 a(3), b(3);
+  for (int i = 0; i < 300; ++i) {
+    const History x = iso::brute::random_history(a, operation_level(i));
+    const History y = iso::brute::random_history(b, operation_level(i));
+    REQUIRE(iso::format_history(x) == iso::format_history(y));
+    CHECK(x.num_txns() <= 5);
+    for (const std::string& f : features(x)) seen[f]++;
+  }
+  INFO(fmt::format("{}", seen));
+  for (const char* f : {"non-repeatable read", "read own write", "INT violation", "aborted",
+                        "unknown", "dirty read"}) {
+    INFO(f);
+    CHECK(seen[f] > 5);
+  }
+  // Off by default: without the options no re-read returns another value.
+  std::mt19937_64 c(3);
+  for (int i = 0; i < 300; ++i) {
+    iso::brute::RandomHistoryOptions opt;
+    opt.unique_values = i % 2 == 0;
+    opt.int_violation = 0;
+    opt.thin_air = 0;
+    const std::vector<std::string> f = features(iso::brute::random_history(c, opt));
+    INFO(fmt::format("{}", f));
+    CHECK(std::find(f.begin(), f.end(), "non-repeatable read") == f.end());
+    CHECK(std::find(f.begin(), f.end(), "dirty read") == f.end());
+    CHECK(std::find(f.begin(), f.end(), "aborted") == f.end());
+  }
+}
+
+TEST_CASE("brute: pruned search agrees with plain enumeration on operation-level histories") {
+  std::map<std::string, std::pair<int, int>> counts;  // level -> (allowed, denied)
+  const std::vector<std::string> levels = all_level_names();
+  int i = 0;
+  for (const History& h : operation_level_histories(37, 300)) {
+    const iso::brute::Options opt{.ignore_sessions = i++ % 3 == 0};
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    for (const std::string& l : levels) {
+      INFO(l, (opt.ignore_sessions ? " without sessions" : ""), "\n", iso::format_history(h));
+      const auto w = iso::brute::find_witness(a, l, opt);
+      REQUIRE(w.has_value() == iso::brute::allows_naive(a, l, opt));
+      if (w) REQUIRE(iso::brute::check_witness(h, l, *w, opt).reason == "");
+      (w ? counts[l].first : counts[l].second)++;
+    }
+  }
+  for (const std::string& l : levels) {
+    INFO(l, ": ", counts[l].first, " allowed, ", counts[l].second, " denied");
+    CHECK(counts[l].first > 20);
+    CHECK(counts[l].second > 10);
+  }
+}
+
+TEST_CASE("brute: implications between levels on operation-level histories") {
+  const std::vector<std::pair<std::string, std::string>> chain = {
+      {"biswas.CC", "biswas.RA"},     {"biswas.RA", "biswas.RC"},
+      {"biswas.SER", "biswas.SI"},    {"biswas.SI", "biswas.PC"},
+      {"biswas.PC", "biswas.CC"},     {"cerone.RA", "biswas.RA"},
+      {"adya.PL-3", "adya.PL-SI"},    {"adya.PL-3", "adya.PL-CS"},
+      {"adya.PL-SI", "adya.PL-CS"},   {"adya.PL-CS", "adya.PL-2"},
+      {"adya.PL-2", "adya.PL-1"},     {"biswas.RC", "adya.PL-2"},
+  };
+  int rc_not_ra = 0, pl2_not_plcs = 0, pl1_not_pl2 = 0;
+  for (const History& h : operation_level_histories(41, 400)) {
+    const iso::AbstractHistory a = iso::abstract_history(h);
+    frameworks_agree(h);
+    INFO(iso::format_history(h));
+    for (const auto& [strong, weak] : chain) {
+      INFO(strong, " => ", weak);
+      // Adya's levels are session-free: compare them without sessions.
+      const iso::brute::Options opt{.ignore_sessions =
+                                        strong.starts_with("adya.") || weak.starts_with("adya.")};
+      if (allows(a, strong, opt)) REQUIRE(allows(a, weak, opt));
+    }
+    REQUIRE(allows(a, "biswas.SER", {.ignore_sessions = true}) == allows(a, "adya.PL-3"));
+    REQUIRE(allows(a, "biswas.SI", {.ignore_sessions = true}) == allows(a, "adya.PL-SI"));
+    rc_not_ra += allows(a, "biswas.RC") && !allows(a, "biswas.RA");
+    pl2_not_plcs += allows(a, "adya.PL-2") && !allows(a, "adya.PL-CS");
+    pl1_not_pl2 += allows(a, "adya.PL-1") && !allows(a, "adya.PL-2");
+  }
+  CHECK(rc_not_ra > 10);
+  CHECK(pl2_not_plcs > 2);
+  CHECK(pl1_not_pl2 > 10);
 }

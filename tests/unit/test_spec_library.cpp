@@ -91,19 +91,25 @@ TEST_CASE("the standard library declares every level of the issue with a doc and
   CHECK_THROWS_WITH_AS(lib.level("UA"), doctest::Contains("did you mean cerone.UA"), SpecError);
 }
 
-TEST_CASE("permits: what a level allows that abstract transactions cannot represent") {
+TEST_CASE("permits: reads of writes that never became committed versions") {
   SpecLibrary lib;
-  lib.load_string("library \"u\"\nlevel \"X\" { framework = \"adya\", permits = { \"aborted reads\", "
-                  "\"non-repeatable reads\" },\n  axiom = function(h, e) return TRUE end }",
+  lib.load_string("library \"u\"\nlevel \"X\" { framework = \"adya\", permits = { \"aborted reads\" },"
+                  "\n  axiom = function(h, e) return TRUE end }",
                   "user.lua");
   const Level& x = lib.level("u.X");
   CHECK(x.permits.aborted_reads);
   CHECK_FALSE(x.permits.intermediate_reads);
-  CHECK(x.permits.non_repeatable_reads);
   CHECK(lib.level("adya.PL-1").permits.intermediate_reads);
-  CHECK(lib.level("adya.PL-2").permits.non_repeatable_reads);
+  CHECK(lib.level("adya.PL-1").permits.aborted_reads);
   CHECK_FALSE(lib.level("adya.PL-2").permits.aborted_reads);
-  CHECK_FALSE(lib.level("adya.PL-2.99").permits.non_repeatable_reads);
+  CHECK_FALSE(lib.level("adya.PL-2").permits.intermediate_reads);
+  // A re-read is two read events, which the formula decides.
+  check_error("level \"X\" { framework = \"biswas\", permits = { \"non-repeatable reads\" },\n"
+              "  axiom = function(h, e) return TRUE end }",
+              "user.lua:1:", "permits: each entry is");
+  check_error("level \"X\" { framework = \"biswas\", graph = \"SER\", permits = { \"aborted reads\" },\n"
+              "  axiom = function(h, e) return TRUE end }",
+              "user.lua:1:", "cannot permit aborted or intermediate reads");
   check_error("level \"X\" { framework = \"biswas\", permits = \"dirty\",\n"
               "  axiom = function(h, e) return TRUE end }",
               "user.lua:1:", "permits: must be a list of strings");

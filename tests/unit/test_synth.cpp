@@ -223,8 +223,17 @@ TEST_CASE("separations between neighbouring levels at 3,2,3") {
 // values 0 and 1 (each transaction reads and writes each key or not, values
 // unique, any sessions), each decided on every level by brute force:
 // separated[a][b] says some history is allowed by level a and denied by b.
+// The brute force's levels but those over read events (biswas.RC), which
+// synthesis refuses: its space has no operation order yet (tested below).
+static std::vector<std::string> synthesizable_levels() {
+  std::vector<std::string> levels;
+  for (const std::string& l : brute::levels())
+    if (!library().level(l).uses_read_events()) levels.push_back(l);
+  return levels;
+}
+
 static std::vector<std::vector<bool>> enumerate_separations(int txns, int keys, std::size_t& histories) {
-  const std::vector<std::string>& levels = brute::levels();
+  const std::vector<std::string> levels = synthesizable_levels();
   const std::size_t L = levels.size();
   std::vector<std::vector<bool>> separated(L, std::vector<bool>(L, false));
   // Per transaction and key: read none/0/1 (3) x write none/1 (2) = 6 choices.
@@ -290,7 +299,7 @@ static void check_against_enumeration(int txns, int keys) {
   std::size_t histories = 0;
   auto separated = enumerate_separations(txns, keys, histories);
   CHECK(histories > 1000);
-  const std::vector<std::string>& levels = brute::levels();
+  const std::vector<std::string> levels = synthesizable_levels();
   const std::string scope = fmt::format("{},{},2", txns, keys);
   for (std::size_t a = 0; a < levels.size(); ++a)
     for (std::size_t b = 0; b < levels.size(); ++b) {
@@ -309,4 +318,13 @@ TEST_CASE("complete within the scope: every separation that exists is found (3,2
   // independent of the synthesizer's encoding and symmetry breaking.
   check_against_enumeration(3, 2);
   check_against_enumeration(4, 1);
+}
+
+TEST_CASE("a level over read events is refused by synthesis, not decided as vacuous") {
+  CHECK(library().level("biswas.RC").uses_read_events());
+  CHECK_FALSE(library().level("biswas.RA").uses_read_events());
+  CHECK_THROWS_WITH_AS(synthesize(problem({"biswas.RC"}, {"biswas.RA"}, "3,2,2")),
+                       doctest::Contains("written over read events"), lua::SpecError);
+  CHECK_THROWS_WITH_AS(synthesize(problem({"biswas.RA"}, {"biswas.RC"}, "3,2,2")),
+                       doctest::Contains("written over read events"), lua::SpecError);
 }
