@@ -292,7 +292,10 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     for (const Pending& p : pending) {
       const ExternalRead& r = a.abs[p.txn].reads[p.read];
       UnjustifiedRead u = unjustified(h, nonmember_final, intermediate, p.txn, r);
-      const bool aside = (u.kind == ReadAnomaly::Aborted && options.set_aside_aborted_reads) ||
+      // A non-member of unknown status did not commit in this choice of
+      // members: its write is an aborted one.
+      const bool aborted = u.kind == ReadAnomaly::Aborted || u.kind == ReadAnomaly::UnknownStatus;
+      const bool aside = (aborted && options.set_aside_aborted_reads) ||
                          (u.kind == ReadAnomaly::Intermediate &&
                           options.set_aside_intermediate_reads);
       if (aside && h.txn(p.txn).ops[r.op].list == kNoList) {
