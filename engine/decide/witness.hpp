@@ -44,7 +44,7 @@ using poly::ScheduleEvent;
 
 struct Witness {
   std::vector<WitnessRelation> relations;  // in the framework's declaration order
-  // Read-from, for reads with several candidate writers: (writer, key, reader).
+  // Read-from, for read events with several candidate writers.
   std::vector<poly::ChosenRead> chosen_reads;
   // Transactions of unknown status taken as committed.
   std::vector<TxnId> committed_unknown;

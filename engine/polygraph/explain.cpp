@@ -12,7 +12,12 @@ namespace iso::poly {
 namespace {
 
 // t's last write of k.
-std::optional<std::uint32_t> last_write_of(const History& h, TxnId t, KeyId k);
+std::optional<std::uint32_t> last_write_of(const History& h, TxnId t, KeyId k) {
+  const auto& ops = h.txn(t).ops;
+  for (std::uint32_t i = static_cast<std::uint32_t>(ops.size()); i-- > 0;)
+    if (ops[i].kind == OpKind::Write && ops[i].key == k) return i;
+  return std::nullopt;
+}
 
 // The value of the version of k that `writer` installed: its last write, or
 // T0's initial value.
@@ -44,13 +49,6 @@ std::optional<std::uint32_t> read_of(const History& h, TxnId t, KeyId k, TxnId w
   return std::nullopt;
 }
 
-// t's last write of k.
-std::optional<std::uint32_t> last_write_of(const History& h, TxnId t, KeyId k) {
-  const auto& ops = h.txn(t).ops;
-  for (std::uint32_t i = static_cast<std::uint32_t>(ops.size()); i-- > 0;)
-    if (ops[i].kind == OpKind::Write && ops[i].key == k) return i;
-  return std::nullopt;
-}
 
 // "T2's r(x,3) (line 14)".
 std::string op_text(const History& h, TxnId t, std::uint32_t i) {
