@@ -10,7 +10,10 @@ namespace iso::cegis {
 
 using namespace logic;
 
-std::string Scope::text() const { return fmt::format("{},{},{}", txns, objects, values); }
+std::string Scope::text() const {
+  return ops > 0 ? fmt::format("{},{},{},{}", txns, objects, values, ops)
+                 : fmt::format("{},{},{}", txns, objects, values);
+}
 
 Scope parse_scope(const std::string& text) {
   std::vector<std::uint32_t> parts;
@@ -20,23 +23,24 @@ Scope parse_scope(const std::string& text) {
     std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
       throw std::invalid_argument(fmt::format(
-          "malformed scope '{}': expected three positive integers T,O,V (transactions, objects, "
-          "values with the initial value counted), e.g. 4,3,3", text));
+          "malformed scope '{}': expected positive integers T,O,V[,P] (transactions, objects, "
+          "values with the initial value counted, and optionally operations per transaction), "
+          "e.g. 4,3,3 or 3,2,2,3", text));
     if (part.size() > 4) throw std::invalid_argument(fmt::format("scope '{}': {} is too large", text, part));
     parts.push_back(static_cast<std::uint32_t>(std::stoul(part)));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (parts.size() != 3)
+  if (parts.size() != 3 && parts.size() != 4)
     throw std::invalid_argument(fmt::format(
-        "malformed scope '{}': expected three numbers T,O,V, got {}", text, parts.size()));
-  const char* names[] = {"transactions", "objects", "values"};
-  for (int i = 0; i < 3; ++i)
+        "malformed scope '{}': expected three or four numbers T,O,V[,P], got {}", text, parts.size()));
+  const char* names[] = {"transactions", "objects", "values", "operations per transaction"};
+  for (std::size_t i = 0; i < parts.size(); ++i) {
     if (parts[i] == 0)
       throw std::invalid_argument(fmt::format("scope '{}': the number of {} must be at least 1", text, names[i]));
-  if (parts[0] > 30 || parts[1] > 30 || parts[2] > 30)
-    throw std::invalid_argument(fmt::format("scope '{}': each dimension is at most 30", text));
-  return Scope{parts[0], parts[1], parts[2]};
+    if (parts[i] > 30) throw std::invalid_argument(fmt::format("scope '{}': each dimension is at most 30", text));
+  }
+  return Scope{parts[0], parts[1], parts[2], parts.size() == 4 ? parts[3] : 0};
 }
 
 std::string key_name(std::uint32_t k) {
@@ -46,12 +50,38 @@ std::string key_name(std::uint32_t k) {
 
 namespace {
 
-Universe make_universe(const Scope& s) {
-  std::vector<std::string> txns, objs, vals;
+std::uint32_t slots_of(const Scope& s, const SpaceOptions& opt) {
+  if (s.ops > 0) return s.ops;
+  return opt.operations ? 2 * s.objects : 0;
+}
+
+// Read atoms are named as a concrete history's read events: "T3.2" is T3's
+// second operation (the reads come first).
+Universe make_universe(const Scope& s, std::uint32_t slots) {
+  std::vector<std::string> txns, objs, vals, reads;
   for (std::uint32_t t = 0; t <= s.txns; ++t) txns.push_back(fmt::format("T{}", t));
   for (std::uint32_t x = 0; x < s.objects; ++x) objs.push_back(key_name(x));
   for (std::uint32_t v = 0; v < s.values; ++v) vals.push_back(std::to_string(v));
-  return Universe({txns, objs, vals});
+  if (slots == 0) return Universe({txns, objs, vals});
+  for (std::uint32_t t = 1; t <= s.txns; ++t)
+    for (std::uint32_t i = 0; i < slots; ++i) reads.push_back(fmt::format("T{}.{}", t, i + 1));
+  return Universe({txns, objs, vals, reads});
+}
+
+// at_least[j]: at least j + 1 of `lits` hold (a unary counter; the sizes
+// here are a few dozen literals).
+std::vector<BLit> at_least(Circuit& c, const std::vector<BLit>& lits) {
+  std::vector<BLit> count;
+  for (BLit l : lits) {
+    std::vector<BLit> next(count.size() + 1);
+    for (std::size_t j = 0; j < next.size(); ++j) {
+      BLit stay = j < count.size() ? count[j] : kFalse;
+      BLit step = j == 0 ? l : c.and_(count[j - 1], l);
+      next[j] = c.or_(stay, step);
+    }
+    count = std::move(next);
+  }
+  return count;
 }
 
 }  // namespace
@@ -63,6 +93,10 @@ Index HistorySpace::idx3(std::uint32_t t, std::uint32_t x, std::uint32_t v) cons
 
 BLit HistorySpace::read_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
   return reads_.at(idx3(t, x, v));
+}
+BLit HistorySpace::slot_var(std::uint32_t t, std::uint32_t i, std::uint32_t x, std::uint32_t v) const {
+  const std::uint32_t K = scope_.objects, V = scope_.values;
+  return slot_.at((static_cast<std::size_t>(t - 1) * slots_ + i) * K * V + x * V + v);
 }
 BLit HistorySpace::write_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
   return writes_.at(idx3(t, x, v));
@@ -79,7 +113,8 @@ BoolMatrix HistorySpace::index_order() const {
 }
 
 HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit& c)
-    : scope_(scope), universe_(make_universe(scope)) {
+    : scope_(scope), index_ordered_(opt.index_ordered), slots_(slots_of(scope, opt)),
+      universe_(make_universe(scope, slots_)) {
   const std::uint32_t n = scope.txns, K = scope.objects, V = scope.values;
   const Universe& u = universe_;
   const std::uint32_t N = u.size();
@@ -88,18 +123,29 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
   auto X = [&](std::uint32_t x) { return u.atom(model::kObj, x); };
   auto Vl = [&](std::uint32_t v) { return u.atom(model::kVal, v); };
 
-  // Variables. T0 writes value 0 everywhere and reads nothing.
+  // Variables. T0 writes value 0 everywhere and reads nothing. In the
+  // operation form, R(t, x, v) is "some slot of t reads x and returns v".
   std::vector<std::pair<Index, BLit>> rcells, wcells, socells;
+  for (std::uint32_t t = 1; t <= n; ++t)
+    for (std::uint32_t i = 0; i < slots_; ++i)
+      for (std::uint32_t x = 0; x < K; ++x)
+        for (std::uint32_t v = 0; v < V; ++v) slot_.push_back(c.input());
   for (std::uint32_t t = 1; t <= n; ++t)
     for (std::uint32_t x = 0; x < K; ++x)
       for (std::uint32_t v = 0; v < V; ++v) {
-        rcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
+        if (slots_ == 0) {
+          rcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
+        } else {
+          for (std::uint32_t i = 0; i < slots_; ++i)
+            rcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), slot_var(t, i, x, v));
+        }
         if (v > 0) wcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
       }
   for (std::uint32_t x = 0; x < K; ++x) wcells.emplace_back(tuple_index(N, {T(0), X(x), Vl(0)}), kTrue);
   for (std::uint32_t j = 1; j <= n; ++j) socells.emplace_back(Index{T(0)} * N + T(j), kTrue);
   for (std::uint32_t i = 1; i <= n; ++i)
-    for (std::uint32_t j = i + 1; j <= n; ++j) socells.emplace_back(Index{T(i)} * N + T(j), c.input());
+    for (std::uint32_t j = i + 1; j <= n; ++j)
+      if (opt.sessions) socells.emplace_back(Index{T(i)} * N + T(j), c.input());
   reads_ = make_matrix(c, 3, std::move(rcells));
   writes_ = make_matrix(c, 3, std::move(wcells));
   so_ = make_matrix(c, 2, std::move(socells));
@@ -116,7 +162,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         rs.push_back(R(t, x, v));
         if (v > 0) ws.push_back(W(t, x, v));
       }
-      k.push_back(c.at_most_one(rs));
+      if (slots_ == 0) k.push_back(c.at_most_one(rs));
       k.push_back(c.at_most_one(ws));
       if (!opt.blind_writes) k.push_back(c.implies(c.or_(ws), c.or_(rs)));
     }
@@ -131,9 +177,10 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
   for (std::uint32_t t = 1; t <= n; ++t)
     for (std::uint32_t x = 0; x < K; ++x)
       for (std::uint32_t v = 1; v < V; ++v) {
-        std::vector<BLit> earlier;
-        for (std::uint32_t w = 1; w < t; ++w) earlier.push_back(W(w, x, v));
-        k.push_back(c.implies(R(t, x, v), c.or_(earlier)));
+        std::vector<BLit> writers;
+        for (std::uint32_t w = 1; w <= n; ++w)
+          if (w < t || (w > t && !opt.index_ordered)) writers.push_back(W(w, x, v));
+        k.push_back(c.implies(R(t, x, v), c.or_(writers)));
       }
   // Session order: transitive, and a disjoint union of chains (two
   // predecessors, or two successors, of one transaction are ordered).
@@ -191,14 +238,17 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       k.push_back(c.implies(empty[i], !SO(i, j)));
       k.push_back(c.implies(empty[j], !SO(i, j)));
     }
+  if (slots_ > 0) build_read_slots(c, k);
   constraints_ = c.and_(k);
 
-  // Read-from: wrx(t1, x, t3) iff t1 < t3 and t3 reads the value t1 wrote.
+  // Read-from: wrx(t1, x, t3) iff t3 reads the value t1 wrote (and t1 < t3
+  // when index ordered).
   std::vector<std::pair<Index, BLit>> wrx;
   for (std::uint32_t t3 = 1; t3 <= n; ++t3)
     for (std::uint32_t x = 0; x < K; ++x) {
       wrx.emplace_back(tuple_index(N, {T(0), X(x), T(t3)}), R(t3, x, 0));
-      for (std::uint32_t t1 = 1; t1 < t3; ++t1) {
+      for (std::uint32_t t1 = 1; t1 <= n; ++t1) {
+        if (t1 == t3 || (t1 > t3 && opt.index_ordered)) continue;
         std::vector<BLit> same;
         for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(W(t1, x, v), R(t3, x, v)));
         wrx.emplace_back(tuple_index(N, {T(t1), X(x), T(t3)}), c.or_(same));
@@ -210,6 +260,67 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
   bindings_.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
   bindings_.bind(s.t0, constant_matrix(N, 1, {{T(0)}}));
   bindings_.bind(s.vo, constant_matrix(N, 3, {}));  // synthesized histories have no list reads
+}
+
+void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
+  const std::uint32_t n = scope_.txns, K = scope_.objects, V = scope_.values, S = slots_;
+  const Universe& u = universe_;
+  const std::uint32_t N = u.size();
+  const model::HistorySchema& s = model::history_schema();
+  auto T = [&](std::uint32_t t) { return u.atom(model::kTxn, t); };
+  auto Rd = [&](std::uint32_t t, std::uint32_t i) { return u.atom(model::kRead, (t - 1) * S + i); };
+  std::vector<std::pair<Index, BLit>> extent, rtxn, rkey, rval, po, rf;
+  for (std::uint32_t t = 1; t <= n; ++t) {
+    std::vector<BLit> used(S);
+    for (std::uint32_t i = 0; i < S; ++i) {
+      std::vector<BLit> all;
+      for (std::uint32_t x = 0; x < K; ++x) {
+        std::vector<BLit> of_key;
+        for (std::uint32_t v = 0; v < V; ++v) of_key.push_back(slot_var(t, i, x, v));
+        all.insert(all.end(), of_key.begin(), of_key.end());
+        rkey.emplace_back(Index{Rd(t, i)} * N + u.atom(model::kObj, x), c.or_(of_key));
+      }
+      for (std::uint32_t v = 0; v < V; ++v) {
+        std::vector<BLit> of_val;
+        for (std::uint32_t x = 0; x < K; ++x) of_val.push_back(slot_var(t, i, x, v));
+        rval.emplace_back(Index{Rd(t, i)} * N + u.atom(model::kVal, v), c.or_(of_val));
+      }
+      k.push_back(c.at_most_one(all));
+      used[i] = c.or_(all);
+      if (i > 0) k.push_back(c.implies(used[i], used[i - 1]));  // used slots are a prefix
+      extent.emplace_back(Rd(t, i), used[i]);
+      rtxn.emplace_back(Index{Rd(t, i)} * N + T(t), used[i]);
+      for (std::uint32_t j = 0; j < i; ++j) po.emplace_back(Index{Rd(t, j)} * N + Rd(t, i), used[i]);
+      // rf(w, α): α returns w's write of its key; the writer is unique (values
+      // are), and of lower index when index ordered.
+      for (std::uint32_t x = 0; x < K; ++x)
+        rf.emplace_back(Index{T(0)} * N + Rd(t, i), slot_var(t, i, x, 0));
+      for (std::uint32_t w = 1; w <= n; ++w) {
+        if (w == t || (w > t && index_ordered_)) continue;
+        std::vector<BLit> same;
+        for (std::uint32_t x = 0; x < K; ++x)
+          for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(slot_var(t, i, x, v), write_var(w, x, v)));
+        rf.emplace_back(Index{T(w)} * N + Rd(t, i), c.or_(same));
+      }
+    }
+    // With a bound P on operations: used slots plus written keys at most P.
+    if (scope_.ops > 0) {
+      std::vector<BLit> ops = used;
+      for (std::uint32_t x = 0; x < K; ++x) {
+        std::vector<BLit> ws;
+        for (std::uint32_t v = 1; v < V; ++v) ws.push_back(write_var(t, x, v));
+        ops.push_back(c.or_(ws));
+      }
+      std::vector<BLit> count = at_least(c, ops);
+      if (count.size() > scope_.ops) k.push_back(!count[scope_.ops]);
+    }
+  }
+  bindings_.bind(s.rtxn, make_matrix(c, 2, std::move(rtxn)));
+  bindings_.bind(s.rkey, make_matrix(c, 2, std::move(rkey)));
+  bindings_.bind(s.rval, make_matrix(c, 2, std::move(rval)));
+  bindings_.bind(s.po, make_matrix(c, 2, std::move(po)));
+  bindings_.bind(s.rf, make_matrix(c, 2, std::move(rf)));
+  bindings_.bind_extent(model::kRead, make_matrix(c, 1, std::move(extent)));
 }
 
 History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) const {
@@ -239,9 +350,15 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
   for (std::size_t s = 0; s < members.size(); ++s) sid[s] = h.add_session();
   for (std::uint32_t t = 1; t <= n; ++t) {
     TxnId id = h.add_txn(sid[session[t]], fmt::format("T{}", t));
-    for (std::uint32_t x = 0; x < K; ++x)
-      for (std::uint32_t v = 0; v < V; ++v)
-        if (val(read_var(t, x, v))) h.add_read(id, x, v);
+    if (slots_ == 0) {
+      for (std::uint32_t x = 0; x < K; ++x)
+        for (std::uint32_t v = 0; v < V; ++v)
+          if (val(read_var(t, x, v))) h.add_read(id, x, v);
+    }
+    for (std::uint32_t i = 0; i < slots_; ++i)  // reads in program order
+      for (std::uint32_t x = 0; x < K; ++x)
+        for (std::uint32_t v = 0; v < V; ++v)
+          if (val(slot_var(t, i, x, v))) h.add_read(id, x, v);
     for (std::uint32_t x = 0; x < K; ++x)
       for (std::uint32_t v = 1; v < V; ++v)
         if (val(write_var(t, x, v))) h.add_write(id, x, v);

@@ -28,26 +28,27 @@ struct Execution {
   Bindings bindings;
 };
 
-// Witnesses are exchanged with the oracle as pairs of transactions, so
-// synthesis takes binary relations on Txn (co, vis, ar, ...).
+// Witnesses are exchanged with the oracle as tuples of transactions, keys
+// and values (a commit order co, visibility, a version order ww per key);
+// a column over read events has no counterpart in the oracle's witnesses,
+// whose read events are another history's.
 void check_witness_sorts(const lua::Framework& fw) {
   for (const auto& w : fw.witness)
-    if (w.rel->type != Type{model::kTxn, model::kTxn})
-      throw lua::SpecError(fmt::format(
-          "{}: framework '{}': synthesis supports witness relations on Txn->Txn only ('{}' is {})",
-          fw.location, fw.name, w.name, type_name(w.rel->type)));
+    for (SortId col : w.rel->type)
+      if (col != model::kTxn && col != model::kObj && col != model::kVal)
+        throw lua::SpecError(fmt::format(
+            "{}: framework '{}': synthesis supports witness relations over Txn, Obj and Val "
+            "('{}' is {})",
+            fw.location, fw.name, w.name, type_name(w.rel->type)));
 }
 
-// The space of abstract transactions has no read events (no sort Read), so
-// a level over them would read as vacuous: refused, not approximated.
-void check_no_read_events(const lua::Level& level) {
-  if (level.uses_read_events())
-    throw lua::SpecError(fmt::format(
-        "{}: level '{}' is written over read events (Read, h.po, h.rf, ...); synthesis searches "
-        "transactions with one read per key and no operation order yet, so it cannot decide it "
-        "(check recorded histories against it with `isosynth check`)",
-        level.location, level.name));
+bool is_txn_order(const WitnessDecl& w) {
+  return w.order && w.rel->type == Type{model::kTxn, model::kTxn};
 }
+
+// The atom of a witness tuple's entry in column `sort`: a TxnId, KeyId or
+// ValueId of a decoded history, whose ids are the space's indices.
+Atom atom_of(const Universe& u, SortId sort, std::uint32_t id) { return u.atom(sort, id); }
 
 Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Circuit& c,
                          bool fix_order) {
@@ -57,7 +58,7 @@ Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Ci
   bool fixed_one = false;
   for (const auto& w : fw.witness) {
     BoolMatrix m;
-    if (fix_order && w.order && !fixed_one) {
+    if (fix_order && is_txn_order(w) && !fixed_one) {
       m = space.index_order();
       fixed_one = true;
     } else {
@@ -72,15 +73,23 @@ Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Ci
 
 // The witness of an execution in the current model.
 Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<bool>& inputs,
-                       std::uint32_t n_atoms, std::uint32_t n_txns) {
+                       const Universe& u, std::uint32_t n_txns) {
   Witness w;
   for (std::size_t i = 0; i < e.framework->witness.size(); ++i) {
     const auto& decl = e.framework->witness[i];
     WitnessRelation rel{decl.name, decl.rel->type, decl.order, WitnessRelation::Form::Tuples, {}, {}, {}};
-    for (const auto& [idx, lit] : e.witness[i].cells)
-      if (c.eval(lit, inputs))
-        rel.tuples.push_back({static_cast<TxnId>(idx / n_atoms), static_cast<TxnId>(idx % n_atoms)});
-    if (decl.order) {
+    for (const auto& [idx, lit] : e.witness[i].cells) {
+      if (!c.eval(lit, inputs)) continue;
+      std::vector<std::uint32_t> tuple(decl.rel->type.size());
+      Index rest = idx;
+      for (std::size_t col = tuple.size(); col-- > 0;) {
+        const Atom a = static_cast<Atom>(rest % u.size());
+        rest /= u.size();
+        tuple[col] = a - u.first(decl.rel->type[col]);
+      }
+      rel.tuples.push_back(std::move(tuple));
+    }
+    if (is_txn_order(decl)) {
       std::vector<TxnId> all(n_txns + 1);
       for (TxnId t = 0; t <= n_txns; ++t) all[t] = t;
       rel.sequence = order_sequence(rel.tuples, all);
@@ -88,6 +97,72 @@ Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<b
     w.relations.push_back(std::move(rel));
   }
   return w;
+}
+
+// Does `f` have a conjunct that says so ∪ wr ⊆ order in so many words, as
+// Biswas–Enea's and Cerone's wf do? (Then no proof is needed.)
+bool states_so_wr_within(const FormulaPtr& f, const RelationPtr& order) {
+  if (f->op == Formula::Op::And)
+    return std::any_of(f->kids.begin(), f->kids.end(), [&](const FormulaPtr& k) { return states_so_wr_within(k, order); });
+  if (f->op != Formula::Op::Subset) return false;
+  const Expr& l = *f->exprs[0];
+  const Expr& r = *f->exprs[1];
+  if (r.op != Expr::Op::Relation || r.rel != order || l.op != Expr::Op::Union) return false;
+  const model::HistorySchema& s = model::history_schema();
+  auto is_so = [&](const ExprPtr& e) { return e->op == Expr::Op::Relation && e->rel == s.so; };
+  auto is_wr = [&](const ExprPtr& e) { return e == s.wr; };
+  return (is_so(l.kids[0]) && is_wr(l.kids[1])) || (is_wr(l.kids[0]) && is_so(l.kids[1]));
+}
+
+// Is f ∧ goal unsatisfiable over the space read in any order, with the
+// framework's witness free? At most a few thousand conflicts: past them, no
+// (the caller then takes the sound, slower road). Cached per question and
+// space. Precondition: a budget::ScopedHeartbeat reports progress meanwhile.
+bool refuted(const std::string& question, const lua::Framework& fw, const FormulaPtr& f,
+             const std::function<FormulaPtr(const Execution&)>& goal, const Scope& scope, SpaceOptions space) {
+  space.index_ordered = false;
+  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}", question, fw.location, fw.name, scope.text(),
+                                      space.operations, space.blind_writes, space.sessions);
+  static std::map<std::string, bool> cache;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  Circuit c;
+  sat::Solver solver;
+  CnfEncoder cnf(c, solver);
+  HistorySpace sp(scope, space, c);
+  cnf.assert_true(sp.constraints());
+  Execution e = make_execution(fw, sp, c, false);
+  Translator tr(sp.universe(), c, e.bindings);
+  cnf.assert_true(tr.formula(f));
+  cnf.assert_true(tr.formula(goal(e)));
+  solver.set_max_conflicts(5000);
+  return cache[key] = (solver.solve() == sat::Result::Unsat);
+}
+
+// Does the framework's well-formedness make its first order on Txn contain
+// so ∪ wr in every history of the space? Then every solution has so ∪ wr
+// acyclic, and the space may be numbered along that order, fixed to the
+// index order. Decided, not assumed: stated in so many words, or
+// wf ∧ ¬(so ∪ wr ⊆ order) refuted. Biswas–Enea's co contains so ∪ wr by
+// definition, Cerone's ar through SESSION and EXT (its wf states the
+// consequence); Adya's framework has no such order.
+bool order_contains_so_wr(const lua::Framework& fw, const Scope& scope, const SpaceOptions& space) {
+  auto order = std::find_if(fw.witness.begin(), fw.witness.end(), [](const auto& w) { return is_txn_order(w); });
+  if (order == fw.witness.end() || !fw.wf) return false;
+  if (states_so_wr_within(fw.wf, order->rel)) return true;
+  const model::HistorySchema& s = model::history_schema();
+  return refuted("order", fw, fw.wf, [&](const Execution&) {
+    return not_(subset(union_(rel(s.so), s.wr), rel(order->rel)));
+  }, scope, space);
+}
+
+// Does every history `level` allows have so ∪ wr acyclic? (Then numbering
+// transactions along it is sound, even when no order of the level's
+// contains it: Adya's PL-2 and stronger without sessions.)
+bool so_wr_acyclic(const lua::Level& level, const Scope& scope, const SpaceOptions& space) {
+  const model::HistorySchema& s = model::history_schema();
+  return refuted("acyclic:" + level.name, *level.framework, level.constraint(), [&](const Execution&) {
+    return not_(acyclic(union_(rel(s.so), s.wr)));
+  }, scope, space);
 }
 
 // The transaction index order as pinned relations of a framework: its
@@ -120,8 +195,12 @@ Decision decide_with_witness(const History& h, const lua::Level& level, DecideOp
 
 class Loop {
  public:
-  Loop(const Problem& p, const SynthOptions& opt, Clock::time_point start)
-      : p_(p), opt_(opt), start_(start), space_(p.scope, p.space, circuit_), cnf_(circuit_, solver_) {}
+  // `ordering`: the allow level whose order is fixed to the index order
+  // (the space is index ordered), if any.
+  Loop(const Problem& p, std::optional<std::size_t> ordering, const SynthOptions& opt,
+       Clock::time_point start)
+      : p_(p), ordering_(ordering), opt_(opt), start_(start), space_(p.scope, p.space, circuit_),
+        cnf_(circuit_, solver_) {}
 
   SynthResult run();
 
@@ -136,6 +215,7 @@ class Loop {
   // In this order: the heartbeat reports from the circuit and the stats
   // while the history space is being built.
   const Problem& p_;
+  std::optional<std::size_t> ordering_;
   const SynthOptions& opt_;
   Clock::time_point start_;
   Clock::time_point last_progress_ = Clock::now();
@@ -166,19 +246,48 @@ std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
   if (opt_.smart_search)
     for (const Execution& e : allow_execs_)
       if (e.framework == &fw) out.push_back(e.bindings);
-  // Orders: the index order and every order of an allow execution.
+  // Orders: the index order and every order on Txn of an allow execution.
   const std::uint32_t n = space_.universe().size();
   std::vector<BoolMatrix> orders{space_.index_order()};
   if (opt_.smart_search)
     for (const Execution& e : allow_execs_)
       for (std::size_t i = 0; i < e.framework->witness.size(); ++i)
-        if (e.framework->witness[i].order &&
+        if (is_txn_order(e.framework->witness[i]) &&
             std::none_of(orders.begin(), orders.end(),
                          [&](const BoolMatrix& m) { return m.cells == e.witness[i].cells; }))
           orders.push_back(e.witness[i]);
-  const bool has_rel = std::any_of(fw.witness.begin(), fw.witness.end(), [](const auto& w) { return !w.order; });
   const model::HistorySchema& s = model::history_schema();
   Translator tr(space_.universe(), circuit_, space_.bindings());
+  // A framework whose witness is not made of orders and relations on Txn
+  // (Adya's version order per key): each order restricted to each key's
+  // writers, for the relations typed Obj->Txn->Txn, and no other template.
+  const bool on_txns = std::all_of(fw.witness.begin(), fw.witness.end(), [](const auto& w) {
+    return w.rel->type == Type{model::kTxn, model::kTxn};
+  });
+  if (!on_txns) {
+    const bool per_key = std::all_of(fw.witness.begin(), fw.witness.end(), [](const auto& w) {
+      return w.rel->type == Type{model::kObj, model::kTxn, model::kTxn};
+    });
+    if (!per_key) return out;
+    BoolMatrix writer = tr.expr(s.writer);  // Txn->Obj
+    for (const BoolMatrix& order : orders) {
+      std::vector<std::pair<Index, BLit>> cells;
+      for (const auto& [idx, lit] : order.cells) {
+        const Atom a = static_cast<Atom>(idx / n), b = static_cast<Atom>(idx % n);
+        for (std::uint32_t x = 0; x < p_.scope.objects; ++x) {
+          const Atom X = space_.universe().atom(model::kObj, x);
+          BLit both = circuit_.and_(writer.at(Index{a} * n + X), writer.at(Index{b} * n + X));
+          cells.emplace_back((Index{X} * n + a) * n + b, circuit_.and_(lit, both));
+        }
+      }
+      BoolMatrix m = make_matrix(circuit_, 3, std::move(cells));
+      Bindings b = space_.bindings();
+      for (const auto& w : fw.witness) b.bind(w.rel, m);
+      out.push_back(std::move(b));
+    }
+    return out;
+  }
+  const bool has_rel = std::any_of(fw.witness.begin(), fw.witness.end(), [](const auto& w) { return !w.order; });
   BoolMatrix so_wr = tr.expr(union_(rel(s.so), s.wr));
   BoolMatrix hb = tr.expr(s.hb);
   BoolMatrix iden_txn;
@@ -236,6 +345,7 @@ SynthResult Loop::run() {
   stats_.sat_clauses = solver_.stats().clauses;
   stats_.conflicts = solver_.stats().conflicts;
   stats_.total_seconds = seconds_since(start_);
+  stats_.index_ordered = p_.space.index_ordered;
   result.stats = stats_;
   return result;
 }
@@ -247,14 +357,11 @@ void Loop::run_loop(SynthResult& result) {
     cnf_.assert_true(space_.constraints());
     stats_.translate_seconds += seconds_since(t);
   }
-  // One execution per allow level; the first order witness is fixed.
-  bool fixed = !opt_.fixed_order;
-  for (const lua::Level* a : p_.allow) {
-    bool fix_here = !fixed && std::any_of(a->framework->witness.begin(), a->framework->witness.end(),
-                                          [](const auto& r) { return r.order; });
-    allow_execs_.push_back(make_execution(*a->framework, space_, circuit_, fix_here));
-    fixed = fixed || fix_here;
-    assert_formula(a->constraint(), allow_execs_.back().bindings, false);
+  // One execution per allow level; the ordering level's order is fixed.
+  for (std::size_t i = 0; i < p_.allow.size(); ++i) {
+    const bool fix_here = opt_.fixed_order && ordering_ == i;
+    allow_execs_.push_back(make_execution(*p_.allow[i]->framework, space_, circuit_, fix_here));
+    assert_formula(p_.allow[i]->constraint(), allow_execs_.back().bindings, false);
   }
   // A history violates a deny level under *every* witness, so any
   // witness built from the history and the allow executions gives a sound
@@ -291,9 +398,14 @@ void Loop::run_loop(SynthResult& result) {
       for (std::size_t i = 0; i < d->framework->witness.size(); ++i) {
         const auto& rel = w->relations[i];
         std::vector<std::vector<Atom>> tuples;
-        for (const auto& tuple : tuples_of(*w, rel))
-          tuples.push_back({space_.txn_atom(tuple[0]), space_.txn_atom(tuple[1])});
-        b.bind(d->framework->witness[i].rel, constant_matrix(n_atoms, 2, tuples));
+        for (const auto& tuple : tuples_of(*w, rel)) {
+          std::vector<Atom> atoms(tuple.size());
+          for (std::size_t col = 0; col < tuple.size(); ++col)
+            atoms[col] = atom_of(space_.universe(), rel.type[col], tuple[col]);
+          tuples.push_back(std::move(atoms));
+        }
+        b.bind(d->framework->witness[i].rel,
+               constant_matrix(n_atoms, static_cast<std::uint32_t>(rel.type.size()), tuples));
       }
       assert_formula(d->constraint(), b, true);
       ++stats_.lemmas;
@@ -305,7 +417,7 @@ void Loop::run_loop(SynthResult& result) {
     if (!refuted) {
       result.outcome = Outcome::Found;
       std::vector<Witness> ws;
-      for (const auto& e : allow_execs_) ws.push_back(decode_witness(e, circuit_, inputs, n_atoms, p_.scope.txns));
+      for (const auto& e : allow_execs_) ws.push_back(decode_witness(e, circuit_, inputs, space_.universe(), p_.scope.txns));
       result.history = without_empty_transactions(h, &ws);
       result.allow_witnesses = std::move(ws);
       break;
@@ -385,10 +497,28 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
   const auto start = Clock::now();
   // The deadline covers building the history space too (Loop's constructor).
   budget::ScopedDeadline deadline(opt.timeout_seconds);
-  for (const lua::Level* l : p.allow) check_no_read_events(*l);
-  for (const lua::Level* l : p.deny) check_no_read_events(*l);
+  // A level over read events needs the operation form of the space.
+  Problem q = p;
+  for (const auto* levels : {&p.allow, &p.deny})
+    for (const lua::Level* l : *levels) q.space.operations = q.space.operations || l->uses_read_events();
   try {
-    Loop loop(p, opt, start);
+    for (const lua::Level* l : q.allow) check_witness_sorts(*l->framework);
+    for (const lua::Level* l : q.deny) check_witness_sorts(*l->framework);
+    std::optional<std::size_t> ordering;
+    {
+      auto last = Clock::now();
+      budget::ScopedHeartbeat heartbeat([&] {
+        if (!opt.on_progress || seconds_since(start) < 1.0 || seconds_since(last) < 1.0) return;
+        last = Clock::now();
+        opt.on_progress(Progress{"translating", 0, 0, 0, seconds_since(start)});
+      });
+      for (std::size_t i = 0; i < q.allow.size() && !ordering; ++i)
+        if (order_contains_so_wr(*q.allow[i]->framework, q.scope, q.space)) ordering = i;
+      q.space.index_ordered = ordering.has_value();
+      for (std::size_t i = 0; i < q.allow.size() && !q.space.index_ordered; ++i)
+        q.space.index_ordered = so_wr_acyclic(*q.allow[i], q.scope, q.space);
+    }
+    Loop loop(q, ordering, opt, start);
     return loop.run();
   } catch (const TimeoutError&) {
     SynthResult r;
@@ -448,10 +578,10 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
   SynthStats total = found.stats;
   // 1. Shrink each scope dimension while a solution exists.
   Problem q = p;
-  for (int dim = 0; dim < 3; ++dim) {
+  for (int dim = 0; dim < 4; ++dim) {
     while (true) {
-      std::uint32_t& d = dim == 0 ? q.scope.txns : dim == 1 ? q.scope.objects : q.scope.values;
-      if (d <= 1) break;
+      std::uint32_t& d = dim == 0 ? q.scope.txns : dim == 1 ? q.scope.objects : dim == 2 ? q.scope.values : q.scope.ops;
+      if (d <= 1) break;  // ops = 0 (no bound) stays
       --d;
       SynthOptions o = opt;
       if (opt.timeout_seconds > 0) o.timeout_seconds = std::max(0.01, opt.timeout_seconds - seconds_since(start));

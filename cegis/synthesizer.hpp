@@ -41,6 +41,9 @@ struct SynthStats {
   double solve_seconds = 0;       // candidate search
   double oracle_seconds = 0;      // checking candidates against deny levels
   double total_seconds = 0;
+  // The space was numbered along so ∪ wr (an allow level's order provably
+  // contains it), not along so alone (docs/synthesis.md, "The scope").
+  bool index_ordered = false;
 };
 
 struct Progress {

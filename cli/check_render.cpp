@@ -50,6 +50,17 @@ std::vector<TxnId> anomaly_txns(const poly::Anomaly& a) {
 
 }  // namespace
 
+std::string anomaly_title(const poly::Anomaly& a) {
+  std::string others;
+  for (const poly::OtherName& o : a.also_known_as) {
+    std::string one = o.code.empty() ? o.tool : fmt::format("{} {}", o.tool, o.code);
+    // Spelled out only when it says more than the name already shown.
+    if (o.name != a.name) one += ": " + o.name;
+    others += (others.empty() ? "" : "; ") + one;
+  }
+  return others.empty() ? a.name : fmt::format("{} ({})", a.name, others);
+}
+
 std::string anomaly_text(const History& h, const poly::Anomaly& a) {
   std::string out;
   if (a.cycle.empty()) {
@@ -98,6 +109,12 @@ nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a) {
   }
   nlohmann::json j{{"name", a.name}, {"description", a.description}, {"cycle", cycle},
                    {"transactions", txns}};
+  if (!a.also_known_as.empty()) {
+    nlohmann::json others = nlohmann::json::array();
+    for (const poly::OtherName& o : a.also_known_as)
+      others.push_back({{"tool", o.tool}, {"code", o.code}, {"name", o.name}});
+    j["also_known_as"] = others;
+  }
   if (!context.empty()) j["context"] = context;
   return j;
 }

@@ -12,6 +12,9 @@
 
 namespace iso::cli {
 
+// The anomaly's name and the names other checkers give it:
+// "G1a (Plume TAP-b: aborted read)", "thin-air read (Plume TAP-a)".
+std::string anomaly_title(const poly::Anomaly& a);
 // Several lines, indented by two spaces, ending in a newline.
 std::string anomaly_text(const History& h, const poly::Anomaly& a);
 nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a);

@@ -42,6 +42,7 @@ struct SearchArgs {
   bool minimize = false;
   bool json = false;
   bool no_blind_writes = false;
+  bool no_sessions = false;
   double timeout = 0;
 };
 

@@ -19,7 +19,10 @@ namespace {
 
 void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_option("--scope", a.scope,
-                  "T,O,V: at most T transactions, O objects, V values (the initial value counted)")
+                  "T,O,V[,P]: at most T transactions, O objects, V values (the initial value "
+                  "counted); with P, at most P operations per transaction, reads in program order "
+                  "(a key may be read twice). Levels over read events (biswas.RC) imply it, with up "
+                  "to 2*O reads per transaction when P is absent")
       ->capture_default_str();
   cmd->add_option("--spec", a.specs, "Load levels from a Lua spec file (repeatable)");
   cmd->add_flag("--minimize", a.minimize,
@@ -29,6 +32,8 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-blind-writes", a.no_blind_writes,
                 "Every written key must be read first (Isolde's history space)");
+  cmd->add_flag("--no-sessions", a.no_sessions,
+                "Every transaction in its own session (the session-free levels' view, e.g. Adya's)");
 }
 
 // --format and --init: how check and show read their input.
@@ -86,6 +91,8 @@ int main(int argc, char** argv) {
       "  isosynth synth --allow SI --allow UpdateSer --deny SER --scope 3,2,2   # Fekete's anomaly\n"
       "  isosynth synth --allow plume.TapRA --deny RA --minimize\n"
       "  isosynth synth --allow cerone.NLU --deny cerone.UA --scope 3,2,4 --json > h.json\n"
+      "  isosynth synth --allow biswas.RC --deny biswas.RA --scope 3,2,2,2   # 2 operations per transaction\n"
+      "  isosynth synth --allow adya.PL-2 --deny adya.PL-2.99 --minimize\n"
       "Exit code: 0 found, 1 none within the scope, 2 usage or input error, 3 timeout.");
 
   CompareArgs compare;

@@ -158,7 +158,7 @@ nlohmann::json witness_json(const History& h, const Witness& w) {
 
 std::string decision_text(const History& h, const Level& level, const Decision& d, bool witness) {
   std::string head = fmt::format("{}: {}", level.name, verdict_word(d.verdict));
-  if (d.anomaly) head += ": " + d.anomaly->name;
+  if (d.anomaly) head += ": " + anomaly_title(*d.anomaly);
   if (d.sessions_ignored) head += " (without session order)";
   std::string s = head + "\n";
   if (d.anomaly) {

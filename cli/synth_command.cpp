@@ -51,9 +51,10 @@ void end_progress_line(const cegis::SynthResult& r) {
 void print_stats(const std::string& what, const cegis::SynthStats& s) {
   fmt::print(stderr,
              "{}: {} candidates, {} lemmas, {} gates, {} SAT variables, {} clauses, {} conflicts; "
-             "translate {:.3f} s, candidate search {:.3f} s, oracle {:.3f} s, total {:.3f} s\n",
+             "translate {:.3f} s, candidate search {:.3f} s, oracle {:.3f} s, total {:.3f} s; "
+             "transactions numbered along {}\n",
              what, s.candidates, s.lemmas, s.gates, s.sat_vars, s.sat_clauses, s.conflicts, s.translate_seconds,
-             s.solve_seconds, s.oracle_seconds, s.total_seconds);
+             s.solve_seconds, s.oracle_seconds, s.total_seconds, s.index_ordered ? "so and wr" : "so");
 }
 
 nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& r) {
@@ -95,6 +96,7 @@ cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::
   p.allow = resolve(lib, allow);
   p.deny = resolve(lib, deny);
   p.space.blind_writes = !a.no_blind_writes;
+  p.space.sessions = !a.no_sessions;
   return p;
 }
 
@@ -125,8 +127,8 @@ int run_synth(const SynthArgs& a) {
     if (a.search.json) {
       fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"}, {"scope", p.scope.text()}}));
     } else {
-      fmt::print("none: no history {} exists within scope {} (transactions, objects, values)\n", what,
-                 p.scope.text());
+      fmt::print("none: no history {} exists within scope {} (transactions, objects, values{})\n", what,
+                 p.scope.text(), p.scope.ops > 0 ? ", operations per transaction" : "");
     }
     return kExitNo;
   }

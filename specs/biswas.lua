@@ -83,7 +83,8 @@ level "RC" {
   doc = "Read Committed (Biswas & Enea 2019, §3), over read events: a read never returns an "
      .. "older version of x than the writer of an earlier read of the same transaction "
      .. "installed; non-repeatable reads allowed. AWDIT's read committed and dbcop's committed "
-     .. "read (with sessions); Elle's read-committed is adya.PL-2",
+     .. "read (with sessions; dbcop's takes the earlier read of x itself only, and allows more); "
+     .. "Elle's read-committed is adya.PL-2",
   -- Read Committed: an acyclic saturated so ∪ WR graph, the saturation
   -- edges taken from earlier reads (Biswas & Enea 2019).
   graph = "RC",

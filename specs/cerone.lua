@@ -44,6 +44,11 @@ framework "cerone" {
          & (h.T0 * h.Tplus):within(e.vis)
          & (Obj .. h.vo):within(e.ar)          -- ar on Wr(x) agrees with x's known version order
          & EXT(h, e) & SESSION(h, e)
+         -- so ∪ wr ⊆ ar follows from SESSION, EXT and vis ⊆ ar (a read returns the
+         -- latest visible write, and where written values repeat that writer can be
+         -- the one read from), so this allows the same histories; stated, it lets
+         -- synthesis number transactions along ar (docs/synthesis.md).
+         & (h.so + h.wr):within(e.ar)
   end,
 }
 

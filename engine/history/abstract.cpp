@@ -1,6 +1,7 @@
 #include "engine/history/abstract.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -190,11 +191,30 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
           // A list read after the transaction's own appends must end with
           // them: known_order.cpp checks that, and says it in list terms.
           if (last.value != op.value && op.list == kNoList) {
-            a.int_violations.push_back(IntViolation{
-                t, i,
-                fmt::format("{}: {} does not return its own earlier write {}", h.txn_name(t),
-                            format_op(h, op), format_op(h, last)),
-                IntViolation::Kind::OwnWrite});
+            // Plume tells a read of the transaction's own overwritten write
+            // (not-my-last-write) from one of any other value.
+            std::optional<std::uint32_t> overwritten;
+            for (std::uint32_t j = 0; j < s.write_op && !overwritten; ++j) {
+              const Op& w = txn.ops[j];
+              if (w.kind == OpKind::Write && w.key == op.key && w.value == op.value)
+                overwritten = j;
+            }
+            a.int_violations.push_back(
+                overwritten
+                    ? IntViolation{t, i,
+                                   fmt::format("{}: {} returns its own overwritten write {}, not "
+                                               "its last write {}",
+                                               h.txn_name(t), format_op(h, op),
+                                               format_op(h, txn.ops[*overwritten]),
+                                               format_op(h, last)),
+                                   IntViolation::Kind::OwnWrite,
+                                   IntViolation::Pattern::NotMyLastWrite}
+                    : IntViolation{t, i,
+                                   fmt::format("{}: {} does not return its own earlier write {}",
+                                               h.txn_name(t), format_op(h, op),
+                                               format_op(h, last)),
+                                   IntViolation::Kind::OwnWrite,
+                                   IntViolation::Pattern::NotMyOwnWrite});
           }
         }
       } else {

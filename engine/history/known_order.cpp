@@ -27,6 +27,22 @@ std::string_view read_anomaly_name(ReadAnomaly kind) {
   return "?";
 }
 
+std::optional<PlumePattern> plume_pattern(ReadAnomaly kind) {
+  switch (kind) {
+    case ReadAnomaly::ThinAir: return PlumePattern{"TAP-a", "thin-air read"};
+    case ReadAnomaly::Aborted: return PlumePattern{"TAP-b", "aborted read"};
+    case ReadAnomaly::FutureRead: return PlumePattern{"TAP-c", "future read"};
+    case ReadAnomaly::Intermediate: return PlumePattern{"TAP-f", "intermediate read"};
+    default: return std::nullopt;
+  }
+}
+
+PlumePattern plume_pattern(IntViolation::Pattern pattern) {
+  return pattern == IntViolation::Pattern::NotMyLastWrite
+             ? PlumePattern{"TAP-e", "not-my-last-write"}
+             : PlumePattern{"TAP-d", "not-my-own-write"};
+}
+
 namespace {
 
 constexpr TxnId kAmbiguous = UINT32_MAX - 1;
@@ -188,11 +204,20 @@ bool Analysis::own_appends_end(const ListRead& r, KeyId k) {
   if (own.empty() ||
       (own.size() <= list.size() && std::equal(own.rbegin(), own.rend(), list.rbegin())))
     return true;
+  // Ending with the first j < all of the transaction's own appends, the read
+  // returns an own version that a later own append overwrote: Plume's
+  // not-my-last-write in list terms.
+  bool earlier = false;
+  for (std::size_t j = 1; j < own.size() && !earlier; ++j)
+    earlier = j <= list.size() &&
+              std::equal(own.begin(), own.begin() + static_cast<std::ptrdiff_t>(j),
+                         list.end() - static_cast<std::ptrdiff_t>(j));
   out_.int_violations.push_back(IntViolation{
       r.txn, r.op,
       fmt::format("{} does not end with its own earlier appends {}", read_text(r),
                   values_text(own)),
-      IntViolation::Kind::OwnAppends});
+      IntViolation::Kind::OwnAppends,
+      earlier ? IntViolation::Pattern::NotMyLastWrite : IntViolation::Pattern::NotMyOwnWrite});
   return false;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,20 @@ enum class ReadAnomaly : std::uint8_t {
 // "G1b", "duplicate elements", "incompatible order", "G0", ...
 std::string_view read_anomaly_name(ReadAnomaly kind);
 
+// One of Plume's transactional anomalous patterns (Liu et al., OOPSLA 2024),
+// by Plume's letter and name: {"TAP-b", "aborted read"}. Plume's checker
+// reports these, so a user who knows them by that name finds them here.
+struct PlumePattern {
+  std::string_view code;
+  std::string_view name;
+};
+
+// Plume's pattern for a read anomaly, when Plume has one: thin-air (TAP-a),
+// aborted (TAP-b), future (TAP-c) and intermediate (TAP-f) reads. Reads of
+// writes of unknown status or outside the members, and Elle's list
+// anomalies, have no TAP of their own.
+std::optional<PlumePattern> plume_pattern(ReadAnomaly kind);
+
 // A read that nothing justifies.
 struct UnjustifiedRead {
   TxnId txn = 0;
@@ -53,10 +68,23 @@ struct IntViolation {
     OwnWrite,         // a read after the transaction's own write returns another value
     OwnAppends,       // a list read does not end with the transaction's own appends
   };
+  // Plume tells two INT violations apart (Liu et al. 2024): a read that
+  // returns one of the transaction's own writes that a later own write of
+  // the key overwrote (not-my-last-write, TAP-e; a list read that ends
+  // inside the transaction's own appends), and any other value (not-my-own-
+  // write, TAP-d).
+  enum class Pattern : std::uint8_t {
+    NotMyOwnWrite,
+    NotMyLastWrite,
+  };
   TxnId txn = 0;
   std::uint32_t op = 0;     // the offending read
   std::string message;      // e.g. "T1: r(x,2) does not return its own earlier write w(x,1)"
   Kind kind = Kind::OwnWrite;
+  Pattern pattern = Pattern::NotMyOwnWrite;
 };
+
+// Plume's pattern for an INT violation: TAP-d or TAP-e.
+PlumePattern plume_pattern(IntViolation::Pattern pattern);
 
 }  // namespace iso

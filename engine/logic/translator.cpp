@@ -83,10 +83,17 @@ void Translator::unbind(std::uint32_t var) {
 }
 
 BoolMatrix Translator::sort_matrix(SortId s) const {
+  if (s == kAnySort) {
+    BoolMatrix m{1, {}};
+    for (SortId t = 0; t < static_cast<SortId>(u_.num_sorts()); ++t) {
+      BoolMatrix part = sort_matrix(t);
+      m.cells.insert(m.cells.end(), part.cells.begin(), part.cells.end());
+    }
+    return m;  // sorts are consecutive ranges of atoms: the cells stay sorted
+  }
+  if (const BoolMatrix* e = b_.extent(s)) return *e;
   BoolMatrix m{1, {}};
-  Atom first = s == kAnySort ? 0 : u_.first(s);
-  std::uint32_t count = s == kAnySort ? u_.size() : u_.count(s);
-  for (std::uint32_t i = 0; i < count; ++i) m.cells.emplace_back(first + i, kTrue);
+  for (std::uint32_t i = 0; i < u_.count(s); ++i) m.cells.emplace_back(u_.first(s) + i, kTrue);
   return m;
 }
 

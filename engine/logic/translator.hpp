@@ -29,7 +29,11 @@ class TranslationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Relation id -> its matrix in one instantiation.
+// Relation id -> its matrix in one instantiation; and, for a sort whose
+// atoms are only candidates (the synthesizer's read-event slots, some of
+// which stay unused), its extent: a unary matrix saying which atoms exist.
+// A sort without an extent is all of its atoms; `univ` is the union of the
+// sorts' extents.
 class Bindings {
  public:
   void bind(const RelationPtr& r, BoolMatrix m) { map_[r->id] = std::move(m); }
@@ -37,9 +41,15 @@ class Bindings {
     auto it = map_.find(r.id);
     return it == map_.end() ? nullptr : &it->second;
   }
+  void bind_extent(SortId s, BoolMatrix m) { extents_[s] = std::move(m); }
+  const BoolMatrix* extent(SortId s) const {
+    auto it = extents_.find(s);
+    return it == extents_.end() ? nullptr : &it->second;
+  }
 
  private:
   std::unordered_map<std::uint32_t, BoolMatrix> map_;
+  std::unordered_map<SortId, BoolMatrix> extents_;
 };
 
 // Matrix helpers for bounds: constant tuples, and fresh variables for the

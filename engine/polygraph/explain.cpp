@@ -175,9 +175,18 @@ std::string edge_fact(const History& h, const DepEdge& e) {
   return {};
 }
 
+namespace {
+
+OtherName plume_name(PlumePattern p) {
+  return OtherName{"Plume", std::string(p.code), std::string(p.name)};
+}
+
+}  // namespace
+
 Anomaly read_anomaly(const UnjustifiedRead& r) {
   Anomaly a;
   a.name = std::string(read_anomaly_name(r.kind));
+  if (auto p = plume_pattern(r.kind)) a.also_known_as.push_back(plume_name(*p));
   a.description = r.message;
   a.txns = {r.txn};
   if (r.writer != kNoTxn && r.writer != r.txn) a.txns.push_back(r.writer);
@@ -188,6 +197,7 @@ Anomaly read_anomaly(const UnjustifiedRead& r) {
 Anomaly int_anomaly(const IntViolation& v) {
   Anomaly a;
   a.name = "INT";
+  a.also_known_as.push_back(plume_name(plume_pattern(v.pattern)));
   a.description = v.message;
   a.txns = {v.txn};
   return a;

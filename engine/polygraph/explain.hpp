@@ -31,7 +31,8 @@ namespace iso::poly {
 Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle, GraphLevel level);
 
 // A read nothing justifies, or an INT violation, as an anomaly named by its
-// type (read_anomaly_name(); "INT").
+// type (read_anomaly_name(); "INT"), with Plume's pattern (TAP-a to TAP-f)
+// among its other names.
 Anomaly read_anomaly(const UnjustifiedRead& r);
 Anomaly int_anomaly(const IntViolation& v);
 

@@ -33,15 +33,16 @@ Model model_for(const AbstractHistory& h, const LevelInfo& info, const Options& 
 }
 
 // ---------------------------------------------------------------------------
-// Search over commit orders (biswas, plume) and over a total order containing
+// Search over commit orders (biswas, dbcop, plume) and over a total order containing
 // ww ∪ wr (adya). The order grows one transaction at a time; when t3 is
 // placed, its wr sources are chosen among the placed candidates (wr ⊆ co)
 // (each read event its own writer) and every axiom instance whose reader is
-// t3 is checked. Every instance of every axiom here (RC's included: both of
-// its writers are read by t3) has its premise implying that t1 and t2 (and
-// t4) precede t3 in co, so checking at t3's placement is exactly the full
-// check. List reads are checked at the reader's placement too: the versions
-// they compare with depend only on the writers placed before.
+// t3 is checked. Every instance of every axiom here (RC's and Plume's
+// read-order patterns' included: their writers are read by t3 or precede it
+// in its session) has its premise implying that t1 and t2 (and t4) precede
+// t3 in co, so checking at t3's placement is exactly the full check. List
+// reads are checked at the reader's placement too: the versions they
+// compare with depend only on the writers placed before.
 //
 // Adya: whenever ww ∪ wr is acyclic some total order O contains it, and then
 // ww(x) is O restricted to the writers of x. So enumerating O (wr ⊆ O, ww
@@ -168,7 +169,62 @@ class CommitOrderSearch {
       return patterns_at(t3, hb);
     }
     if (level_ == Level::BiswasRC) return rc_at(t3);
+    if (level_ == Level::DbcopRR || level_ == Level::PlumeNoNonRepeatableRead) {
+      return repeatable_at(t3);
+    }
+    if (level_ == Level::PlumeNoNonMonotonicRead) return monotonic_at(t3);
+    if (level_ == Level::PlumeNoFracturedRead) return unfractured_at(t3);
     return axiom_at(t3);
+  }
+
+  // dbcop's RR and Plume's TAP-j: every read event of a key in t3 reads from
+  // one writer.
+  bool repeatable_at(int t3) const {
+    const auto& rs = m_.reads[t3];
+    for (std::size_t a = 0; a < rs.size(); ++a) {
+      for (std::size_t b = 0; b < a; ++b) {
+        if (rs[a].key == rs[b].key && wr_[t3][a] != wr_[t3][b]) return false;
+      }
+    }
+    return true;
+  }
+
+  // Plume's TAP-h/i: a read event α of x from t1 after a read event β of
+  // another key from t2 ≠ t1, t2 writing x, needs t2 before t1 (RC without
+  // the same-key case).
+  bool monotonic_at(int t3) const {
+    const auto& rs = m_.reads[t3];
+    for (std::size_t a = 0; a < rs.size(); ++a) {
+      const int t1 = wr_[t3][a];
+      for (std::size_t b = 0; b < rs.size(); ++b) {
+        const int t2 = wr_[t3][b];
+        if (rs[b].key != rs[a].key && rs[b].op < rs[a].op && t2 != t1 &&
+            m_.W(t2, rs[a].key) && !before(t2, t1)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // Plume's TAP-k/l: a read event α of x from t1, and another writer t2 of x
+  // that precedes t3 in its session or that a later read event of another
+  // key reads from, needs t2 before t1. Both kinds of t2 are placed.
+  bool unfractured_at(int t3) const {
+    const auto& rs = m_.reads[t3];
+    for (std::size_t a = 0; a < rs.size(); ++a) {
+      const int x = rs[a].key;
+      const int t1 = wr_[t3][a];
+      Mask seen = m_.so_pred[t3];
+      for (std::size_t b = 0; b < rs.size(); ++b) {
+        if (rs[b].key != x && rs[b].op > rs[a].op) seen |= bit(wr_[t3][b]);
+      }
+      const Mask t2s = seen & m_.writers[x] & ~bit(t1);
+      for (int t2 = 0; t2 < m_.n; ++t2) {
+        if (has(t2s, t2) && !before(t2, t1)) return false;
+      }
+    }
+    return true;
   }
 
   // RC: a read event α of x from t1 after a read event β (of any key) from

@@ -30,7 +30,9 @@
 // its own choice of writer, even when they return the same value. wr(t1, x,
 // t3) holds when some read event of x in t3 reads from t1, R(t, x) when t
 // has a read event of x; every level keeps its definition over that
-// projection, and biswas.RC constrains the read events in program order. A
+// projection, and biswas.RC, dbcop.RR and Plume's read-order patterns
+// (plume.NoNonRepeatableRead, NoNonMonotonicRead, NoFracturedRead)
+// constrain the read events in program order. A
 // read after t's own write of x must return t's last write (INT), and a
 // read no member's final write explains has no witness, at every level but
 // one: Adya's PL-1 sets aside register reads of an aborted transaction's
@@ -52,8 +54,8 @@
 
 namespace iso::brute {
 
-// The biswas (RC included), cerone and plume levels, as "framework.Level"
-// (with sessions unless Options::ignore_sessions).
+// The biswas (RC included), dbcop, cerone and plume levels, as
+// "library.Level" (with sessions unless Options::ignore_sessions).
 const std::vector<std::string>& levels();
 // Adya's levels, session-free as Adya defines them: adya.PL-1, adya.PL-2,
 // adya.PL-CS, adya.PL-2.99, adya.PL-SI (alias adya.SI), adya.PL-3 (alias

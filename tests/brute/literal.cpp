@@ -217,6 +217,65 @@ bool BiswasLiteral::rc(std::string* why) const {
   return true;
 }
 
+bool BiswasLiteral::non_repeatable_read(std::string* why) const {
+  for (int t = 1; t < m.n; ++t) {
+    const auto& rs = m.reads[t];
+    for (std::size_t a = 0; a < rs.size(); ++a) {
+      for (std::size_t b = 0; b < rs.size(); ++b) {
+        if (rs[b].key == rs[a].key && rs[b].op < rs[a].op && wrsrc[t][b] != wrsrc[t][a]) {
+          fail(why, "TAP-j occurs: {} reads {} from {} at operation {}, then from {} at {}",
+               m.name(t), m.key(rs[a].key), m.name(wrsrc[t][b]), rs[b].op + 1,
+               m.name(wrsrc[t][a]), rs[a].op + 1);
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool BiswasLiteral::non_monotonic_read(std::string* why) const {
+  for (int t3 = 1; t3 < m.n; ++t3) {
+    const auto& rs = m.reads[t3];
+    for (std::size_t a = 0; a < rs.size(); ++a) {    // of x, from t1
+      for (std::size_t b = 0; b < rs.size(); ++b) {  // of y, from t2, earlier
+        const int x = rs[a].key;
+        const int t1 = wrsrc[t3][a];
+        const int t2 = wrsrc[t3][b];
+        if (rs[b].key != x && rs[b].op < rs[a].op && t1 != t2 && m.W(t2, x) && co(t1, t2)) {
+          fail(why, "TAP-i occurs for {}, {}, {}, {}'s reads at operations {} and {}", m.key(x),
+               m.name(t1), m.name(t2), m.name(t3), rs[b].op + 1, rs[a].op + 1);
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool BiswasLiteral::fractured_read(std::string* why) const {
+  for (int t3 = 1; t3 < m.n; ++t3) {
+    const auto& rs = m.reads[t3];
+    for (std::size_t a = 0; a < rs.size(); ++a) {  // of x, from t1
+      const int x = rs[a].key;
+      const int t1 = wrsrc[t3][a];
+      for (int t2 = 0; t2 < m.n; ++t2) {
+        if (t2 == t1 || t2 == t3 || !m.W(t2, x) || !co(t1, t2)) continue;
+        bool seen = SO[t2][t3] != 0;
+        for (std::size_t b = 0; b < rs.size(); ++b) {  // of y, from t2, later
+          seen = seen || (rs[b].key != x && rs[b].op > rs[a].op && wrsrc[t3][b] == t2);
+        }
+        if (seen) {
+          fail(why, "TAP-l occurs for {}, {}, {}, {}'s read at operation {}", m.key(x),
+               m.name(t1), m.name(t2), m.name(t3), rs[a].op + 1);
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 bool BiswasLiteral::pattern_kl(bool use_co, std::string* why) const {
   return some_write_pair([&](int x, int t1, int t2) {
     if (!(use_co ? co(t1, t2) : HB[t1][t2] != 0)) return false;
@@ -301,6 +360,13 @@ bool BiswasLiteral::holds(std::string* why) const {
     case Level::PlumeRA:
       return !pattern_kl(false, why) && !pattern_kl(true, why) &&
              !fails_to_see_so_predecessor(why) && !inconsistent_commit_order(why);
+    case Level::DbcopRR:
+    case Level::PlumeNoNonRepeatableRead:
+      return !non_repeatable_read(why);
+    case Level::PlumeNoNonMonotonicRead:
+      return !non_monotonic_read(why);
+    case Level::PlumeNoFracturedRead:
+      return !fractured_read(why);
     default:
       return false;
   }

@@ -89,6 +89,14 @@ class BiswasLiteral {
   // (of any key) from t2 ≠ t1, t2 writing x, needs (t2, t1) in co.
   bool rc(std::string* why) const;
   // Plume's patterns; each returns true when the pattern occurs.
+  // Over read events: TAP-j (a re-read of x from another writer, also
+  // dbcop's RR), TAP-h/i (a read of y from t2, then of x from t1, t2 writing
+  // x, t1 before t2 in co) and TAP-k/l (a read of x from t1, then of y from
+  // t2, or t2 -so-> the reader; the same conditions on t1, t2).
+  bool non_repeatable_read(std::string* why) const;
+  bool non_monotonic_read(std::string* why) const;
+  bool fractured_read(std::string* why) const;
+  // Over transactions (Isolde's transcription).
   bool pattern_kl(bool use_co, std::string* why) const;
   bool pattern_mn(bool use_co, std::string* why) const;
   bool fails_to_see_so_predecessor(std::string* why) const;

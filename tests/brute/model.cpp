@@ -11,7 +11,7 @@
 namespace iso::brute::detail {
 namespace {
 
-constexpr std::array<LevelInfo, 27> kLevels{{
+constexpr std::array<LevelInfo, 31> kLevels{{
     {"biswas.RC", Level::BiswasRC, Framework::Biswas},
     {"biswas.RA", Level::BiswasRA, Framework::Biswas},
     {"biswas.CC", Level::BiswasCC, Framework::Biswas},
@@ -19,6 +19,7 @@ constexpr std::array<LevelInfo, 27> kLevels{{
     {"biswas.SI", Level::BiswasSI, Framework::Biswas},
     {"biswas.SER", Level::BiswasSER, Framework::Biswas},
     {"biswas.UpdateSer", Level::BiswasUpdateSer, Framework::Biswas},
+    {"dbcop.RR", Level::DbcopRR, Framework::Biswas},
     {"cerone.RA", Level::CeroneRA, Framework::Cerone},
     {"cerone.CC", Level::CeroneCC, Framework::Cerone},
     {"cerone.UA", Level::CeroneUA, Framework::Cerone},
@@ -31,6 +32,9 @@ constexpr std::array<LevelInfo, 27> kLevels{{
     {"plume.TapRA", Level::PlumeTapRA, Framework::Plume},
     {"plume.TapCC", Level::PlumeTapCC, Framework::Plume},
     {"plume.RA", Level::PlumeRA, Framework::Plume},
+    {"plume.NoNonRepeatableRead", Level::PlumeNoNonRepeatableRead, Framework::Plume},
+    {"plume.NoNonMonotonicRead", Level::PlumeNoNonMonotonicRead, Framework::Plume},
+    {"plume.NoFracturedRead", Level::PlumeNoFracturedRead, Framework::Plume},
     {"adya.PL-1", Level::AdyaPL1, Framework::Adya},
     {"adya.PL-2", Level::AdyaPL2, Framework::Adya},
     {"adya.PL-CS", Level::AdyaPLCS, Framework::Adya},

@@ -42,13 +42,16 @@ inline constexpr int kMaxMembers = 63;
 constexpr Mask bit(int i) { return Mask{1} << i; }
 constexpr bool has(Mask m, int i) { return (m >> i) & 1U; }
 
+// dbcop's repeatable read is a commit-order level: Framework::Biswas.
 enum class Framework : std::uint8_t { Biswas, Cerone, Plume, Adya };
 
 enum class Level : std::uint8_t {
   BiswasRC, BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasUpdateSer,
+  DbcopRR,
   CeroneRA, CeroneCC, CeroneUA, CeronePSI, CeronePC, CeroneSI, CeroneSER,
   CeroneUpdateSer, CeroneNLU,
   PlumeTapRA, PlumeTapCC, PlumeRA,
+  PlumeNoNonRepeatableRead, PlumeNoNonMonotonicRead, PlumeNoFracturedRead,
   AdyaPL1, AdyaPL2, AdyaPLCS, AdyaPL299, AdyaPLSI, AdyaPL3,
 };
 

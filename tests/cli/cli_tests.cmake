@@ -58,6 +58,41 @@ cli_test(dirty-read-pl-2 1 "" "adya.PL-2: violated: G1a" ${BIN} check ${IN}/dirt
 cli_test(dirty-read-rc 1 "" "biswas.RC: violated: G1a" ${BIN} check ${IN}/dirty-read.json -l RC)
 cli_test(dirty-list-read-pl-1 2 "level adya.PL-1 permits aborted and intermediate reads.*list-append read.*not decided"
          "!: (allowed|violated)" ${BIN} check ${IN}/dirty-list-read.json -l SER -l adya.PL-1)
+# The reads no execution justifies carry Plume's name too (its patterns
+# TAP-a to TAP-f), on the graph checkers' path and the generic oracle's, in
+# text and in JSON.
+cli_test(plume-thin-air 1 "" "biswas.RC: violated: thin-air read \\(Plume TAP-a\\)" ${BIN} check
+         ${IN}/thin-air.json -l RC)
+cli_test(plume-aborted-read 1 "" "adya.PL-2: violated: G1a \\(Plume TAP-b: aborted read\\)" ${BIN}
+         check ${IN}/dirty-read.json -l adya.PL-2)
+cli_test(plume-aborted-read-json 1 "" "\"code\": \"TAP-b\"" ${BIN} check ${IN}/dirty-read.json
+         -l SER --json)
+cli_test(plume-future-read 1 "" "biswas.SER: violated: future read \\(Plume TAP-c\\)" ${BIN} check
+         ${IN}/future-read.json -l SER)
+cli_test(plume-not-my-own-write 1 "" "biswas.RA: violated: INT \\(Plume TAP-d: not-my-own-write\\)"
+         ${BIN} check ${IN}/not-my-own-write.json -l RA)
+cli_test(plume-not-my-own-write-json 1 "" "\"name\": \"not-my-own-write\"" ${BIN} check
+         ${IN}/not-my-own-write.json -l PC --json)
+cli_test(plume-not-my-last-write 1 "" "INT \\(Plume TAP-e: not-my-last-write\\)" ${BIN} check
+         ${IN}/not-my-last-write.json -l plume.NoFracturedRead)
+cli_test(plume-not-my-last-write-message 1 "" "T1: r\\(x,1\\) returns its own overwritten write w\\(x,1\\), not its last write w\\(x,2\\)"
+         ${BIN} check ${IN}/not-my-last-write.json -l CC)
+cli_test(plume-intermediate-read 1 "" "biswas.SI: violated: G1b \\(Plume TAP-f: intermediate read\\)"
+         ${BIN} check ${IN}/intermediate-read.json -l SI)
+# Plume's read-order patterns (TAP-j, TAP-h/i, TAP-k/l) and dbcop's
+# repeatable read, by the generic oracle.
+cli_test(plume-non-repeatable-read 1 "" "plume.NoNonRepeatableRead: violated" ${BIN} check
+         ${IN}/non-repeatable-read.json -l plume.NoNonRepeatableRead)
+cli_test(dbcop-rr-violated 1 "" "dbcop.RR: violated" ${BIN} check ${IN}/non-repeatable-read.json
+         -l dbcop.RR)
+cli_test(dbcop-rr-fractured 0 "" "dbcop.RR: allowed" ${BIN} check ${EX}/fractured-read.json -l dbcop.RR)
+cli_test(plume-non-monotonic-read 1 "" "plume.NoNonMonotonicRead: violated" ${BIN} check
+         ${EX}/fractured-read.json -l plume.NoNonMonotonicRead)
+cli_test(plume-fractured-read-order 0 "" "plume.NoFracturedRead: allowed" ${BIN} check
+         ${EX}/fractured-read.json -l plume.NoFracturedRead)
+cli_test(plume-fractured-read-session 1 "" "plume.NoFracturedRead: violated" ${BIN} check
+         ${EX}/missed-session-write.json -l plume.NoFracturedRead)
+
 # RA and CC by saturation: the anomaly named, its reader and key described.
 cli_test(fractured-read-ra 1 "" "biswas.RA: violated: fractured read" ${BIN} check
          ${EX}/fractured-read.json --level RA)

@@ -114,12 +114,16 @@ Verdicts with(Verdicts v, const Verdicts& changes) {
 // orders T1. Every level of the Biswas–Enea shape Ax(C, D) with T2 in D(x)
 // needs T1 before T0 (RA: wr(T0, x, T2) and T1 -WR-> T2); Cerone's EXT
 // gives each transaction one value per key; Plume's k and l need two keys,
-// m has T0 -HB-> T1 -HB-> T2; G2-item has T2 -rw-> T1 -wr-> T2.
+// and so do its read-order patterns h, i (non-monotonic) and k, l
+// (fractured) over read events, while j is this very pattern (so dbcop's
+// RR); m has T0 -HB-> T1 -HB-> T2; G2-item has T2 -rw-> T1 -wr-> T2.
 Verdicts non_repeatable() {
   return with(every_level(false), {{"biswas.RC", true},
                                    {"biswas.UpdateSer", true},  // T2 is read-only
                                    {"plume.TapRA", true},
                                    {"plume.RA", true},
+                                   {"plume.NoNonMonotonicRead", true},
+                                   {"plume.NoFracturedRead", true},
                                    {"adya.PL-1", true},
                                    {"adya.PL-2", true},
                                    {"adya.PL-CS", true}});
@@ -129,7 +133,7 @@ Verdicts non_repeatable() {
 
 TEST_CASE("brute: level names") {
   const auto& names = iso::brute::levels();
-  CHECK(names.size() == 19);
+  CHECK(names.size() == 23);
   CHECK(names.front() == "biswas.RC");
   CHECK(iso::brute::adya_levels() ==
         std::vector<std::string>{"adya.PL-1", "adya.PL-2", "adya.PL-CS", "adya.PL-2.99",
@@ -174,10 +178,16 @@ TEST_CASE("brute: write missed by a later transaction of the same session") {
   // denies it through pattern m (T0 -HB-> T1 -so-> T2, T2 reading x from T0).
   // T2 is read-only, so the Biswas UpdateSer axiom (t3 must be an update
   // transaction) says nothing about its read, while Cerone's UpdateSer keeps
-  // SESSION and EXT for it. RC only relates the reads of one transaction.
+  // SESSION and EXT for it. RC, dbcop's RR and Plume's non-repeatable and
+  // non-monotonic reads only relate the reads of one transaction; Plume's
+  // fractured read (TAP-k/l) has this session-order case.
   const History h = make({{"r(x,0) w(x,1)", "r(x,0)"}});
-  expect(h, with(all_levels(false),
-                 {{"plume.TapRA", true}, {"biswas.UpdateSer", true}, {"biswas.RC", true}}));
+  expect(h, with(all_levels(false), {{"plume.TapRA", true},
+                                     {"biswas.UpdateSer", true},
+                                     {"biswas.RC", true},
+                                     {"dbcop.RR", true},
+                                     {"plume.NoNonRepeatableRead", true},
+                                     {"plume.NoNonMonotonicRead", true}}));
 }
 
 TEST_CASE("brute: same history in different sessions is fine") {
@@ -185,9 +195,20 @@ TEST_CASE("brute: same history in different sessions is fine") {
 }
 
 TEST_CASE("brute: fractured read") {
-  // T2 sees T1's write of y but not of x.
+  // T2 sees T1's write of y but not of x. T2 reads y first: in Plume's
+  // operation-level terms a non-monotonic read (TAP-h/i), not a fractured
+  // one (TAP-k/l: x first), which the other order is.
   const History h = make({{"w(x,1) w(y,1)"}, {"r(y,1) r(x,0)"}});
-  expect(h, with(all_levels(false), {{"biswas.UpdateSer", true}}));
+  expect(h, with(all_levels(false), {{"biswas.UpdateSer", true},
+                                     {"dbcop.RR", true},
+                                     {"plume.NoNonRepeatableRead", true},
+                                     {"plume.NoFracturedRead", true}}));
+  const History x_first = make({{"w(x,1) w(y,1)"}, {"r(x,0) r(y,1)"}});
+  expect(x_first, with(all_levels(false), {{"biswas.UpdateSer", true},
+                                           {"biswas.RC", true},
+                                           {"dbcop.RR", true},
+                                           {"plume.NoNonRepeatableRead", true},
+                                           {"plume.NoNonMonotonicRead", true}}));
 }
 
 TEST_CASE("brute: causality violation") {
@@ -210,7 +231,11 @@ TEST_CASE("brute: causality violation") {
                      {"cerone.NLU", true},
                      {"plume.TapRA", true},
                      {"plume.TapCC", false},
-                     {"plume.RA", true}});
+                     {"plume.RA", true},
+                     {"plume.NoNonRepeatableRead", true},
+                     {"plume.NoNonMonotonicRead", true},
+                     {"plume.NoFracturedRead", true},
+                     {"dbcop.RR", true}});
 }
 
 TEST_CASE("brute: long fork") {
@@ -275,9 +300,13 @@ TEST_CASE("brute: repeated values make wr a choice") {
   CHECK(w->wr[t3][0] == iso::brute::ReadFrom{*dup.find_key("x"), t2, 1});
   CHECK(w->wr[t3][1] == iso::brute::ReadFrom{*dup.find_key("y"), t2, 0});
 
-  // With T2 writing a different value of x only T1 can be read: fractured.
+  // With T2 writing a different value of x only T1 can be read: fractured
+  // (in Plume's read-order terms non-monotonic: y is read first).
   const History uniq = make({{"w(x,1)", "w(x,3) w(y,2)"}, {"r(y,2) r(x,1)"}});
-  expect(uniq, with(all_levels(false), {{"biswas.UpdateSer", true}}));
+  expect(uniq, with(all_levels(false), {{"biswas.UpdateSer", true},
+                                        {"dbcop.RR", true},
+                                        {"plume.NoNonRepeatableRead", true},
+                                        {"plume.NoFracturedRead", true}}));
 }
 
 TEST_CASE("brute: a rewrite of the initial value") {
@@ -289,7 +318,10 @@ TEST_CASE("brute: a rewrite of the initial value") {
   const History h2 = make({{"w(x,5)", "r(x,0)"}, {"r(x,5) w(x,7)"}});
   expect(h2, with(all_levels(false), {{"biswas.UpdateSer", true},
                                       {"plume.TapRA", true},
-                                      {"biswas.RC", true}}));
+                                      {"biswas.RC", true},
+                                      {"dbcop.RR", true},
+                                      {"plume.NoNonRepeatableRead", true},
+                                      {"plume.NoNonMonotonicRead", true}}));
 }
 
 TEST_CASE("brute: thin air and INT violations are denied everywhere") {
@@ -364,6 +396,32 @@ TEST_CASE("brute: a non-repeatable read") {
   expect(make({{"w(x,1)"}, {"r(x,0) w(x,2) r(x,2)"}}),
          Verdicts{{"biswas.RC", true}, {"biswas.SER", true}, {"adya.PL-3", true},
                   {"cerone.SER", true}});
+}
+
+TEST_CASE("brute: Plume's read-order patterns and dbcop's repeatable read") {
+  const Verdicts none{{"biswas.RC", true},
+                      {"dbcop.RR", true},
+                      {"plume.NoNonRepeatableRead", true},
+                      {"plume.NoNonMonotonicRead", true},
+                      {"plume.NoFracturedRead", true}};
+  // Re-reading x back from T0 after T1: RC and TAP-j, not TAP-h/i (one key).
+  expect(make({{"w(x,1)"}, {"r(x,1) r(x,0)"}}),
+         with(none, {{"biswas.RC", false},
+                     {"dbcop.RR", false},
+                     {"plume.NoNonRepeatableRead", false}}));
+  // TAP-k/l: T3 reads x from T1, then y from T2, which overwrote T1's x
+  // (T1 -so-> T2); with the reads the other way round, TAP-h/i.
+  expect(make({{"w(x,1)", "w(x,2) w(y,2)"}, {"r(x,1) r(y,2)"}}),
+         with(none, {{"plume.NoFracturedRead", false}}));
+  expect(make({{"w(x,1)", "w(x,2) w(y,2)"}, {"r(y,2) r(x,1)"}}),
+         with(none, {{"biswas.RC", false}, {"plume.NoNonMonotonicRead", false}}));
+  // Without the session order nothing puts T1 before T2: T2 first will do.
+  expect(make({{"w(x,1)"}, {"w(x,2) w(y,2)"}, {"r(x,1) r(y,2)"}}), none);
+  // A re-read of one value written twice reads it from one writer; only a
+  // choice of two writers would be a non-repeatable read.
+  expect(make({{"w(x,1)"}, {"w(x,1)"}, {"r(x,1) r(x,1)"}}), none);
+  // Re-reading x after its own write is no read event, so no re-read.
+  expect(make({{"w(x,1)"}, {"r(x,1) w(x,2) r(x,2)"}}), none);
 }
 
 TEST_CASE("brute: Read Committed follows program order across keys") {
@@ -675,10 +733,14 @@ TEST_CASE("brute: Adya levels on the classic anomalies") {
 
 TEST_CASE("brute: levels with session order ignored") {
   // T2 misses its session predecessor's write: only session order makes
-  // this an anomaly.
+  // this an anomaly (of the read-order patterns, Plume's fractured read).
   const History h = make({{"w(x,1)", "r(x,0)"}});
-  expect(h, with(all_levels(false),
-                 {{"plume.TapRA", true}, {"biswas.UpdateSer", true}, {"biswas.RC", true}}));
+  expect(h, with(all_levels(false), {{"plume.TapRA", true},
+                                     {"biswas.UpdateSer", true},
+                                     {"biswas.RC", true},
+                                     {"dbcop.RR", true},
+                                     {"plume.NoNonRepeatableRead", true},
+                                     {"plume.NoNonMonotonicRead", true}}));
   expect(h, every_level(true), {.ignore_sessions = true});
   // Without sessions the frameworks coincide: biswas.SER is adya.PL-3 and
   // biswas.SI is adya.PL-SI (VeriStrong Thms 3.5 and A.2).

@@ -142,6 +142,7 @@ TEST_CASE("abstract: INT violations") {
     CHECK(a.int_violations[0].message ==
           "T1: r(x,2) does not return its own earlier write w(x,1)");
     CHECK(a.int_violations[0].kind == IntViolation::Kind::OwnWrite);
+    CHECK(a.int_violations[0].pattern == IntViolation::Pattern::NotMyOwnWrite);
   }
   SUBCASE("last own write, not the first") {
     Builder b;
@@ -152,7 +153,21 @@ TEST_CASE("abstract: INT violations") {
     AbstractHistory a = abstract_history(b.h);
     REQUIRE(a.int_violations.size() == 1);
     CHECK(a.int_violations[0].message ==
-          "T1: r(x,1) does not return its own earlier write w(x,2)");
+          "T1: r(x,1) returns its own overwritten write w(x,1), not its last write w(x,2)");
+    CHECK(a.int_violations[0].pattern == IntViolation::Pattern::NotMyLastWrite);
+  }
+  SUBCASE("another transaction's write after its own") {
+    Builder b;
+    TxnId t1 = b.txn(0, "T1");
+    b.w(t1, "x", 1);
+    TxnId t2 = b.txn(1, "T2");
+    b.w(t2, "x", 2);
+    b.r(t2, "x", 1);
+    AbstractHistory a = abstract_history(b.h);
+    REQUIRE(a.int_violations.size() == 1);
+    CHECK(a.int_violations[0].txn == t2);
+    CHECK(a.int_violations[0].pattern == IntViolation::Pattern::NotMyOwnWrite);
+    CHECK(plume_pattern(a.int_violations[0].pattern).code == "TAP-d");
   }
   SUBCASE("a non-repeatable read is two read events, not an INT violation") {
     Builder b;
@@ -184,6 +199,20 @@ TEST_CASE("abstract: INT violations") {
     AbstractHistory a = abstract_history(b.h);
     REQUIRE(a.int_violations.size() == 1);
     CHECK(a.int_violations[0].kind == IntViolation::Kind::OwnAppends);
+    CHECK(a.int_violations[0].pattern == IntViolation::Pattern::NotMyOwnWrite);
+  }
+  SUBCASE("a list read that ends inside the transaction's own appends") {
+    Builder b;
+    TxnId t1 = b.txn(0, "T1");
+    b.w(t1, "x", 1);  // appends of 1, then 2
+    b.w(t1, "x", 2);
+    const KeyId x = b.h.intern_key("x");
+    b.h.add_list_read(t1, x, {b.h.intern_value(Value{std::int64_t{1}})}, b.h.init_value(x));
+    AbstractHistory a = abstract_history(b.h);
+    REQUIRE(a.int_violations.size() == 1);
+    CHECK(a.int_violations[0].kind == IntViolation::Kind::OwnAppends);
+    CHECK(a.int_violations[0].pattern == IntViolation::Pattern::NotMyLastWrite);
+    CHECK(plume_pattern(a.int_violations[0].pattern).name == "not-my-last-write");
   }
   SUBCASE("a repeated read of the same value is fine") {
     Builder b;

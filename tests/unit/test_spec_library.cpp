@@ -79,7 +79,9 @@ TEST_CASE("the standard library declares every level of the issue with a doc and
   for (const char* name :
        {"biswas.RA", "biswas.CC", "biswas.PC", "biswas.SI", "biswas.SER", "biswas.UpdateSer",
         "cerone.RA", "cerone.CC", "cerone.UA", "cerone.PSI", "cerone.PC", "cerone.SI", "cerone.SER",
-        "cerone.NLU", "cerone.UpdateSer", "plume.TapRA", "plume.TapCC", "plume.RA"}) {
+        "cerone.NLU", "cerone.UpdateSer", "plume.TapRA", "plume.TapCC", "plume.RA",
+        "plume.NoNonRepeatableRead", "plume.NoNonMonotonicRead", "plume.NoFracturedRead",
+        "dbcop.RR"}) {
     const lua::Level& l = lib.level(name);
     CHECK(l.name == name);
     CHECK(!l.doc.empty());

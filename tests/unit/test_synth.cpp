@@ -22,55 +22,12 @@
 #include "lua/spec_library.hpp"
 #include "tests/brute/brute.hpp"
 #include "tests/unit/brute_witness.hpp"
+#include "tests/unit/synth_helpers.hpp"
 
 using namespace iso;
 using namespace iso::cegis;
 
 namespace {
-
-
-Problem problem(std::vector<std::string> allow, std::vector<std::string> deny, const std::string& scope,
-                bool blind_writes = true) {
-  Problem p;
-  for (const auto& a : allow) p.allow.push_back(&library().level(a));
-  for (const auto& d : deny) p.deny.push_back(&library().level(d));
-  p.scope = parse_scope(scope);
-  p.space.blind_writes = blind_writes;
-  return p;
-}
-
-// Re-checks a synthesized history after a JSON round trip.
-void verify_solution(const Problem& p, const SynthResult& r) {
-  REQUIRE(r.outcome == Outcome::Found);
-  REQUIRE(r.history.has_value());
-  History h = read_native_json(write_native_json(*r.history).dump(), "synthesized.json");
-  INFO(format_history(h));
-  AbstractHistory ah = abstract_history(h);
-  CHECK(h.num_txns() - 1 <= p.scope.txns);
-  CHECK(h.keys().size() <= p.scope.objects);
-  for (const auto* a : p.allow) {
-    INFO("allow ", a->name);
-    CHECK(decide(h, *a).verdict == Verdict::Allowed);
-    CHECK(brute::allows(ah, a->name));
-  }
-  for (const auto* d : p.deny) {
-    INFO("deny ", d->name);
-    CHECK(decide(h, *d).verdict == Verdict::Violated);
-    CHECK_FALSE(brute::allows(ah, d->name));
-  }
-  // The witnesses printed with the history are what they say: each
-  // satisfies its level, by the level's formula and by the brute force's
-  // literal reading of the definition.
-  REQUIRE(r.allow_witnesses.size() == p.allow.size());
-  for (std::size_t i = 0; i < p.allow.size(); ++i) {
-    INFO("witness of ", p.allow[i]->name);
-    std::string why;
-    CHECK_MESSAGE(satisfies(*r.history, *p.allow[i], r.allow_witnesses[i], &why), why);
-    brute::WitnessCheck c =
-        brute::check_witness(*r.history, p.allow[i]->name, to_brute(*r.history, r.allow_witnesses[i]));
-    CHECK_MESSAGE(c.ok, c.reason);
-  }
-}
 
 Outcome solve(std::vector<std::string> allow, std::vector<std::string> deny, const std::string& scope) {
   Problem p = problem(allow, deny, scope);
@@ -224,7 +181,7 @@ TEST_CASE("separations between neighbouring levels at 3,2,3") {
 // unique, any sessions), each decided on every level by brute force:
 // separated[a][b] says some history is allowed by level a and denied by b.
 // The brute force's levels but those over read events (biswas.RC), which
-// synthesis refuses: its space has no operation order yet (tested below).
+// need the operation form of the space (tests/unit/test_synth_operations.cpp).
 static std::vector<std::string> synthesizable_levels() {
   std::vector<std::string> levels;
   for (const std::string& l : brute::levels())
@@ -284,12 +241,7 @@ static std::vector<std::vector<bool>> enumerate_separations(int txns, int keys, 
       AbstractHistory ah = abstract_history(h);
       if (!ah.unjustified_reads.empty()) continue;  // denied by every level
       ++histories;
-      std::vector<bool> allowed(L);
-      for (std::size_t i = 0; i < L; ++i) allowed[i] = brute::allows(ah, levels[i]);
-      for (std::size_t a = 0; a < L; ++a)
-        if (allowed[a])
-          for (std::size_t b = 0; b < L; ++b)
-            if (!allowed[b]) separated[a][b] = true;
+      record_separations(ah, levels, separated);
     }
   }
   return separated;
@@ -318,13 +270,4 @@ TEST_CASE("complete within the scope: every separation that exists is found (3,2
   // independent of the synthesizer's encoding and symmetry breaking.
   check_against_enumeration(3, 2);
   check_against_enumeration(4, 1);
-}
-
-TEST_CASE("a level over read events is refused by synthesis, not decided as vacuous") {
-  CHECK(library().level("biswas.RC").uses_read_events());
-  CHECK_FALSE(library().level("biswas.RA").uses_read_events());
-  CHECK_THROWS_WITH_AS(synthesize(problem({"biswas.RC"}, {"biswas.RA"}, "3,2,2")),
-                       doctest::Contains("written over read events"), lua::SpecError);
-  CHECK_THROWS_WITH_AS(synthesize(problem({"biswas.RA"}, {"biswas.RC"}, "3,2,2")),
-                       doctest::Contains("written over read events"), lua::SpecError);
 }

@@ -1,0 +1,80 @@
+// Shared by the synthesis tests: a problem by level names, and the
+// re-check of a synthesized history (after a JSON round trip, by the oracle
+// and by the brute force, with each allow witness checked against its level).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "cegis/synthesizer.hpp"
+#include "engine/history/abstract.hpp"
+#include "engine/history/json_format.hpp"
+#include "engine/history/printer.hpp"
+#include "tests/brute/brute.hpp"
+#include "tests/unit/brute_witness.hpp"
+#include "tests/unit/history_helpers.hpp"
+
+namespace iso::cegis {
+
+inline Problem problem(std::vector<std::string> allow, std::vector<std::string> deny, const std::string& scope,
+                bool blind_writes = true) {
+  Problem p;
+  for (const auto& a : allow) p.allow.push_back(&library().level(a));
+  for (const auto& d : deny) p.deny.push_back(&library().level(d));
+  p.scope = parse_scope(scope);
+  p.space.blind_writes = blind_writes;
+  return p;
+}
+
+// Re-checks a synthesized history after a JSON round trip.
+inline void verify_solution(const Problem& p, const SynthResult& r) {
+  REQUIRE(r.outcome == Outcome::Found);
+  REQUIRE(r.history.has_value());
+  History h = read_native_json(write_native_json(*r.history).dump(), "synthesized.json");
+  INFO(format_history(h));
+  AbstractHistory ah = abstract_history(h);
+  CHECK(h.num_txns() - 1 <= p.scope.txns);
+  CHECK(h.keys().size() <= p.scope.objects);
+  for (TxnId t = 1; t < h.num_txns(); ++t) {
+    if (p.scope.ops > 0) CHECK(h.txn(t).ops.size() <= p.scope.ops);
+    if (!p.space.sessions) CHECK(h.sessions()[h.txn(t).session].size() == 1);
+  }
+  for (const auto* a : p.allow) {
+    INFO("allow ", a->name);
+    CHECK(decide(h, *a).verdict == Verdict::Allowed);
+    CHECK(brute::allows(ah, a->name));
+  }
+  for (const auto* d : p.deny) {
+    INFO("deny ", d->name);
+    CHECK(decide(h, *d).verdict == Verdict::Violated);
+    CHECK_FALSE(brute::allows(ah, d->name));
+  }
+  // The witnesses printed with the history are what they say: each
+  // satisfies its level, by the level's formula and by the brute force's
+  // literal reading of the definition.
+  REQUIRE(r.allow_witnesses.size() == p.allow.size());
+  for (std::size_t i = 0; i < p.allow.size(); ++i) {
+    INFO("witness of ", p.allow[i]->name);
+    std::string why;
+    CHECK_MESSAGE(satisfies(*r.history, *p.allow[i], r.allow_witnesses[i], &why), why);
+    brute::WitnessCheck c =
+        brute::check_witness(*r.history, p.allow[i]->name, to_brute(*r.history, r.allow_witnesses[i]));
+    CHECK_MESSAGE(c.ok, c.reason);
+  }
+}
+
+// Decides `ah` on every level by brute force and records, in
+// separated[a][b], that levels[a] allows it and levels[b] does not.
+inline void record_separations(const AbstractHistory& ah, const std::vector<std::string>& levels,
+                               std::vector<std::vector<bool>>& separated) {
+  std::vector<bool> allowed(levels.size());
+  for (std::size_t i = 0; i < levels.size(); ++i) allowed[i] = brute::allows(ah, levels[i]);
+  for (std::size_t a = 0; a < levels.size(); ++a)
+    if (allowed[a])
+      for (std::size_t b = 0; b < levels.size(); ++b)
+        if (!allowed[b]) separated[a][b] = true;
+}
+
+}  // namespace iso::cegis
