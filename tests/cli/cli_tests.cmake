@@ -130,6 +130,14 @@ cli_test(compare-equivalent 0 "" "^equivalent" ${BIN} compare SI cerone.SI --sco
 cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)
 cli_test(synth-bad-scope-zero 2 "scope '0,1,1'.*at least 1" "" ${BIN} synth --allow SI --deny SER --scope 0,1,1)
 cli_test(synth-bad-scope-letters 2 "malformed scope 'a,b,c'" "" ${BIN} synth --allow SI --deny SER --scope a,b,c)
+cli_test(synth-bad-scope-long 2 "malformed scope '1,2,3,4,5'.*three or four" "" ${BIN} synth --allow SI --deny SER --scope 1,2,3,4,5)
+cli_test(synth-bad-scope-ops-zero 2 "operations per transaction must be at least 1" "" ${BIN} synth --allow SI --deny SER --scope 2,2,2,0)
+# Over operations: a non-repeatable read, two reads of x in program order.
+cli_test(synth-operations 0 "" "T2: r\\(x,0\\) r\\(x,1\\)" ${BIN} synth --allow biswas.RC --deny biswas.RA --scope 2,1,2,2 --no-sessions)
+cli_test(synth-operations-stats 0 "numbered along so and wr" "" ${BIN} synth --allow biswas.RC --deny biswas.RA --scope 2,1,2,2 --stats)
+# Adya's version order per key is a witness synthesis can search.
+cli_test(synth-adya 0 "" "ww\\(x\\): T0 < " ${BIN} synth --allow adya.PL-2 --deny adya.PL-2.99 --minimize)
+cli_test(synth-adya-none 1 "" "none: no history" ${BIN} synth --allow adya.PL-2.99 --deny adya.PL-3 --scope 3,2,2)
 cli_test(synth-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} synth --allow SI --deny NOPE)
 cli_test(synth-spec-error 2 "syntax-error.lua:3: " "" ${BIN} synth --spec ${IN}/syntax-error.lua --allow SI --deny bad.X)
 cli_test(synth-nothing 2 "nothing to synthesize" "" ${BIN} synth --scope 2,2,2)
