@@ -11,3 +11,41 @@ bench_header() {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
+
+# elapsed T0: seconds since T0 (an $EPOCHREALTIME).
+elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.6f", b - a}'; }
+
+# timed TAG LIMIT COMMAND...: runs COMMAND with stdout to TAG.out and stderr
+# to TAG.err, stopped after LIMIT seconds, and writes TAG.time: the report
+# of /usr/bin/time -v and a line "wall S", or, without /usr/bin/time, the
+# lines "wall S" and "maxrss_kb KB" (peak memory polled from
+# /proc/PID/status every 50 ms). Sets timed_code to the exit code (124: the
+# time limit).
+timed() {
+  local tag=$1 limit=$2 t0=$EPOCHREALTIME
+  shift 2
+  timed_code=0
+  if [[ -x /usr/bin/time ]]; then
+    /usr/bin/time -v -o "$tag.time" timeout -k 10 "$limit" "$@" >"$tag.out" 2>"$tag.err" || timed_code=$?
+    echo "wall $(elapsed "$t0")" >>"$tag.time"
+  else
+    local pid hwm=0 v
+    "$@" >"$tag.out" 2>"$tag.err" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+      v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
+      [[ -n $v && $v -gt $hwm ]] && hwm=$v
+      if awk -v e="$(elapsed "$t0")" -v l="$limit" 'BEGIN{exit !(e > l)}'; then kill "$pid"; break; fi
+      sleep 0.05
+    done
+    wait "$pid" || timed_code=$?
+    [[ $timed_code == 143 ]] && timed_code=124
+    printf 'wall %s\nmaxrss_kb %s\n' "$(elapsed "$t0")" "$hwm" >"$tag.time"
+  fi
+  return 0
+}
+
+# timed_how: how timed() measures, for a results file's header.
+timed_how() {
+  if [[ -x /usr/bin/time ]]; then echo "under /usr/bin/time -v"; else echo "peak memory polled from /proc/PID/status VmHWM every 50 ms"; fi
+}

@@ -31,33 +31,11 @@ stderr.
 import argparse
 import bisect
 import random
+import os
 import sys
 
-
-def parse_ops(text):
-    """'8' or '8-10' -> (lo, hi)."""
-    if "-" in text:
-        lo, hi = text.split("-", 1)
-        lo, hi = int(lo), int(hi)
-    else:
-        lo = hi = int(text)
-    if lo < 1 or hi < lo:
-        raise argparse.ArgumentTypeError(f"--ops {text}: expected N or LO-HI with 1 <= LO <= HI")
-    return lo, hi
-
-
-def fraction(text):
-    x = float(text)
-    if not 0.0 <= x <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text}: expected a number in [0, 1]")
-    return x
-
-
-def positive(text):
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text}: expected a positive integer")
-    return n
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from argtypes import fraction, parse_ops, positive  # noqa: E402
 
 
 class KeyChooser:

@@ -95,29 +95,11 @@ for c in 2 4 8 16; do gen "sweep-si-concurrency-$c" "--txns 2000 --isolation si 
 gen sweep-uniform-keys "--txns 2000 --dist uniform --seed 2" "SER SI" 2000
 
 # --- one timed run -------------------------------------------------------------
-elapsed() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.6f", b - a}'; }
 run_one() {  # name path level hint
-  local name=$1 path=$2 level=$3 hint=$4 tag code=0
+  local name=$1 path=$2 level=$3 hint=$4 tag code
   tag=$work/runs/$(echo "$name-$level" | tr '/:' '__')
-  if [[ -x /usr/bin/time ]]; then
-    local t0=$EPOCHREALTIME
-    /usr/bin/time -v -o "$tag.time" timeout -k 10 "$limit" \
-      "$bin" check "$path" -l "$level" --stats --json >"$tag.out" 2>"$tag.err" || code=$?
-    echo "wall $(elapsed "$t0")" >>"$tag.time"
-  else
-    local t0=$EPOCHREALTIME pid hwm=0 v
-    "$bin" check "$path" -l "$level" --stats --json >"$tag.out" 2>"$tag.err" &
-    pid=$!
-    while kill -0 "$pid" 2>/dev/null; do
-      v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
-      [[ -n $v && $v -gt $hwm ]] && hwm=$v
-      if awk -v e="$(elapsed "$t0")" -v l="$limit" 'BEGIN{exit !(e > l)}'; then kill "$pid"; break; fi
-      sleep 0.05
-    done
-    wait "$pid" || code=$?
-    [[ $code == 143 ]] && code=124
-    printf 'wall %s\nmaxrss_kb %s\n' "$(elapsed "$t0")" "$hwm" >"$tag.time"
-  fi
+  timed "$tag" "$limit" "$bin" check "$path" -l "$level" --stats --json
+  code=$timed_code
   python3 bench/checker/row.py "$name" "${path#"$root"/}" "$level" "$code" "$limit" \
     "$tag.out" "$tag.err" "$tag.time" "$hint"
 }
@@ -125,8 +107,7 @@ run_one() {  # name path level hint
 # --- header and runs -------------------------------------------------------------
 {
   bench_header "$out"
-  if [[ -x /usr/bin/time ]]; then how="under /usr/bin/time -v"; else how="peak memory polled from /proc/PID/status VmHWM every 50 ms"; fi
-  echo "# time limit per run: ${limit} s; one process per (input, level): isosynth check INPUT -l LEVEL --stats --json, $how"
+  echo "# time limit per run: ${limit} s; one process per (input, level): isosynth check INPUT -l LEVEL --stats --json, $(timed_how)"
   echo "# runs under 1 s: median wall of $repeat runs (the row of that run)"
   echo "# transactions exclude the initial transaction; phase seconds from --stats; wall_s (elapsed), cpu_s (user+sys) and peak_rss_mb for the whole process"
   python3 bench/checker/row.py --header

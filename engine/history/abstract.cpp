@@ -1,6 +1,8 @@
 #include "engine/history/abstract.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -27,14 +29,53 @@ bool AbstractHistory::writes(TxnId t, KeyId k) const {
   return it != w.end() && it->key == k;
 }
 
-bool AbstractHistory::unique_values() const {
-  for (const auto& per_txn : candidates) {
-    for (const auto& c : per_txn) {
-      if (c.size() > 1) return false;
-    }
-  }
+void CandidateTable::reset(std::size_t txns) {
+  first_.assign(txns, 0);
+  count_.assign(txns, 0);
+  read_start_.assign(1, 0);
+  writers_.clear();
+  open_ = kNoTxn;
+}
+
+void CandidateTable::begin_row(TxnId t) {
+  open_ = t;
+  first_[t] = static_cast<std::uint32_t>(read_start_.size() - 1);
+  count_[t] = 0;
+}
+
+void CandidateTable::end_read() {
+  read_start_.push_back(writers_.size());
+  ++count_[open_];
+}
+
+bool CandidateTable::unique() const {
+  for (std::size_t r = 0; r + 1 < read_start_.size(); ++r)
+    if (read_start_[r + 1] - read_start_[r] > 1) return false;
   return true;
 }
+
+void CandidateTable::remove(std::vector<std::pair<TxnId, std::uint32_t>> removed) {
+  if (removed.empty()) return;
+  std::sort(removed.begin(), removed.end());
+  CandidateTable kept;
+  kept.reset(first_.size());
+  auto next = removed.begin();
+  for (TxnId t = 0; t < first_.size(); ++t) {
+    if (count_[t] == 0) continue;
+    kept.begin_row(t);
+    for (std::uint32_t i = 0; i < count_[t]; ++i) {
+      if (next != removed.end() && *next == std::pair{t, i}) {
+        ++next;
+        continue;
+      }
+      for (TxnId w : (*this)[t][i]) kept.add(w);
+      kept.end_read();
+    }
+  }
+  *this = std::move(kept);
+}
+
+bool AbstractHistory::unique_values() const { return candidates.unique(); }
 
 namespace {
 
@@ -44,21 +85,78 @@ PairKey pair_key(KeyId k, ValueId v) {
   return (static_cast<std::uint64_t>(k) << 32) | static_cast<std::uint64_t>(v);
 }
 
-// A sorted multimap from (key, value) to transactions, as a flat vector.
+// A multimap from (key, value) to transactions: the entries sorted, and an
+// open-addressing hash table from each distinct pair to its first entry.
+// Every external read looks its pair up, tens of millions on large
+// histories, where a binary search over the sorted entries costs a cache
+// miss per step and the hash table about one.
 class PairIndex {
  public:
   void add(PairKey p, TxnId t) { entries_.emplace_back(p, t); }
-  void seal() { std::sort(entries_.begin(), entries_.end()); }
+  void seal() {
+    std::sort(entries_.begin(), entries_.end());
+    std::size_t distinct = 0;
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      distinct += i == 0 || entries_[i].first != entries_[i - 1].first;
+    std::size_t size = 16;
+    shift_ = 60;
+    while (size < 2 * distinct) {  // load factor at most 1/2
+      size *= 2;
+      --shift_;
+    }
+    mask_ = size - 1;
+    slots_.assign(size, Slot{0, kEmpty, kNoTxn});
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (i > 0 && entries_[i].first == entries_[i - 1].first) continue;
+      const bool single = i + 1 == entries_.size() || entries_[i + 1].first != entries_[i].first;
+      std::size_t s = hash(entries_[i].first);
+      while (slots_[s].entry != kEmpty) s = (s + 1) & mask_;
+      slots_[s] = Slot{entries_[i].first, static_cast<std::uint32_t>(i),
+                       single ? entries_[i].second : kNoTxn};
+    }
+  }
+  // The transaction of `p` when it has exactly one; kNoTxn when it has none
+  // or several (then find()). Answered from the hash table alone: most
+  // pairs have one writer, and the entry would be a second cache miss.
+  TxnId single(PairKey p, bool& found) const {
+    const Slot* slot = lookup(p);
+    found = slot != nullptr;
+    return slot != nullptr ? slot->single : kNoTxn;
+  }
   // The transactions for `p`, ascending.
   std::pair<const std::pair<PairKey, TxnId>*, const std::pair<PairKey, TxnId>*> find(
       PairKey p) const {
-    auto lo = std::lower_bound(entries_.begin(), entries_.end(), std::make_pair(p, TxnId{0}));
-    auto hi = std::lower_bound(lo, entries_.end(), std::make_pair(p + 1, TxnId{0}));
-    return {entries_.data() + (lo - entries_.begin()), entries_.data() + (hi - entries_.begin())};
+    const auto* end = entries_.data() + entries_.size();
+    const Slot* slot = lookup(p);
+    if (slot == nullptr) return {end, end};
+    const auto* lo = entries_.data() + slot->entry;
+    const auto* hi = lo;
+    while (hi != end && hi->first == p) ++hi;
+    return {lo, hi};
   }
 
  private:
+  static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+  struct Slot {
+    PairKey key;
+    std::uint32_t entry;  // index of the pair's first entry; kEmpty: a free slot
+    TxnId single;         // its transaction if it has one entry, else kNoTxn
+  };
+  const Slot* lookup(PairKey p) const {
+    if (slots_.empty()) return nullptr;
+    for (std::size_t s = hash(p);; s = (s + 1) & mask_) {
+      if (slots_[s].entry == kEmpty) return nullptr;
+      if (slots_[s].key == p) return &slots_[s];
+    }
+  }
+  std::size_t hash(PairKey p) const {
+    // Fibonacci hashing: the top bits of the product.
+    return static_cast<std::size_t>((p * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
   std::vector<std::pair<PairKey, TxnId>> entries_;
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  unsigned shift_ = 60;
 };
 
 // Per-key state while scanning one transaction.
@@ -147,7 +245,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     }
   }
   a.abs.resize(n);
-  a.candidates.resize(n);
+  a.candidates.reset(n);
   a.so.resize(n);
   a.so_next.assign(n, kNoTxn);
 
@@ -157,8 +255,15 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   }
 
   // External reads, final writes and INT, one transaction at a time.
+  // A transaction's keys: for a short transaction in a small array searched
+  // linearly, for a long one in a table indexed by key (stamped per scan).
+  // On large histories with many keys the table costs a cache miss per
+  // operation, the array none.
+  constexpr std::size_t kShort = 24;
   std::vector<KeyState> state(h.keys().size());
   std::vector<KeyId> touched;
+  std::vector<std::pair<KeyId, KeyState>> local;
+  local.reserve(kShort);
   std::uint32_t stamp = 0;
   for (TxnId t : a.txns) {
     if (t == kInitTxn) continue;
@@ -167,19 +272,32 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     AbstractTxn& at = a.abs[t];
     ++stamp;
     touched.clear();
+    local.clear();
+    const bool is_short = txn.ops.size() <= kShort;
+    // Valid until the next call: `local` holds at most kShort keys and
+    // never reallocates.
+    auto state_of = [&](KeyId k) -> KeyState& {
+      if (is_short) {
+        for (auto& [key, ks] : local)
+          if (key == k) return ks;
+        local.emplace_back(k, KeyState{});
+        return local.back().second;
+      }
+      KeyState& ks = state[k];
+      if (ks.stamp != stamp) {
+        ks = KeyState{};
+        ks.stamp = stamp;
+        touched.push_back(k);
+      }
+      return ks;
+    };
     for (std::uint32_t i = 0; i < txn.ops.size(); ++i) {
       const Op& op = txn.ops[i];
       if (op.kind == OpKind::PredicateRead) {
         a.has_predicate_reads = true;
         continue;
       }
-      KeyState& s = state[op.key];
-      bool first = s.stamp != stamp;
-      if (first) {
-        s = KeyState{};
-        s.stamp = stamp;
-        touched.push_back(op.key);
-      }
+      KeyState& s = state_of(op.key);
       if (op.kind == OpKind::Read) {
         if (!s.written) {
           // Not preceded by the transaction's own write of the key: an
@@ -222,10 +340,11 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
         s.write_op = i;
       }
     }
-    for (KeyId k : touched) {
-      const KeyState& s = state[k];
+    auto final_write = [&](KeyId k, const KeyState& s) {
       if (s.written) at.writes.push_back(FinalWrite{k, txn.ops[s.write_op].value, s.write_op});
-    }
+    };
+    for (const auto& [k, s] : local) final_write(k, s);
+    for (KeyId k : touched) final_write(k, state[k]);
     // Reads by key, then in program order; writes by key (one each).
     std::sort(at.reads.begin(), at.reads.end(), [](const ExternalRead& x, const ExternalRead& y) {
       return x.key != y.key ? x.key < y.key : x.op < y.op;
@@ -261,14 +380,21 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   std::vector<Pending> pending;
   for (TxnId t : a.txns) {
     const auto& reads = a.abs[t].reads;
-    auto& cands = a.candidates[t];
-    cands.resize(reads.size());
+    a.candidates.begin_row(t);
     for (std::size_t i = 0; i < reads.size(); ++i) {
-      auto [lo, hi] = final_writers.find(pair_key(reads[i].key, reads[i].value));
-      for (auto it = lo; it != hi; ++it) {
-        if (it->second != t) cands[i].push_back(it->second);
+      const PairKey p = pair_key(reads[i].key, reads[i].value);
+      bool found = false;
+      const TxnId only = final_writers.single(p, found);
+      if (only != kNoTxn) {
+        if (only != t) a.candidates.add(only);
+      } else if (found) {
+        auto [lo, hi] = final_writers.find(p);
+        for (auto it = lo; it != hi; ++it) {
+          if (it->second != t) a.candidates.add(it->second);
+        }
       }
-      if (cands[i].empty() &&
+      a.candidates.end_read();
+      if (a.candidates[t][i].empty() &&
           !std::binary_search(explained.begin(), explained.end(), pair_key(t, reads[i].op)))
         pending.push_back(Pending{t, i});
     }
@@ -325,14 +451,16 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
       }
     }
     // What is set aside is no read event.
+    std::vector<std::pair<TxnId, std::uint32_t>> removed;
     for (const UnjustifiedRead& u : a.set_aside) {
-      auto& reads = a.abs[u.txn].reads;
+      const auto& reads = a.abs[u.txn].reads;
       auto it = std::find_if(reads.begin(), reads.end(),
                              [&](const ExternalRead& r) { return r.op == u.op; });
-      const auto i = it - reads.begin();
-      reads.erase(it);
-      a.candidates[u.txn].erase(a.candidates[u.txn].begin() + i);
+      removed.emplace_back(u.txn, static_cast<std::uint32_t>(it - reads.begin()));
     }
+    a.candidates.remove(removed);
+    for (const UnjustifiedRead& u : a.set_aside)
+      std::erase_if(a.abs[u.txn].reads, [&](const ExternalRead& r) { return r.op == u.op; });
   }
 
   // Session order over members.

@@ -7,6 +7,7 @@
 // candidate writers of each external read (several when values repeat).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,55 @@ struct AbstractTxn {
   std::vector<FinalWrite> writes;   // sorted by key, at most one per key
 };
 
+// The candidate writers of every external read, in flat arrays: large
+// histories have tens of millions of reads, and a vector per read would cost
+// an allocation and some 50 bytes each. table[t] is the row of transaction
+// t (as many entries as abs[t].reads), table[t][i] the candidates of its
+// read i.
+class CandidateTable {
+ public:
+  class Row {
+   public:
+    std::size_t size() const { return count_; }
+    bool empty() const { return count_ == 0; }
+    std::span<const TxnId> operator[](std::size_t i) const {
+      const std::size_t b = table_->read_start_[first_ + i], e = table_->read_start_[first_ + i + 1];
+      return {table_->writers_.data() + b, e - b};
+    }
+
+   private:
+    friend class CandidateTable;
+    Row(const CandidateTable* table, std::uint32_t first, std::uint32_t count)
+        : table_(table), first_(first), count_(count) {}
+    const CandidateTable* table_;
+    std::uint32_t first_, count_;
+  };
+
+  Row operator[](TxnId t) const { return Row(this, first_[t], count_[t]); }
+  std::size_t size() const { return first_.size(); }
+  // At most one candidate for every read.
+  bool unique() const;
+
+  // Building: reset(n) makes every row empty; then rows are appended one
+  // transaction at a time, each at most once, in any order: begin_row(t),
+  // then for each of its reads add() per candidate and end_read().
+  void reset(std::size_t txns);
+  void begin_row(TxnId t);
+  void add(TxnId writer) { writers_.push_back(writer); }
+  void end_read();
+  // Drops the reads `removed`, pairs (t, i) of a transaction and an index
+  // into its row; the later reads of the row move up.
+  void remove(std::vector<std::pair<TxnId, std::uint32_t>> removed);
+
+ private:
+  std::vector<std::uint32_t> first_, count_;  // per transaction: its reads in read_start_
+  // Read r's candidates are writers_[read_start_[r] ..< read_start_[r + 1]];
+  // the entry after a row's last read is where the next row's reads start.
+  std::vector<std::size_t> read_start_{0};
+  std::vector<TxnId> writers_;
+  TxnId open_ = kNoTxn;  // the row being appended
+};
+
 struct AbstractHistory {
   const History* history = nullptr;
   std::vector<bool> member;            // indexed by TxnId; T0 always a member
@@ -43,7 +93,7 @@ struct AbstractHistory {
   // candidates[t][i]: the member transactions other than t whose final write
   // of abs[t].reads[i].key has abs[t].reads[i].value (T0 when it is the
   // initial value). Ascending TxnId.
-  std::vector<std::vector<std::vector<TxnId>>> candidates;
+  CandidateTable candidates;
   // Session order over members, transitively closed, plus (T0, t) for every
   // other member t. so[a] lists the b with (a, b) in so, ascending.
   std::vector<std::vector<TxnId>> so;

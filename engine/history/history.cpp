@@ -91,7 +91,6 @@ History::History() {
   t0.position = 0;
   t0.status = TxnStatus::Committed;
   txns_.push_back(std::move(t0));
-  txn_index_.emplace("T0", kInitTxn);
   zero_ = intern_value(Value{std::int64_t{0}});
 }
 
@@ -129,7 +128,6 @@ TxnId History::add_txn(SessionId session, std::string name, TxnStatus status) {
   t.session = session;
   t.position = static_cast<std::uint32_t>(sessions_[session].size());
   t.status = status;
-  txn_index_.emplace(t.name, id);  // keeps the first of duplicate names
   txns_.push_back(std::move(t));
   sessions_[session].push_back(id);
   return id;
@@ -184,6 +182,10 @@ ValueId History::init_value(KeyId k) const {
 bool History::has_explicit_init(KeyId k) const { return init_[k].has_value(); }
 
 std::optional<TxnId> History::find_txn(std::string_view name) const {
+  // Indexed on demand, and only the transactions added since the last call:
+  // readers of millions of transactions never look one up by name.
+  for (; txns_indexed_ < txns_.size(); ++txns_indexed_)
+    txn_index_.emplace(txns_[txns_indexed_].name, static_cast<TxnId>(txns_indexed_));  // first of duplicates
   auto it = txn_index_.find(std::string(name));
   if (it == txn_index_.end()) return std::nullopt;
   return it->second;

@@ -158,7 +158,10 @@ class History {
   InitialWrites initial_writes_ = InitialWrites::EveryKey;
   std::unordered_map<std::string, KeyId> key_index_;
   std::unordered_map<std::string, ValueId> value_index_;  // keyed by a tagged spelling
-  std::unordered_map<std::string, TxnId> txn_index_;
+  // By name, built by find_txn() (not thread-safe, as the rest of a History
+  // being built): txns_[0 ..< txns_indexed_] are in it.
+  mutable std::unordered_map<std::string, TxnId> txn_index_;
+  mutable std::size_t txns_indexed_ = 0;
   ValueId zero_ = 0;
 };
 

@@ -79,7 +79,8 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       if (certain) {
         fix_wr(cands[0], t, reads[i].key, {});
       } else {
-        choices_.push_back(WrChoice{t, reads[i].key, reads[i].op, cands, false});
+        choices_.push_back(
+            WrChoice{t, reads[i].key, reads[i].op, std::vector<TxnId>(cands.begin(), cands.end()), false});
       }
     }
   }

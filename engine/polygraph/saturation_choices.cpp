@@ -27,8 +27,8 @@ std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_abor
       if (dead_[t]) continue;
       const auto& rs = a_.abs[t].reads;
       for (std::size_t i = 0; i < rs.size(); ++i) {
-        const auto& cands = a_.candidates[t][i];
-        if (std::any_of(cands.begin(), cands.end(), [&](TxnId w) { return !dead_[w]; }))
+        const auto& writers = a_.candidates[t][i];
+        if (std::any_of(writers.begin(), writers.end(), [&](TxnId w) { return !dead_[w]; }))
           continue;
         if (unknown(t)) {
           dead_[t] = 1;
@@ -37,7 +37,7 @@ std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_abor
         }
         const Transaction& txn = h_.txn(t);
         std::vector<std::string> names;
-        for (TxnId w : cands) names.push_back(h_.txn_name(w));
+        for (TxnId w : writers) names.push_back(h_.txn_name(w));
         Anomaly an;
         an.name = "read of an unknown-status write";
         an.description = fmt::format(
@@ -45,29 +45,38 @@ std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_abor
             "have committed",
             h_.txn_name(t), format_op(h_, txn.ops[rs[i].op]), fmt::join(names, ", "));
         an.txns.push_back(t);
-        an.txns.insert(an.txns.end(), cands.begin(), cands.end());
+        an.txns.insert(an.txns.end(), writers.begin(), writers.end());
         return an;
       }
     }
   }
   read_begin_.assign(n_, 0);
   read_end_.assign(n_, 0);
+  std::size_t total = 0;
+  for (TxnId t : a_.txns)
+    if (!dead_[t]) total += a_.abs[t].reads.size();
+  reads_.reserve(total);
+  cands_.reserve(total);  // one candidate per read when values are unique
   for (TxnId t : a_.txns) {
     read_begin_[t] = static_cast<std::uint32_t>(reads_.size());
     if (!dead_[t]) {
       const auto& rs = a_.abs[t].reads;
       for (std::size_t i = 0; i < rs.size(); ++i) {
-        Read r{t, rs[i].key, rs[i].op, {}, kNone, {}, kNoTxn};
+        Read r{t, rs[i].key, rs[i].op, static_cast<std::uint32_t>(cands_.size()), 0, kNone,
+               kNoTxn, 0};
         for (TxnId w : a_.candidates[t][i])
-          if (!dead_[w]) r.cands.push_back(w);
-        r.alive.assign(r.cands.size(), kAlive);
-        if (!unknown(t) && r.cands.size() == 1 && !unknown(r.cands[0])) r.known = r.cands[0];
-        reads_.push_back(std::move(r));
+          if (!dead_[w]) cands_.push_back(w);
+        r.count = static_cast<std::uint32_t>(cands_.size() - r.first);
+        if (!unknown(t) && r.count == 1 && !unknown(cands_[r.first])) r.known = cands_[r.first];
+        reads_.push_back(r);
       }
     }
     read_end_[t] = static_cast<std::uint32_t>(reads_.size());
   }
+  alive_.assign(cands_.size(), kAlive);
   cvar_.assign(n_, kNone);
+  session_.resize(n_);
+  for (TxnId t = 0; t < n_; ++t) session_[t] = h_.txn(t).session;
   return std::nullopt;
 }
 
@@ -114,8 +123,10 @@ void Saturation::choose_preferences() {
       waiting[rd.known].push_back(r);
       continue;
     }
-    for (std::uint32_t i = 0; i < rd.cands.size(); ++i)
-      if (rd.alive[i] == kAlive) waiting[rd.cands[i]].push_back(r);
+    const auto cs = cands(rd);
+    const auto al = alive(rd);
+    for (std::uint32_t i = 0; i < cs.size(); ++i)
+      if (al[i] == kAlive) waiting[cs[i]].push_back(r);
   }
   // Each session's members, and the index of the next one to place.
   std::vector<std::vector<TxnId>> sessions;
@@ -179,14 +190,16 @@ void Saturation::choose_preferences() {
       Read& rd = reads_[r];
       if (rd.known != kNoTxn) continue;
       std::uint32_t best = kNone;
-      for (std::uint32_t i = 0; i < rd.cands.size(); ++i) {
-        if (rd.alive[i] != kAlive) continue;
-        const TxnId w = rd.cands[i];
+      const auto cs = cands(rd);
+      const auto al = alive(rd);
+      for (std::uint32_t i = 0; i < cs.size(); ++i) {
+        if (al[i] != kAlive) continue;
+        const TxnId w = cs[i];
         if (best == kNone) {
           best = i;
           continue;
         }
-        const TxnId b = rd.cands[best];
+        const TxnId b = cs[best];
         // Placed beats unplaced; among placed, the last; among unplaced, the
         // earliest by pseudo-time.
         const bool w_placed = placed_at[w] != kNone, b_placed = placed_at[b] != kNone;
@@ -210,28 +223,37 @@ void Saturation::encode() {
   solver_.set_default_polarity(false);
   for (TxnId t : a_.txns)
     if (!dead_[t] && unknown(t)) cvar_[t] = solver_.new_var();
-  choose_preferences();
+  // Preferences only steer open choices: with every read fixed and every
+  // member committed (the common case of unique values) there are none, and
+  // the simulated execution would cost a pass over the whole history.
+  const bool open = solver_.num_vars() > 0 ||
+                    std::any_of(reads_.begin(), reads_.end(), [&](const Read& r) {
+                      return r.known == kNoTxn && !dead_[r.txn];
+                    });
+  if (open) choose_preferences();
   std::vector<Lit> clause;
   for (std::uint32_t ri = 0; ri < reads_.size(); ++ri) {
     Read& r = reads_[ri];
     if (r.known != kNoTxn || dead_[r.txn]) continue;  // fixed, or never read
-    const auto k = static_cast<std::uint32_t>(r.cands.size());
+    const auto k = r.count;
+    const auto cs = cands(r);
+    const auto al = alive(r);
     r.var = solver_.new_vars(k);
     // The reader committed => one of the candidates; a candidate => the
     // reader and the writer committed; pruned candidates never.
     clause.clear();
     if (cvar_[r.txn] != kNone) clause.push_back(Lit::neg(cvar_[r.txn]));
     for (std::uint32_t i = 0; i < k; ++i)
-      if (r.alive[i] == kAlive) clause.push_back(cand_lit(ri, i));
+      if (al[i] == kAlive) clause.push_back(cand_lit(ri, i));
     solver_.add_clause(clause);
     for (std::uint32_t i = 0; i < k; ++i) {
       const Lit c = cand_lit(ri, i);
-      if (r.alive[i] != kAlive) {
+      if (al[i] != kAlive) {
         solver_.add_clause({~c});
         continue;
       }
       if (cvar_[r.txn] != kNone) solver_.add_clause({~c, Lit::pos(cvar_[r.txn])});
-      if (cvar_[r.cands[i]] != kNone) solver_.add_clause({~c, Lit::pos(cvar_[r.cands[i]])});
+      if (cvar_[cs[i]] != kNone) solver_.add_clause({~c, Lit::pos(cvar_[cs[i]])});
     }
     // At most one candidate; the counter's auxiliary variables negated from
     // the preferred candidate on, like the candidates, so that `false` agrees.
@@ -269,9 +291,9 @@ void Saturation::read_model() {
       chosen_i_[r] = kNone;
       continue;
     }
-    for (std::uint32_t i = 0; i < rd.cands.size(); ++i) {
+    for (std::uint32_t i = 0; i < rd.count; ++i) {
       if (solver_.model_value(cand_lit(r, i))) {
-        chosen_[r] = rd.cands[i];
+        chosen_[r] = cands_[rd.first + i];
         chosen_i_[r] = i;
         break;
       }

@@ -70,10 +70,14 @@ void Saturation::build_writers() {
     }
   wkey_.assign(keys + 1, 0);
   gstart_.clear();
+  gsession_.clear();
   for (std::size_t k = 0; k < keys; ++k) {
     wkey_[k] = static_cast<std::uint32_t>(gstart_.size());
     for (std::uint32_t e = start[k]; e < start[k + 1]; ++e)
-      if (e == start[k] || wentries_[e].session != wentries_[e - 1].session) gstart_.push_back(e);
+      if (e == start[k] || wentries_[e].session != wentries_[e - 1].session) {
+        gstart_.push_back(e);
+        gsession_.push_back(wentries_[e].session);
+      }
   }
   wkey_[keys] = static_cast<std::uint32_t>(gstart_.size());
   gstart_.push_back(start[keys]);
@@ -92,7 +96,7 @@ void Saturation::build_hb(const std::vector<TxnId>& topo) {
   stats_.reach_bytes = std::max(stats_.reach_bytes,
                                 static_cast<std::size_t>(use_vc_ ? vc_bytes : bit_bytes));
   auto for_each_pred = [&](TxnId t, auto&& f) {
-    if (pos_[t] > 0) f(smem_[sbase_[h_.txn(t).session] + pos_[t] - 1]);
+    if (pos_[t] > 0) f(smem_[sbase_[session_[t]] + pos_[t] - 1]);
     for (std::uint32_t r = read_begin_[t]; r < read_end_[t]; ++r)
       if (chosen_[r] != kInitTxn && chosen_[r] != kNoTxn) f(chosen_[r]);
   };
@@ -107,7 +111,7 @@ void Saturation::build_hb(const std::vector<TxnId>& topo) {
         const std::uint32_t* prow = vc_.data() + midx_[p] * sessions;
         for (std::size_t s = 0; s < sessions; ++s) row[s] = std::max(row[s], prow[s]);
       });
-      row[h_.txn(t).session] = pos_[t] + 1;
+      row[session_[t]] = pos_[t] + 1;
     }
   } else {
     bits_.assign(m * words_, 0);
@@ -127,7 +131,7 @@ void Saturation::build_hb(const std::vector<TxnId>& topo) {
 
 // How many members of session s happen before t3 (they are a prefix of s).
 std::uint32_t Saturation::visible_prefix(TxnId t3, SessionId s) const {
-  if (s == h_.txn(t3).session) return pos_[t3];
+  if (s == session_[t3]) return pos_[t3];
   const std::size_t sessions = sbase_.size() - 1;
   if (use_vc_) return vc_[midx_[t3] * sessions + s];
   const std::uint64_t* row = bits_.data() + midx_[t3] * words_;
@@ -156,10 +160,199 @@ void Saturation::add_last_writer_before(std::uint32_t group, std::uint32_t limit
   if (t2 != t1) edges_.push_back(Edge{t2, t1, Kind::Sat, reads_[read].key, read});
 }
 
-void Saturation::add_saturation_edges() {
+bool Saturation::implied(TxnId t2, TxnId t1) const {
+  return t1 != kInitTxn && session_[t2] == session_[t1] && pos_[t2] < pos_[t1];
+}
+
+void Saturation::add_sat_edge(TxnId t2, TxnId t1, std::uint32_t read) {
+  if (!implied(t2, t1)) edges_.push_back(Edge{t2, t1, Kind::Sat, reads_[read].key, read});
+}
+
+namespace {
+
+// A transaction's reads, reads[b ..< e], are sorted by key and then in
+// program order: f(first, last) for the range of each key.
+template <class F>
+void for_each_key_range(const std::vector<Read>& reads, std::uint32_t b, std::uint32_t e, F f) {
+  for (std::uint32_t i = b; i < e;) {
+    std::uint32_t j = i + 1;
+    while (j < e && reads[j].key == reads[i].key) ++j;
+    f(i, j);
+    i = j;
+  }
+}
+
+}  // namespace
+
+// RC, up to transitivity. An instance of the axiom is a read α of x by t3
+// returning t1's write and an earlier read β of t3 returning the write of
+// t2 ≠ t1, a writer of x: (t2, t1). Two kinds of instances imply the others:
+//  1. consecutive reads of x (program order) returning different writers:
+//     the earlier one's writer before the later one's;
+//  2. for each writer t2 of t3's reads, at its first read: for each key x
+//     that t2 writes, t2 before the writer of the first read of x after it
+//     (unless that is t2).
+// Given any instance (t2, t1, α), take t2's first read; the first read of x
+// after it is at or before α: its writer is t2 or follows t2 (kind 2), and
+// the writers of the reads of x from there to α follow one another (kind
+// 1), up to t1. Edges from T0 are left out: T0 precedes every member in so.
+// Cost: linear in t3's reads, plus for each of their distinct writers a
+// search of the smaller of its writes and t3's read keys in the larger,
+// instead of every pair of t3's reads.
+void Saturation::add_rc_edges(TxnId t3) {
+  const std::uint32_t b = read_begin_[t3], e = read_end_[t3];
+  // Kind 1. prev: the last read with a writer in this model.
+  std::uint32_t prev = kNone;
+  for (std::uint32_t r = b; r < e; ++r) {
+    if (chosen_[r] == kNoTxn) continue;  // an open read of a partial model
+    if (prev != kNone && reads_[prev].key == reads_[r].key && chosen_[prev] != chosen_[r] &&
+        chosen_[prev] != kInitTxn)
+      add_sat_edge(chosen_[prev], chosen_[r], r);
+    prev = r;
+  }
+  writer_reads_.clear();
+  for (std::uint32_t r = b; r < e; ++r)
+    if (chosen_[r] != kNoTxn && chosen_[r] != kInitTxn)
+      writer_reads_.push_back(WriterRead{chosen_[r], reads_[r].op, r});
+  std::sort(writer_reads_.begin(), writer_reads_.end(), [](const WriterRead& x, const WriterRead& y) {
+    return x.writer != y.writer ? x.writer < y.writer : x.op < y.op;
+  });
+  // Kind 2: t2 before the writer of the first read of x after op, [xb, xe)
+  // being the reads of x.
+  auto after = [&](TxnId t2, std::uint32_t op, std::uint32_t xb, std::uint32_t xe) {
+    for (std::uint32_t r = xb; r < xe; ++r) {
+      if (reads_[r].op <= op || chosen_[r] == kNoTxn) continue;
+      if (chosen_[r] != t2) add_sat_edge(t2, chosen_[r], r);
+      return;
+    }
+  };
+  for (std::size_t i = 0; i < writer_reads_.size(); ++i) {
+    const WriterRead& first = writer_reads_[i];
+    if (i > 0 && writer_reads_[i - 1].writer == first.writer) continue;  // not its first read
+    const auto& writes = a_.abs[first.writer].writes;  // sorted by key
+    if (writes.size() <= e - b) {
+      for (const FinalWrite& w : writes) {
+        auto key_less = [](const Read& rd, KeyId k) { return rd.key < k; };
+        const auto xb = static_cast<std::uint32_t>(
+            std::lower_bound(reads_.begin() + b, reads_.begin() + e, w.key, key_less) -
+            reads_.begin());
+        std::uint32_t xe = xb;
+        while (xe < e && reads_[xe].key == w.key) ++xe;
+        after(first.writer, first.op, xb, xe);
+      }
+    } else {
+      for_each_key_range(reads_, b, e, [&](std::uint32_t xb, std::uint32_t xe) {
+        if (a_.writes(first.writer, reads_[xb].key)) after(first.writer, first.op, xb, xe);
+      });
+    }
+  }
+}
+
+// RA: for a read of x by t3 from t1, t3's last session predecessor that
+// writes x, and every writer of x that t3 reads from (in any order), before
+// t1. Both depend on x and t1 only, not on the read: once per key and
+// distinct writer of t3's reads of it.
+void Saturation::add_ra_edges(TxnId t3) {
+  const std::uint32_t b = read_begin_[t3], e = read_end_[t3];
+  const SessionId own = session_[t3];
+  // Edges from t2 to the distinct writers of the reads [xb, xe) of one key.
+  auto to_writers = [&](TxnId t2, std::uint32_t xb, std::uint32_t xe) {
+    TxnId last = kNoTxn;
+    for (std::uint32_t r = xb; r < xe; ++r) {
+      const TxnId t1 = chosen_[r];
+      if (t1 == kNoTxn || t1 == last) continue;
+      last = t1;
+      if (t1 != t2) add_sat_edge(t2, t1, r);
+    }
+  };
+  for_each_key_range(reads_, b, e, [&](std::uint32_t xb, std::uint32_t xe) {
+    const KeyId x = reads_[xb].key;
+    auto g0 = gstart_.begin() + wkey_[x], g1 = gstart_.begin() + wkey_[x + 1];
+    auto g = std::lower_bound(g0, g1, own, [&](std::uint32_t entry, SessionId s) {
+      return wentries_[entry].session < s;
+    });
+    if (g == g1 || wentries_[*g].session != own) return;
+    auto first = wentries_.begin() + *g, last = wentries_.begin() + *(g + 1);
+    auto it = std::lower_bound(first, last, pos_[t3],
+                               [](const WriterEntry& we, std::uint32_t p) { return we.pos < p; });
+    if (it != first) to_writers(std::prev(it)->txn, xb, xe);
+  });
+  writer_reads_.clear();
+  for (std::uint32_t r = b; r < e; ++r)
+    if (chosen_[r] != kNoTxn && chosen_[r] != kInitTxn)
+      writer_reads_.push_back(WriterRead{chosen_[r], reads_[r].op, r});
+  std::sort(writer_reads_.begin(), writer_reads_.end(),
+            [](const WriterRead& x, const WriterRead& y) { return x.writer < y.writer; });
+  for (std::size_t i = 0; i < writer_reads_.size(); ++i) {
+    const TxnId t2 = writer_reads_[i].writer;
+    if (i > 0 && writer_reads_[i - 1].writer == t2) continue;
+    for_each_key_range(reads_, b, e, [&](std::uint32_t xb, std::uint32_t xe) {
+      if (a_.writes(t2, reads_[xb].key)) to_writers(t2, xb, xe);
+    });
+  }
+}
+
+// CC: for a read of x by t3 from t1, every session's last writer of x that
+// happens before t3, before t1; once per key and distinct writer. A session
+// whose prefix visible to t3 is also visible to t1 gives an implied edge
+// (its writer happens before t1), which the vector clocks tell without a
+// search: most sessions, when happens-before is dense.
+void Saturation::add_cc_edges(TxnId t3) {
+  const std::uint32_t b = read_begin_[t3], e = read_end_[t3];
+  // How many members of s happen before t (visible_prefix(), inlined for
+  // vector clocks: a hot key has a group in every session). A vector clock
+  // counts t itself in its own session.
+  const std::size_t sessions = sbase_.size() - 1;
+  auto before = [&](TxnId t, SessionId s) -> std::uint32_t {
+    if (t == kInitTxn) return 0;
+    if (!use_vc_) return visible_prefix(t, s);
+    return vc_[midx_[t] * sessions + s] - (s == session_[t] ? 1 : 0);
+  };
+  for_each_key_range(reads_, b, e, [&](std::uint32_t xb, std::uint32_t xe) {
+    const KeyId x = reads_[xb].key;
+    TxnId last = kNoTxn;
+    for (std::uint32_t r = xb; r < xe; ++r) {
+      const TxnId t1 = chosen_[r];
+      if (t1 == kNoTxn || t1 == last) continue;
+      last = t1;
+      const SessionId own1 = t1 == kInitTxn ? kNoSession : session_[t1];
+      for (std::uint32_t g = wkey_[x]; g < wkey_[x + 1]; ++g) {
+        const SessionId s = gsession_[g];
+        const std::uint32_t limit = before(t3, s);
+        // In t1's own session its position says it, without t1's vector
+        // clock (a cache miss): the last writer of x there before t3 is t1
+        // when t3 sees the session up to t1.
+        if (s == own1 && limit == pos_[t1] + 1) continue;
+        const std::uint32_t before_t1 = s == own1 ? pos_[t1] : before(t1, s);
+        if (before_t1 >= limit) continue;  // s's writers before t3 happen before t1
+        auto first = wentries_.begin() + gstart_[g], end = wentries_.begin() + gstart_[g + 1];
+        auto it = std::lower_bound(first, end, limit, [](const WriterEntry& we, std::uint32_t p) {
+          return we.pos < p;
+        });
+        if (it == first) continue;
+        const WriterEntry& t2 = *std::prev(it);
+        if (t2.txn != t1 && t2.pos >= before_t1)
+          edges_.push_back(Edge{t2.txn, t1, Kind::Sat, x, r});
+      }
+    }
+  });
+}
+
+void Saturation::add_saturation_edges(bool compact) {
+  if (compact) {
+    for (TxnId t3 : smem_) {
+      budget::poll();
+      switch (level_) {
+        case GraphLevel::Rc: add_rc_edges(t3); break;
+        case GraphLevel::Ra: add_ra_edges(t3); break;
+        default: add_cc_edges(t3); break;
+      }
+    }
+    return;
+  }
   for (TxnId t3 : smem_) {
     budget::poll();
-    const SessionId own = h_.txn(t3).session;
+    const SessionId own = session_[t3];
     for (std::uint32_t r = read_begin_[t3]; r < read_end_[t3]; ++r) {
       const KeyId x = reads_[r].key;
       const TxnId t1 = chosen_[r];
@@ -228,11 +421,35 @@ void Saturation::build_graph(std::size_t m) {
     graph_.add_edge(edges_[e].from, edges_[e].to, static_cast<graph::EdgeId>(e));
 }
 
-bool Saturation::topo_sort(std::vector<TxnId>& order) {
-  auto all = graph::topological_order(graph_);
-  if (!all) return false;
+// Kahn's algorithm as graph::topological_order runs it (the same order), on
+// a compressed adjacency built from edges_: a model graph of millions of
+// nodes needs no vector of arcs per node unless it has a cycle.
+bool Saturation::acyclic(std::size_t m, std::vector<TxnId>& order) {
+  csr_start_.assign(n_ + 1, 0);
+  indegree_.assign(n_, 0);
+  for (std::size_t e = 0; e < m; ++e) {
+    ++csr_start_[edges_[e].from + 1];
+    ++indegree_[edges_[e].to];
+  }
+  for (std::size_t v = 0; v < n_; ++v) csr_start_[v + 1] += csr_start_[v];
+  csr_to_.resize(m);
+  {
+    std::vector<std::uint32_t> fill(csr_start_.begin(), csr_start_.end() - 1);
+    for (std::size_t e = 0; e < m; ++e) csr_to_[fill[edges_[e].from]++] = edges_[e].to;
+  }
+  std::vector<TxnId> all;  // Kahn's queue, then the order
+  all.reserve(n_);
+  for (TxnId v = 0; v < n_; ++v)
+    if (indegree_[v] == 0) all.push_back(v);
+  for (std::size_t head = 0; head < all.size(); ++head) {
+    budget::poll();
+    const TxnId u = all[head];
+    for (std::uint32_t i = csr_start_[u]; i < csr_start_[u + 1]; ++i)
+      if (--indegree_[csr_to_[i]] == 0) all.push_back(csr_to_[i]);
+  }
+  if (all.size() != n_) return false;
   order.clear();
-  for (graph::Node t : *all)  // non-members are isolated nodes: left out
+  for (TxnId t : all)  // non-members are isolated nodes: left out
     if (t == kInitTxn || member_[t]) order.push_back(t);
   return true;
 }
@@ -254,19 +471,30 @@ bool Saturation::check_model(std::vector<TxnId>& order,
   cycles.clear();
   build_sessions();
   add_base_edges();
-  build_graph(edges_.size());
   // so ∪ WR must be acyclic on its own (so ∪ WR ⊆ co); then HB is an order.
-  if (!topo_sort(order)) {
+  if (!acyclic(edges_.size(), order)) {
+    build_graph(edges_.size());
     find_cycles(max_cycles, cycles);
     return false;
   }
-  build_writers();
+  // RC needs the writers of each key only for known version orders, and
+  // collecting them is a pass over every final write.
+  if (level_ != GraphLevel::Rc || !a_.known_orders.empty()) build_writers();
   if (level_ == GraphLevel::Cc) build_hb(order);
-  add_saturation_edges();
+  // Acyclicity is decided on the compact graph (the saturation edges up to
+  // transitivity, without those so or HB implies): it has a cycle exactly
+  // when the full one does.
+  add_saturation_edges(true);
+  add_known_order_edges();
+  stats_.known_edges = edges_.size();
+  if (acyclic(edges_.size(), order)) return true;
+  // Cyclic: the cycles, which become clauses and explanations, are searched
+  // among every instance of the axiom, where the shortest ones are (an
+  // implied edge stands for a longer path).
+  edges_.resize(base_edges_);
+  add_saturation_edges(false);
   add_known_order_edges();
   build_graph(edges_.size());
-  stats_.known_edges = edges_.size();
-  if (topo_sort(order)) return true;
   find_cycles(max_cycles, cycles);
   return false;
 }

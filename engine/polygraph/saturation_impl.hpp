@@ -20,7 +20,9 @@
 //     members and the read-from. Its graph: session order between consecutive
 //     members (T0 before the first member of each session), the wr edges,
 //     the known version orders of list-append reads (Vo edges), and, when
-//     those are acyclic, the saturation edges; checked by Kahn's algorithm.
+//     those are acyclic, the saturation edges; checked by Kahn's algorithm
+//     on the compact graph (below), and only when that has a cycle built
+//     again with every saturation edge, where the cycles are searched.
 //  4. Acyclic: the topological order is a commit order. Cyclic: the
 //     cycles with fewest non-so edges (graph::cheap_cycles) become clauses over the literals their
 //     edges exist by (the wr choices, the commit choices, and for a
@@ -39,23 +41,43 @@
 // through so to t1 itself, when the last is t1). T0 is so-before everything,
 // so its edges (T0, t1) need no saturation edge.
 //
+// The compact graph, which decides acyclicity, leaves out more (the graph
+// of millions of transactions is otherwise mostly such edges): per reader,
+// once per key and distinct writer read; edges (t2, t1) that so implies,
+// and for CC those HB implies (t2 happens before t1: the vector clocks say
+// it); for RC, the instances implied by transitivity through the writers of
+// the reader's other reads (add_rc_edges()). Its reachability is that of
+// the full graph, so it has a cycle exactly when the full graph has. The
+// full graph is built only for a cyclic model: its cycles are the shortest
+// and name the instances the explanations and clauses are made of.
+//
 // Cost of one model with n members, S sessions, m so/wr edges, W final
 // writes, R external reads, S(x) the sessions holding writers of x:
 //  - graph and writer lists: O(n + m + W + K) with K keys;
-//  - RA: O(Σ_reads (log W + reads of the reader));
+//  - RC: O(R + Σ_t Σ_{distinct writers w of t} min(W(w), R(t)) log(...))
+//    with W(w) the final writes of w and R(t) the reads of t; the full graph
+//    (cyclic models) O(Σ_t R(t)² log W);
+//  - RA: O(Σ_reads log W + Σ_t D(t) R(t) log W), D(t) the distinct writers
+//    t reads from;
 //  - CC: happens-before as vector clocks, S entries per member, computed in
 //    topological order in O(S (n + m)) time and 4 n S bytes; or as bitsets,
 //    n / 64 words per member, O(n (n + m) / 64) time and n² / 8 bytes;
-//    whichever is smaller. Then O(Σ_reads S(x) log n) to find, per session,
-//    the last writer of x that happens before the reader;
+//    whichever is smaller. Then O(Σ_reads S(x)) vector clock look-ups, and a
+//    search (log n) only in the sessions whose writers of x before the
+//    reader do not all happen before t1;
 //  - cycle search, when cyclic: strongly connected components, O(n + e) for
 //    e edges in all, then a breadth-first search from each of a bounded
 //    number of nodes of the cyclic components, O(n + e) each.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "engine/graph/digraph.hpp"
@@ -65,6 +87,42 @@
 namespace iso::poly::saturation {
 
 using sat::Lit;
+
+// The allocator of a model graph's large arrays (vector clocks, edges): a
+// block of 2 MiB or more is aligned to 2 MiB and advised for transparent huge
+// pages. The vector clocks of millions of transactions take gigabytes read
+// at random (a row per writer read from), where 4 KiB pages cost a TLB miss
+// per access and a page fault per 4 KiB on first touch.
+template <class T>
+struct LargeAllocator {
+  using value_type = T;
+  static constexpr std::size_t kHuge = std::size_t{2} << 20;
+  LargeAllocator() = default;
+  template <class U>
+  LargeAllocator(const LargeAllocator<U>&) {}  // NOLINT: rebinding, as allocators do
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes < kHuge) return static_cast<T*>(::operator new(bytes));
+    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, rounded);
+    if (p == nullptr) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    ::madvise(p, rounded, MADV_HUGEPAGE);  // advice only: no huge pages is fine
+#endif
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t n) {
+    if (n * sizeof(T) < kHuge)
+      ::operator delete(p);
+    else
+      std::free(p);
+  }
+  template <class U>
+  bool operator==(const LargeAllocator<U>&) const { return true; }
+};
+
+template <class T>
+using LargeVector = std::vector<T, LargeAllocator<T>>;
 
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
@@ -77,14 +135,18 @@ constexpr std::size_t kCycleSearches = 64;
 // committed.
 constexpr char kCyclic = 0, kAlive = 1, kDropped = 2;
 
-// An external read of a transaction that may be a member.
+// An external read of a transaction that may be a member. Its candidate
+// writers (those that may have committed) and what pruning left of each are
+// Saturation::cands_[first ..< first + count] and alive_[...] (kAlive,
+// kCyclic or kDropped): one array for all reads, not two per read, since
+// large histories have tens of millions of reads.
 struct Read {
   TxnId txn = 0;
   KeyId key = 0;
   std::uint32_t op = 0;       // index of the read in Transaction::ops
-  std::vector<TxnId> cands;   // candidate writers that may have committed
-  std::uint32_t var = kNone;  // first of cands.size() choice variables; kNone: fixed
-  std::vector<char> alive;    // per candidate: kAlive, kCyclic or kDropped
+  std::uint32_t first = 0;    // of its candidates in cands_ and alive_
+  std::uint32_t count = 0;    // candidates
+  std::uint32_t var = kNone;  // first of `count` choice variables; kNone: fixed
   TxnId known = kNoTxn;       // the writer in every model the reader is in, if fixed
   std::uint32_t pref = 0;     // the preferred candidate (choose_preferences())
 };
@@ -130,6 +192,9 @@ class Saturation {
 
  private:
   bool unknown(TxnId t) const { return h_.txn(t).status == TxnStatus::Unknown; }
+  std::span<const TxnId> cands(const Read& r) const { return {cands_.data() + r.first, r.count}; }
+  std::span<char> alive(const Read& r) { return {alive_.data() + r.first, r.count}; }
+  std::span<const char> alive(const Read& r) const { return {alive_.data() + r.first, r.count}; }
   void encode();
   std::vector<double> pseudo_times() const;
   void choose_preferences();
@@ -141,6 +206,12 @@ class Saturation {
   // 1-width pruning; a cycle every model has, if any.
   std::optional<Anomaly> prune(std::size_t& passes);
   bool reaches(TxnId u, TxnId v) const;
+  // Whether the edge (t2, t1) follows from session order, which every model
+  // graph has: such a saturation edge adds nothing to its reachability.
+  // (add_cc_edges() also leaves out those that happens-before implies.)
+  bool implied(TxnId t2, TxnId t1) const;
+  // Adds the saturation edge (t2, t1) of read r unless it is implied.
+  void add_sat_edge(TxnId t2, TxnId t1, std::uint32_t read);
   // A committed read whose candidates were all pruned, explained by the
   // cycle its first candidate closes.
   std::optional<Anomaly> explain_pruned();
@@ -154,14 +225,21 @@ class Saturation {
   void build_sessions();
   void build_writers();
   void add_base_edges();
-  void add_saturation_edges();
+  // compact: up to transitivity and without implied edges (check_model()).
+  void add_saturation_edges(bool compact);
+  void add_rc_edges(TxnId t3);
+  void add_ra_edges(TxnId t3);
+  void add_cc_edges(TxnId t3);
   void add_known_order_edges();
   void build_hb(const std::vector<TxnId>& topo);
   std::uint32_t visible_prefix(TxnId t3, SessionId s) const;
   void add_last_writer_before(std::uint32_t group, std::uint32_t limit, TxnId t1,
                               std::uint32_t read);
   void build_graph(std::size_t m);
-  bool topo_sort(std::vector<TxnId>& order);
+  // Kahn's algorithm on the first m edges: true with `order` the members in
+  // a topological order; false when they have a cycle, and then graph_
+  // holds them, for the cycle search and the explanations.
+  bool acyclic(std::size_t m, std::vector<TxnId>& order);
   void find_cycles(std::size_t max_cycles, std::vector<std::vector<std::uint32_t>>& cycles) const;
   Visibility visibility(const Edge& sat) const;
   std::vector<std::uint32_t> cheapest_path(TxnId from, TxnId to) const;
@@ -187,7 +265,12 @@ class Saturation {
   std::vector<char> dead_;                        // unknown status, cannot have committed
   std::vector<std::uint32_t> dead_why_;           // the read that showed it, if pruning did
   std::vector<std::uint32_t> cvar_;               // commit variable, or kNone
+  // Each transaction's session (kNoSession for T0): a dense copy, read for
+  // every saturation edge, where the Transaction would be a cache miss.
+  std::vector<SessionId> session_;
   std::vector<Read> reads_;
+  std::vector<TxnId> cands_;  // every read's candidates (Read::first)
+  std::vector<char> alive_;   // and what pruning left of each
   std::vector<std::uint32_t> read_begin_, read_end_;  // per txn: its range in reads_
   sat::Solver solver_;
   bool has_vars_ = false;
@@ -212,18 +295,29 @@ class Saturation {
   // wentries_[gstart_[g] ..< gstart_[g + 1]].
   std::vector<WriterEntry> wentries_;
   std::vector<std::uint32_t> wkey_, gstart_;
+  std::vector<SessionId> gsession_;  // per group: its session, densely
   // Happens-before for CC: per member, the length of the prefix of each
   // session that happens before it or is it (vector clocks), or the set of
   // members that happen before it (bitsets).
   bool use_vc_ = true;
   std::size_t words_ = 0;
-  std::vector<std::uint32_t> vc_;
-  std::vector<std::uint64_t> bits_;
+  LargeVector<std::uint32_t> vc_;
+  LargeVector<std::uint64_t> bits_;
   // The graph: so and wr edges first (base_edges_ of them), then saturation
   // edges; graph_ holds them (edge id = index into edges_) as last built.
-  std::vector<Edge> edges_;
+  LargeVector<Edge> edges_;
   std::size_t base_edges_ = 0;
   graph::Digraph graph_;
+  // acyclic()'s compressed adjacency (targets by source) and in-degrees,
+  // kept between models to save their allocation.
+  LargeVector<std::uint32_t> csr_start_, csr_to_, indegree_;
+  // add_rc_edges() and add_ra_edges(): the distinct writers of a
+  // transaction's reads, each with its first read (writer, op, read).
+  struct WriterRead {
+    TxnId writer;
+    std::uint32_t op, read;
+  };
+  std::vector<WriterRead> writer_reads_;
 };
 
 }  // namespace iso::poly::saturation

@@ -28,7 +28,7 @@ namespace iso::poly::saturation {
 
 bool Saturation::reaches(TxnId u, TxnId v) const {
   if (u == kInitTxn) return v != kInitTxn;
-  return pos_[u] < visible_prefix(v, h_.txn(u).session);
+  return pos_[u] < visible_prefix(v, session_[u]);
 }
 
 std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
@@ -46,13 +46,14 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
       const Read& rd = reads_[r];
       if (rd.known == kNoTxn) continue;
       chosen_[r] = rd.known;
-      chosen_i_[r] = static_cast<std::uint32_t>(
-          std::find(rd.cands.begin(), rd.cands.end(), rd.known) - rd.cands.begin());
+      const auto cs = cands(rd);
+      chosen_i_[r] =
+          static_cast<std::uint32_t>(std::find(cs.begin(), cs.end(), rd.known) - cs.begin());
     }
     build_sessions();
     add_base_edges();
-    build_graph(edges_.size());
-    if (!topo_sort(order)) {
+    if (!acyclic(edges_.size(), order)) {
+      build_graph(edges_.size());
       // A cycle of so and fixed wr edges: in every model (members of
       // unknown status in it are passed through by so).
       find_cycles(1, cycles);
@@ -73,7 +74,7 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
       for (std::uint32_t g = wkey_[x]; g < wkey_[x + 1]; ++g) {
         const SessionId s = wentries_[gstart_[g]].session;
         if (level_ == GraphLevel::Rc) break;  // session order does not make writes visible
-        if (level_ == GraphLevel::Ra && s != h_.txn(t).session) continue;
+        if (level_ == GraphLevel::Ra && s != session_[t]) continue;
         const std::uint32_t limit = visible_prefix(t, s);
         auto first = wentries_.begin() + gstart_[g], last = wentries_.begin() + gstart_[g + 1];
         auto it = std::lower_bound(first, last, limit,
@@ -90,14 +91,16 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
         }
       std::uint32_t left = 0;
       TxnId last_left = kNoTxn;
-      for (std::uint32_t i = 0; i < rd.cands.size(); ++i) {
-        if (rd.alive[i] != kAlive) continue;
-        const TxnId w = rd.cands[i];
+      const auto cs = cands(rd);
+      const auto al = alive(rd);
+      for (std::uint32_t i = 0; i < cs.size(); ++i) {
+        if (al[i] != kAlive) continue;
+        const TxnId w = cs[i];
         bool cyclic = reaches(t, w);
         for (TxnId t2 : visible)
           if (!cyclic && t2 != w && reaches(w, t2)) cyclic = true;
         if (cyclic) {
-          rd.alive[i] = kCyclic;
+          al[i] = kCyclic;
           continue;
         }
         ++left;
@@ -112,9 +115,8 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
       if (left == 0 && unknown(t)) {
         dead_[t] = 1;
         dead_why_[t] = r;
-        for (Read& other : reads_)
-          for (std::uint32_t i = 0; i < other.cands.size(); ++i)
-            if (other.cands[i] == t && other.alive[i] == kAlive) other.alive[i] = kDropped;
+        for (std::size_t i = 0; i < cands_.size(); ++i)
+          if (cands_[i] == t && alive_[i] == kAlive) alive_[i] = kDropped;
         again = true;
       }
     }
@@ -125,8 +127,9 @@ std::optional<Anomaly> Saturation::prune(std::size_t& passes) {
 std::optional<Anomaly> Saturation::explain_pruned() {
   for (std::uint32_t r = 0; r < reads_.size(); ++r) {
     const Read& rd = reads_[r];
-    if (!unknown(rd.txn) && rd.known == kNoTxn && !rd.cands.empty() &&
-        std::find(rd.alive.begin(), rd.alive.end(), kAlive) == rd.alive.end())
+    const auto al = alive(rd);
+    if (!unknown(rd.txn) && rd.known == kNoTxn && rd.count > 0 &&
+        std::find(al.begin(), al.end(), kAlive) == al.end())
       return explain_read(r);
   }
   return std::nullopt;
@@ -134,17 +137,19 @@ std::optional<Anomaly> Saturation::explain_pruned() {
 
 std::optional<Anomaly> Saturation::explain_read(std::uint32_t r) {
   const Read& rd = reads_[r];
-  auto cyclic = std::find(rd.alive.begin(), rd.alive.end(), kCyclic);
-  if (cyclic == rd.alive.end()) {
+  const auto cs = cands(rd);
+  const auto al = alive(rd);
+  auto cyclic = std::find(al.begin(), al.end(), kCyclic);
+  if (cyclic == al.end()) {
     // Every candidate was dropped: explain why the first cannot have
     // committed (it was dropped before this read's candidates were).
-    const TxnId u = rd.cands.front();
+    const TxnId u = cs.front();
     if (dead_why_[u] == kNone) return std::nullopt;
     std::optional<Anomaly> inner = explain_read(dead_why_[u]);
     if (!inner) return std::nullopt;
     const Transaction& txn = h_.txn(rd.txn);
     std::vector<std::string> names;
-    for (TxnId w : rd.cands) names.push_back(h_.txn_name(w));
+    for (TxnId w : cs) names.push_back(h_.txn_name(w));
     inner->description = fmt::format(
         "{}: {} reads a value only {} wrote, whose commit status is unknown; {} cannot have "
         "committed: {}",
@@ -156,7 +161,8 @@ std::optional<Anomaly> Saturation::explain_read(std::uint32_t r) {
   }
   // The committed transactions, the fixed reads, the reader and the first
   // candidate pruned for closing a cycle.
-  const TxnId w = rd.cands[static_cast<std::size_t>(cyclic - rd.alive.begin())];
+  const auto wi = static_cast<std::uint32_t>(cyclic - al.begin());
+  const TxnId w = cs[wi];
   member_.assign(n_, 0);
   for (TxnId t : a_.txns) member_[t] = !unknown(t);
   member_[rd.txn] = member_[w] = 1;
@@ -166,11 +172,12 @@ std::optional<Anomaly> Saturation::explain_read(std::uint32_t r) {
     const Read& qd = reads_[q];
     if (qd.known == kNoTxn || !member_[qd.txn] || !member_[qd.known]) continue;
     chosen_[q] = qd.known;
-    chosen_i_[q] = static_cast<std::uint32_t>(
-        std::find(qd.cands.begin(), qd.cands.end(), qd.known) - qd.cands.begin());
+    const auto qs = cands(qd);
+    chosen_i_[q] =
+        static_cast<std::uint32_t>(std::find(qs.begin(), qs.end(), qd.known) - qs.begin());
   }
   chosen_[r] = w;
-  chosen_i_[r] = static_cast<std::uint32_t>(cyclic - rd.alive.begin());
+  chosen_i_[r] = wi;
   std::vector<TxnId> order;
   std::vector<std::vector<std::uint32_t>> cycles;
   if (check_model(order, cycles, 1)) return std::nullopt;

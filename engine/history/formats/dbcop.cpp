@@ -21,15 +21,24 @@
 //    then needs a write of 0; --init explicit is refused: dbcop histories
 //    have no initial transaction.
 //
+// Speed: histories of tens of millions of events are read, so variables and
+// values are interned through dense tables indexed by their number (one
+// array access per event instead of formatting the number and hashing the
+// text), for numbers below a bound proportional to the file's size, so that
+// a malformed file cannot make the tables grow without bound; larger numbers
+// go through a hash map.
+//
 // Robustness: every count is checked against the bytes that remain (each
 // element needs a known minimum number of bytes) before it is looped over, and
 // every string length likewise. Bytes left after the value are rejected: a
 // history.bincode holds exactly one value, and trailing bytes mean the file is
 // not what it claims to be (a concatenation, a different layout), where
 // ignoring them could silently drop sessions.
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -56,6 +65,36 @@ std::string read_string(ByteCursor& in, std::string_view what) {
   if (!utf8::valid(text)) in.fail_at(text_at, fmt::format("expected {} as UTF-8 text", what));
   return std::string(text);
 }
+
+// Interned ids of the numbers of a history (variables or values): a dense
+// table for numbers below `dense_limit`, a hash map for the others.
+class NumberIds {
+ public:
+  static constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
+  explicit NumberIds(std::uint64_t dense_limit) : limit_(dense_limit) {}
+
+  template <class Intern>
+  std::uint32_t get(std::uint64_t number, Intern intern) {
+    if (number < limit_) {
+      if (number >= dense_.size()) {
+        // Doubling, as a vector grows, but never past the limit.
+        const std::uint64_t grown = std::min<std::uint64_t>(limit_, 2 * dense_.size());
+        dense_.resize(static_cast<std::size_t>(std::max(number + 1, grown)), kUnset);
+      }
+      std::uint32_t& id = dense_[number];
+      if (id == kUnset) id = intern(number);
+      return id;
+    }
+    auto [it, fresh] = sparse_.try_emplace(number, 0);
+    if (fresh) it->second = intern(number);
+    return it->second;
+  }
+
+ private:
+  std::uint64_t limit_;
+  std::vector<std::uint32_t> dense_;
+  std::unordered_map<std::uint64_t, std::uint32_t> sparse_;
+};
 
 // A short, printable rendering of a header string for a note.
 std::string shown(const std::string& s) {
@@ -92,6 +131,28 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
   std::size_t n_txns = 0, n_aborted = 0, failed_committed = 0, failed_aborted = 0;
   std::size_t writes_of_zero = 0;
   const ValueId zero = h.intern_value(Value{std::int64_t{0}});
+  // A dense table entry costs 4 bytes, an event 18: tables up to the number
+  // of events the file can hold stay within the size of the file.
+  const std::uint64_t dense_limit = bytes.size() / kEventBytes + 1024;
+  NumberIds key_ids(dense_limit), value_ids(dense_limit);
+  auto key_of = [&](std::uint64_t variable) {
+    return key_ids.get(variable, [&](std::uint64_t v) {
+      return h.intern_key(std::to_string(v), /*integer=*/true);
+    });
+  };
+  auto value_of = [&](std::int64_t value) {  // non-negative: checked when read
+    return value_ids.get(static_cast<std::uint64_t>(value), [&](std::uint64_t v) {
+      return h.intern_value(Value{static_cast<std::int64_t>(v)});
+    });
+  };
+  // A transaction's events, kept until its status (after them) is known.
+  struct Event {
+    bool write;
+    std::uint64_t variable;
+    std::int64_t value;
+    bool success;
+  };
+  std::vector<Event> events;
   for (std::uint64_t s = 0; s < n_sessions; ++s) {
     SessionId session = h.add_session();
     at = in.offset();
@@ -100,17 +161,15 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
     in.check_count(n_session_txns, kMinTxnBytes, at, fmt::format("session {} transaction", s));
     for (std::uint64_t t = 0; t < n_session_txns; ++t) {
       const std::string name = fmt::format("T{}.{}", s, t);
+      // The messages that name the transaction are formatted only when
+      // they are needed: millions of transactions are read.
       at = in.offset();
-      std::uint64_t n_events = in.u64_le(fmt::format("the event count of {}", name));
-      in.check_count(n_events, kEventBytes, at, fmt::format("{} event", name));
+      if (in.remaining() < 8) in.need(8, fmt::format("the event count of {}", name));
+      std::uint64_t n_events = in.u64_le("an event count");
+      if (n_events > in.remaining() / kEventBytes)
+        in.check_count(n_events, kEventBytes, at, fmt::format("{} event", name));
       // The transaction's status follows its events: read them first.
-      struct Event {
-        bool write;
-        std::uint64_t variable;
-        std::int64_t value;
-        bool success;
-      };
-      std::vector<Event> events;
+      events.clear();
       events.reserve(static_cast<std::size_t>(n_events));
       // check_count guarantees the bytes of every event: only the bool
       // fields can be malformed, and their messages are built only then.
@@ -137,17 +196,20 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
         ev.success = read_bool(e, "success flag");
         events.push_back(ev);
       }
-      bool committed = in.bool_byte(fmt::format("the success flag of {}", name));
+      if (in.remaining() < 1 || in.peek_u8() > 1)
+        in.bool_byte(fmt::format("the success flag of {}", name));  // fails
+      bool committed = in.bool_byte("a success flag");
       TxnId txn = h.add_txn(session, name, committed ? TxnStatus::Committed : TxnStatus::Aborted);
       ++n_txns;
       if (!committed) ++n_aborted;
+      h.txn(txn).ops.reserve(events.size());
       for (const Event& ev : events) {
         if (!ev.success) {
           ++(committed ? failed_committed : failed_aborted);
           continue;
         }
-        KeyId k = h.intern_key(std::to_string(ev.variable), /*integer=*/true);
-        ValueId v = h.intern_value(Value{ev.value});
+        KeyId k = key_of(ev.variable);
+        ValueId v = value_of(ev.value);
         if (ev.write) {
           if (v == zero) ++writes_of_zero;
           h.add_write(txn, k, v);
