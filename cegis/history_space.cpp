@@ -113,7 +113,7 @@ BoolMatrix HistorySpace::index_order() const {
 }
 
 HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit& c)
-    : scope_(scope), index_ordered_(opt.index_ordered), slots_(slots_of(scope, opt)),
+    : scope_(scope), index_ordered_(opt.index_ordered), duplicates_(opt.duplicates), slots_(slots_of(scope, opt)),
       universe_(make_universe(scope, slots_)) {
   const std::uint32_t n = scope.txns, K = scope.objects, V = scope.values;
   const Universe& u = universe_;
@@ -123,8 +123,10 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
   auto X = [&](std::uint32_t x) { return u.atom(model::kObj, x); };
   auto Vl = [&](std::uint32_t v) { return u.atom(model::kVal, v); };
 
+  const bool dup = opt.duplicates;
   // Variables. T0 writes value 0 everywhere and reads nothing. In the
   // operation form, R(t, x, v) is "some slot of t reads x and returns v".
+  // Other transactions write the initial value only when values may repeat.
   std::vector<std::pair<Index, BLit>> rcells, wcells, socells;
   for (std::uint32_t t = 1; t <= n; ++t)
     for (std::uint32_t i = 0; i < slots_; ++i)
@@ -139,7 +141,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
           for (std::uint32_t i = 0; i < slots_; ++i)
             rcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), slot_var(t, i, x, v));
         }
-        if (v > 0) wcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
+        if (v > 0 || dup) wcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
       }
   for (std::uint32_t x = 0; x < K; ++x) wcells.emplace_back(tuple_index(N, {T(0), X(x), Vl(0)}), kTrue);
   for (std::uint32_t j = 1; j <= n; ++j) socells.emplace_back(Index{T(0)} * N + T(j), kTrue);
@@ -160,20 +162,22 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       std::vector<BLit> rs, ws;
       for (std::uint32_t v = 0; v < V; ++v) {
         rs.push_back(R(t, x, v));
-        if (v > 0) ws.push_back(W(t, x, v));
+        if (v > 0 || dup) ws.push_back(W(t, x, v));
       }
       if (slots_ == 0) k.push_back(c.at_most_one(rs));
       k.push_back(c.at_most_one(ws));
       if (!opt.blind_writes) k.push_back(c.implies(c.or_(ws), c.or_(rs)));
     }
   // Unique written values: each (x, v), v > 0, has at most one writer.
-  for (std::uint32_t x = 0; x < K; ++x)
+  for (std::uint32_t x = 0; x < K && !dup; ++x)
     for (std::uint32_t v = 1; v < V; ++v) {
       std::vector<BLit> ws;
       for (std::uint32_t t = 1; t <= n; ++t) ws.push_back(W(t, x, v));
       k.push_back(c.at_most_one(ws));
     }
   // Every read returns the write of a lower-indexed transaction (T0 for v = 0).
+  // With repeated values, some writer of the value has a lower index: the
+  // one the execution numbering the transactions reads from.
   for (std::uint32_t t = 1; t <= n; ++t)
     for (std::uint32_t x = 0; x < K; ++x)
       for (std::uint32_t v = 1; v < V; ++v) {
@@ -193,7 +197,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       }
   // Values of each key written in order of their writers' indices, and the
   // written values form a prefix 1, 2, ...
-  for (std::uint32_t x = 0; x < K; ++x)
+  for (std::uint32_t x = 0; x < K && !dup; ++x)
     for (std::uint32_t v = 1; v < V; ++v) {
       for (std::uint32_t t = 1; t <= n; ++t)
         for (std::uint32_t w = 1; w <= t; ++w)
@@ -208,6 +212,16 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         k.push_back(c.implies(c.or_(next), c.or_(cur)));
       }
     }
+  // With repeated values, by first occurrence: a writer of v > 1 has an
+  // earlier writer of v - 1 (so the first writer of v comes after the first
+  // writer of v - 1, and the written values form a prefix).
+  for (std::uint32_t x = 0; x < K && dup; ++x)
+    for (std::uint32_t v = 2; v < V; ++v)
+      for (std::uint32_t t = 1; t <= n; ++t) {
+        std::vector<BLit> earlier;
+        for (std::uint32_t w = 1; w < t; ++w) earlier.push_back(W(w, x, v - 1));
+        k.push_back(c.implies(W(t, x, v), c.or_(earlier)));
+      }
   // used(t, x), empty(t).
   std::vector<std::vector<BLit>> used(n + 1, std::vector<BLit>(K, kFalse));
   std::vector<BLit> empty(n + 1, kFalse);
@@ -217,7 +231,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       std::vector<BLit> ops;
       for (std::uint32_t v = 0; v < V; ++v) {
         ops.push_back(R(t, x, v));
-        if (v > 0) ops.push_back(W(t, x, v));
+        if (v > 0 || dup) ops.push_back(W(t, x, v));
       }
       used[t][x] = c.or_(ops);
       any.push_back(used[t][x]);
@@ -240,6 +254,15 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
     }
   if (slots_ > 0) build_read_slots(c, k);
   constraints_ = c.and_(k);
+  bindings_.bind(s.reads, reads_);
+  bindings_.bind(s.writes, writes_);
+  bindings_.bind(s.so, so_);
+  bindings_.bind(s.t0, constant_matrix(N, 1, {{T(0)}}));
+  bindings_.bind(s.vo, constant_matrix(N, 3, {}));  // synthesized histories have no list reads
+  if (dup) {
+    build_read_events(c);
+    return;
+  }
 
   // Read-from: wrx(t1, x, t3) iff t3 reads the value t1 wrote (and t1 < t3
   // when index ordered).
@@ -254,12 +277,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         wrx.emplace_back(tuple_index(N, {T(t1), X(x), T(t3)}), c.or_(same));
       }
     }
-  bindings_.bind(s.reads, reads_);
-  bindings_.bind(s.writes, writes_);
-  bindings_.bind(s.so, so_);
   bindings_.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
-  bindings_.bind(s.t0, constant_matrix(N, 1, {{T(0)}}));
-  bindings_.bind(s.vo, constant_matrix(N, 3, {}));  // synthesized histories have no list reads
 }
 
 void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
@@ -292,7 +310,9 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
       rtxn.emplace_back(Index{Rd(t, i)} * N + T(t), used[i]);
       for (std::uint32_t j = 0; j < i; ++j) po.emplace_back(Index{Rd(t, j)} * N + Rd(t, i), used[i]);
       // rf(w, α): α returns w's write of its key; the writer is unique (values
-      // are), and of lower index when index ordered.
+      // are), and of lower index when index ordered. (With duplicates rf is
+      // each execution's choice: fresh_read_from.)
+      if (duplicates_) continue;
       for (std::uint32_t x = 0; x < K; ++x)
         rf.emplace_back(Index{T(0)} * N + Rd(t, i), slot_var(t, i, x, 0));
       for (std::uint32_t w = 1; w <= n; ++w) {
@@ -308,7 +328,7 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
       std::vector<BLit> ops = used;
       for (std::uint32_t x = 0; x < K; ++x) {
         std::vector<BLit> ws;
-        for (std::uint32_t v = 1; v < V; ++v) ws.push_back(write_var(t, x, v));
+        for (std::uint32_t v = duplicates_ ? 0 : 1; v < V; ++v) ws.push_back(write_var(t, x, v));
         ops.push_back(c.or_(ws));
       }
       std::vector<BLit> count = at_least(c, ops);
@@ -319,8 +339,169 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
   bindings_.bind(s.rkey, make_matrix(c, 2, std::move(rkey)));
   bindings_.bind(s.rval, make_matrix(c, 2, std::move(rval)));
   bindings_.bind(s.po, make_matrix(c, 2, std::move(po)));
-  bindings_.bind(s.rf, make_matrix(c, 2, std::move(rf)));
+  if (!duplicates_) bindings_.bind(s.rf, make_matrix(c, 2, std::move(rf)));
   bindings_.bind_extent(model::kRead, make_matrix(c, 1, std::move(extent)));
+}
+
+void HistorySpace::build_read_events(Circuit& c) {
+  const std::uint32_t n = scope_.txns, K = scope_.objects, V = scope_.values;
+  // Transaction form: one event per (t, x), t's external read of x.
+  for (std::uint32_t t = 1; t <= n && slots_ == 0; ++t)
+    for (std::uint32_t x = 0; x < K; ++x) {
+      ReadEvent e{t, x, kFalse, std::vector<BLit>(K, kFalse), std::vector<BLit>(n + 1, kFalse)};
+      std::vector<BLit> any;
+      for (std::uint32_t v = 0; v < V; ++v) any.push_back(read_var(t, x, v));
+      e.used = c.or_(any);
+      e.key[x] = kTrue;
+      e.from[0] = read_var(t, x, 0);
+      for (std::uint32_t w = 1; w <= n; ++w) {
+        if (w == t) continue;
+        std::vector<BLit> same;
+        for (std::uint32_t v = 0; v < V; ++v) same.push_back(c.and_(write_var(w, x, v), read_var(t, x, v)));
+        e.from[w] = c.or_(same);
+      }
+      events_.push_back(std::move(e));
+    }
+  // Operation form: one event per read slot.
+  for (std::uint32_t t = 1; t <= n && slots_ > 0; ++t)
+    for (std::uint32_t i = 0; i < slots_; ++i) {
+      ReadEvent e{t, i, kFalse, std::vector<BLit>(K, kFalse), std::vector<BLit>(n + 1, kFalse)};
+      std::vector<BLit> all, initial;
+      for (std::uint32_t x = 0; x < K; ++x) {
+        std::vector<BLit> of_key;
+        for (std::uint32_t v = 0; v < V; ++v) of_key.push_back(slot_var(t, i, x, v));
+        all.insert(all.end(), of_key.begin(), of_key.end());
+        e.key[x] = c.or_(of_key);
+        initial.push_back(slot_var(t, i, x, 0));
+      }
+      e.used = c.or_(all);
+      e.from[0] = c.or_(initial);
+      for (std::uint32_t w = 1; w <= n; ++w) {
+        if (w == t) continue;
+        std::vector<BLit> same;
+        for (std::uint32_t x = 0; x < K; ++x)
+          for (std::uint32_t v = 0; v < V; ++v) same.push_back(c.and_(slot_var(t, i, x, v), write_var(w, x, v)));
+        e.from[w] = c.or_(same);
+      }
+      events_.push_back(std::move(e));
+    }
+}
+
+void HistorySpace::bind_read_from(Circuit& c, Bindings& b, const std::vector<std::vector<BLit>>& choice) const {
+  const std::uint32_t n = scope_.txns, K = scope_.objects;
+  const Universe& u = universe_;
+  const std::uint32_t N = u.size();
+  const model::HistorySchema& s = model::history_schema();
+  std::vector<std::pair<Index, BLit>> rf, wrx;
+  for (std::size_t e = 0; e < events_.size(); ++e) {
+    const ReadEvent& ev = events_[e];
+    for (std::uint32_t w = 0; w <= n; ++w) {
+      const BLit l = choice[e][w];
+      if (l == kFalse) continue;
+      if (slots_ > 0)
+        rf.emplace_back(Index{u.atom(model::kTxn, w)} * N + u.atom(model::kRead, (ev.txn - 1) * slots_ + ev.slot), l);
+      // wrx(w, x, t) = ∃α. rf(w, α) ∧ rkey(α, x) ∧ rtxn(α, t): make_matrix
+      // ORs the events of t that read x.
+      for (std::uint32_t x = 0; x < K; ++x)
+        if (ev.key[x] != kFalse)
+          wrx.emplace_back(tuple_index(N, {u.atom(model::kTxn, w), u.atom(model::kObj, x), u.atom(model::kTxn, ev.txn)}),
+                           c.and_(l, ev.key[x]));
+    }
+  }
+  if (slots_ > 0) b.bind(s.rf, make_matrix(c, 2, std::move(rf)));
+  b.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
+}
+
+BLit HistorySpace::fresh_read_from(Circuit& c, Bindings& b, bool lower_only) const {
+  if (!duplicates_) return kTrue;
+  std::vector<std::vector<BLit>> choice;
+  std::vector<BLit> wf;
+  for (const ReadEvent& ev : events_) {
+    // A choice is a fresh variable and the legality of the writer, so only
+    // "exactly one" remains to say.
+    std::vector<BLit> row(ev.from.size(), kFalse);
+    for (std::uint32_t w = 0; w < ev.from.size(); ++w)
+      if (ev.from[w] != kFalse && (!lower_only || w < ev.txn)) row[w] = c.and_(c.input(), ev.from[w]);
+    wf.push_back(c.implies(ev.used, c.or_(row)));
+    wf.push_back(c.at_most_one(row));
+    choice.push_back(std::move(row));
+  }
+  bind_read_from(c, b, choice);
+  return c.and_(wf);
+}
+
+BLit HistorySpace::pinned_read_from(Circuit& c, Bindings& b, const std::vector<poly::ChosenRead>& pinned) const {
+  if (!duplicates_) return kTrue;
+  const std::uint32_t K = scope_.objects;
+  // The pinned writer of each event, if any. A decoded candidate's read op
+  // is its slot (reads come first, slots in program order) in the operation
+  // form; in the transaction form a read event is (reader, key).
+  std::vector<std::uint32_t> pin(events_.size(), UINT32_MAX);
+  for (const poly::ChosenRead& r : pinned) {
+    if (r.reader < 1 || r.reader > scope_.txns) continue;
+    const std::size_t e = slots_ > 0 ? (r.reader - 1) * std::size_t{slots_} + r.op : (r.reader - 1) * std::size_t{K} + r.key;
+    if (e < events_.size() && (slots_ == 0 || r.op < slots_)) pin[e] = r.writer;
+  }
+  std::vector<std::vector<BLit>> choice;
+  std::vector<BLit> legal;
+  for (std::size_t e = 0; e < events_.size(); ++e) {
+    const ReadEvent& ev = events_[e];
+    std::vector<BLit> row(ev.from.size(), kFalse);
+    if (pin[e] != UINT32_MAX) {
+      // The candidate's choice, legal only where that writer writes what the
+      // event reads here.
+      const BLit writes = pin[e] < ev.from.size() ? ev.from[pin[e]] : kFalse;
+      if (writes != kFalse) row[pin[e]] = writes;
+      legal.push_back(c.implies(ev.used, writes));
+    } else {
+      // The lowest-indexed writer of what it reads: always legal, as every
+      // read has a writer (no thin air).
+      BLit lower = kFalse;
+      for (std::uint32_t w = 0; w < ev.from.size(); ++w) {
+        row[w] = c.and_(ev.from[w], !lower);
+        lower = c.or_(lower, ev.from[w]);
+      }
+    }
+    choice.push_back(std::move(row));
+  }
+  bind_read_from(c, b, choice);
+  return c.and_(legal);
+}
+
+std::vector<poly::ChosenRead> HistorySpace::chosen_reads(const Circuit& c, const std::vector<bool>& inputs,
+                                                         const Bindings& b) const {
+  std::vector<poly::ChosenRead> out;
+  if (!duplicates_) return out;
+  const std::uint32_t K = scope_.objects, V = scope_.values;
+  const Universe& u = universe_;
+  const std::uint32_t N = u.size();
+  const model::HistorySchema& s = model::history_schema();
+  auto val = [&](BLit l) { return c.eval(l, inputs); };
+  const BoolMatrix& wrx = *b.find(*s.wrx);
+  const BoolMatrix* rf = slots_ > 0 ? b.find(*s.rf) : nullptr;
+  for (const ReadEvent& ev : events_) {
+    if (!val(ev.used)) continue;
+    std::uint32_t candidates = 0;
+    for (BLit l : ev.from) candidates += val(l) ? 1 : 0;
+    if (candidates < 2) continue;
+    std::uint32_t key = 0;
+    while (key < K && !val(ev.key[key])) ++key;
+    // The read's operation in the decoded history: its slot, or (transaction
+    // form, reads added in key order) the number of keys before it t reads.
+    std::uint32_t op = ev.slot;
+    if (slots_ == 0) {
+      op = 0;
+      for (std::uint32_t x = 0; x < ev.slot; ++x)
+        for (std::uint32_t v = 0; v < V; ++v) op += val(read_var(ev.txn, x, v)) ? 1 : 0;
+    }
+    for (std::uint32_t w = 0; w < ev.from.size(); ++w) {
+      const Atom W = u.atom(model::kTxn, w);
+      const BLit chosen = rf ? rf->at(Index{W} * N + u.atom(model::kRead, (ev.txn - 1) * slots_ + ev.slot))
+                             : wrx.at(tuple_index(N, {W, u.atom(model::kObj, key), u.atom(model::kTxn, ev.txn)}));
+      if (val(chosen)) out.push_back({w, ev.txn, op, key});
+    }
+  }
+  return out;
 }
 
 History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) const {
@@ -360,7 +541,7 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
         for (std::uint32_t v = 0; v < V; ++v)
           if (val(slot_var(t, i, x, v))) h.add_read(id, x, v);
     for (std::uint32_t x = 0; x < K; ++x)
-      for (std::uint32_t v = 1; v < V; ++v)
+      for (std::uint32_t v = duplicates_ ? 0 : 1; v < V; ++v)
         if (val(write_var(t, x, v))) h.add_write(id, x, v);
   }
   return h;

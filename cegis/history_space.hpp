@@ -1,7 +1,8 @@
 // The space of histories a synthesis problem searches (DESIGN.md §6.1): for a
 // scope of n transactions, k objects and m values (the initial value counted,
 // as in Isolde), boolean variables for
-//   W[t][x][v]  t's final write of x is v (at most one v; v ≠ the initial value)
+//   W[t][x][v]  t's final write of x is v (at most one v; v ≠ the initial value
+//               unless values may repeat)
 //   so[i][j]    session order, i < j: a disjoint union of chains
 // and, for the reads, one of two forms:
 //   - transactions (the default): R[t][x][v], t's external read of x returns
@@ -13,10 +14,22 @@
 //     times with different values. The slots are the atoms of the sort Read;
 //     the sort's extent is the used slots. With P, reads and written keys
 //     together are at most P per transaction; without, up to 2k reads.
-// T0 writes the initial value of every key and precedes everything. Written
-// values are unique per key. Every read returns a value another transaction
-// wrote (T0 for the initial value): no thin-air reads. When index ordered,
-// that transaction has a lower index: read-from follows index order.
+// T0 writes the initial value of every key and precedes everything. Every
+// read returns a value another transaction wrote (T0 for the initial value):
+// no thin-air reads. When index ordered, some such transaction has a lower
+// index.
+//
+// Written values are unique per key by default: read-from (rf, and wrx, its
+// projection) is then a function of the values, bound once here. With
+// SpaceOptions::duplicates, several transactions may write the same value to
+// a key, the initial value included (ABA), and read-from is a choice: the
+// space binds neither rf nor wrx, and each execution (an allow level's
+// witness, a deny lemma) gets its own from fresh_read_from() or
+// pinned_read_from(), with exactly one writer per read event, as a checked
+// history's concrete instance has (engine/model/concrete.hpp). The
+// transaction form has no Read atoms and needs none: its read events are the
+// pairs (t, x), and only wrx is chosen (a level that mentions rf is over read
+// events and implies the operation form).
 //
 // The operation form places a transaction's reads before its writes. No
 // level can tell the difference: a read after the transaction's own write of
@@ -24,7 +37,8 @@
 // position is not part of the schema (only final writes are), so every
 // interleaving of the same reads and writes gives the same relations.
 // tests/unit/test_synth_operations.cpp checks completeness against
-// histories enumerated with every interleaving.
+// histories enumerated with every interleaving (test_synth_duplicates.cpp
+// with repeated values).
 //
 // Symmetry breaking, each step sound on its own and together (rename the
 // transactions along a witness order, then the values of each key, then the
@@ -33,9 +47,15 @@
 //     level's order contains so ∪ wr, as Biswas–Enea's co and Cerone's ar
 //     do; otherwise so alone, renaming along a linear extension of so: a
 //     session-free level such as Adya's may allow a history whose so ∪ wr
-//     has a cycle, and PL-1 one whose wr has);
+//     has a cycle, and PL-1 one whose wr has). With repeated values, wr is
+//     that of the execution whose order is proved to contain it: every read
+//     has a lower-indexed writer of its value, and that execution reads from
+//     lower indices only;
 //   - the written values of each key are 1, 2, ... in the order of their
-//     writers' indices;
+//     writers' indices; with repeated values, in the order of their first
+//     occurrence: scanning the writers of x in index order, a value v > 1
+//     appears only after v - 1 (renaming the non-initial values of one key
+//     injectively changes no relation; 0 stays T0's);
 //   - keys are numbered in the order of their first use;
 //   - empty transactions (no reads, no writes) come last and are in no
 //     session with others. An empty transaction is invisible to every shipped
@@ -51,6 +71,7 @@
 #include "engine/logic/circuit.hpp"
 #include "engine/logic/translator.hpp"
 #include "engine/logic/universe.hpp"
+#include "engine/polygraph/dependency.hpp"
 
 namespace iso::cegis {
 
@@ -74,6 +95,9 @@ struct SpaceOptions {
   // Sound only when every solution has so ∪ wr acyclic: the synthesizer sets
   // it when an allow level's order provably contains so ∪ wr.
   bool index_ordered = true;
+  // Written values may repeat (several writers of one value of a key, the
+  // initial value included), and read-from is a choice per execution.
+  bool duplicates = false;
 };
 
 class HistorySpace {
@@ -86,8 +110,29 @@ class HistorySpace {
   // Read slots per transaction in the operation form.
   std::uint32_t read_slots() const { return slots_; }
   const logic::Universe& universe() const { return universe_; }
-  // The schema's base relations bound to this space's variables.
+  bool duplicates() const { return duplicates_; }
+  // The schema's base relations bound to this space's variables; with
+  // duplicates, all but rf and wrx (see fresh_read_from).
   const logic::Bindings& bindings() const { return bindings_; }
+  // With duplicates: binds rf (operation form) and wrx in `b` to a fresh
+  // read-from choice, rf(w, α) only where w ≠ txn(α) writes what α reads
+  // (T0 the initial value), and returns its well-formedness (exactly one
+  // writer per read event). `lower_only`: writers of lower index only (the
+  // execution whose order, fixed to the index order, provably contains wr).
+  // Without duplicates read-from is already bound: leaves `b` and returns true.
+  logic::BLit fresh_read_from(logic::Circuit& c, logic::Bindings& b, bool lower_only) const;
+  // With duplicates: binds rf and wrx in `b` to a read-from fixed by the
+  // choices `pinned` of a candidate's witness (a read event named as in the
+  // decoded candidate: reader, op, key) and, for every other read event, to
+  // the lowest-indexed writer of what it reads. Returns its legality: each
+  // pinned writer writes what its read event reads (in another history of
+  // the space it may not). Without duplicates: leaves `b`, returns true.
+  logic::BLit pinned_read_from(logic::Circuit& c, logic::Bindings& b,
+                               const std::vector<poly::ChosenRead>& pinned) const;
+  // The read-from `b` (bound by fresh_read_from) chooses in a model, for the
+  // read events of the decoded history with several candidate writers.
+  std::vector<poly::ChosenRead> chosen_reads(const logic::Circuit& c, const std::vector<bool>& inputs,
+                                             const logic::Bindings& b) const;
   // Well-formedness of the space and the symmetry breaking.
   logic::BLit constraints() const { return constraints_; }
   // Txn atoms in index order: T0 < T1 < ... < Tn, the fixed commit order.
@@ -112,9 +157,26 @@ class HistorySpace {
   logic::Index idx3(std::uint32_t t, std::uint32_t x, std::uint32_t v) const;
   // Read slots (operation form): the relations over read events.
   void build_read_slots(logic::Circuit& c, std::vector<logic::BLit>& constraints);
+  // A read event (with duplicates): t's read of key x (transaction form) or
+  // t's read slot i (operation form).
+  struct ReadEvent {
+    std::uint32_t txn;
+    std::uint32_t slot;            // the key (transaction form) or the slot
+    logic::BLit used;              // the event exists
+    std::vector<logic::BLit> key;  // key[x]: it reads x
+    // from[w], w = 0..n: w's final write of the key is the value it returns
+    // (false for w = txn: reads come before the transaction's own writes).
+    std::vector<logic::BLit> from;
+  };
+  void build_read_events(logic::Circuit& c);
+  // Binds rf and wrx in `b` to choice[e][w] (event e reads from w).
+  void bind_read_from(logic::Circuit& c, logic::Bindings& b,
+                      const std::vector<std::vector<logic::BLit>>& choice) const;
 
   Scope scope_;
   bool index_ordered_ = true;
+  bool duplicates_ = false;
+  std::vector<ReadEvent> events_;  // with duplicates
   std::uint32_t slots_ = 0;
   // slot_[((t - 1) * slots_ + i) * k * m + x * m + v]
   std::vector<logic::BLit> slot_;

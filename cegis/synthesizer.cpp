@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -26,6 +27,9 @@ struct Execution {
   const lua::Framework* framework;
   std::vector<BoolMatrix> witness;  // in framework->witness order
   Bindings bindings;
+  // With repeated values, the execution's own read-from (in `bindings`) is
+  // well formed: exactly one writer per read event.
+  BLit wellformed = kTrue;
 };
 
 // Witnesses are exchanged with the oracle as tuples of transactions, keys
@@ -53,7 +57,7 @@ Atom atom_of(const Universe& u, SortId sort, std::uint32_t id) { return u.atom(s
 Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Circuit& c,
                          bool fix_order) {
   check_witness_sorts(fw);
-  Execution e{&fw, {}, space.bindings()};
+  Execution e{&fw, {}, space.bindings(), kTrue};
   const Universe& u = space.universe();
   bool fixed_one = false;
   for (const auto& w : fw.witness) {
@@ -68,6 +72,11 @@ Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Ci
     e.bindings.bind(w.rel, m);
     e.witness.push_back(std::move(m));
   }
+  // With repeated values, the execution chooses its read-from. When its
+  // order is the index order, its wf (proved to put so ∪ wr inside that
+  // order, order_contains_so_wr) makes that choice go up the index: saying
+  // so only spares the solver the proof.
+  e.wellformed = space.fresh_read_from(c, e.bindings, fixed_one);
   return e;
 }
 
@@ -121,8 +130,8 @@ bool states_so_wr_within(const FormulaPtr& f, const RelationPtr& order) {
 bool refuted(const std::string& question, const lua::Framework& fw, const FormulaPtr& f,
              const std::function<FormulaPtr(const Execution&)>& goal, const Scope& scope, SpaceOptions space) {
   space.index_ordered = false;
-  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}", question, fw.location, fw.name, scope.text(),
-                                      space.operations, space.blind_writes, space.sessions);
+  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}", question, fw.location, fw.name, scope.text(),
+                                      space.operations, space.blind_writes, space.sessions, space.duplicates);
   static std::map<std::string, bool> cache;
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   Circuit c;
@@ -131,6 +140,7 @@ bool refuted(const std::string& question, const lua::Framework& fw, const Formul
   HistorySpace sp(scope, space, c);
   cnf.assert_true(sp.constraints());
   Execution e = make_execution(fw, sp, c, false);
+  cnf.assert_true(e.wellformed);
   Translator tr(sp.universe(), c, e.bindings);
   cnf.assert_true(tr.formula(f));
   cnf.assert_true(tr.formula(goal(e)));
@@ -208,7 +218,9 @@ class Loop {
   void run_loop(SynthResult& result);
   void assert_formula(const FormulaPtr& f, const Bindings& b, bool negate);
   std::optional<Witness> counterexample(const History& h, const lua::Level& level,
-                                        bool& timed_out);
+                                        bool& timed_out, bool force_generic = false);
+  BLit lemma(const lua::Level& deny, const Witness& w);
+  const Bindings& read_from_base(std::optional<std::size_t> exec);
   void report_progress();
   std::vector<Bindings> deny_templates(const lua::Level& deny);
 
@@ -229,6 +241,9 @@ class Loop {
   HistorySpace space_;
   CnfEncoder cnf_;
   std::vector<Execution> allow_execs_;
+  // With repeated values and no allow execution: a read-from for the deny
+  // templates (the lowest-indexed writer of every read).
+  std::optional<Bindings> lowest_read_from_;
 };
 
 void Loop::assert_formula(const FormulaPtr& f, const Bindings& b, bool negate) {
@@ -239,6 +254,20 @@ void Loop::assert_formula(const FormulaPtr& f, const Bindings& b, bool negate) {
   stats_.translate_seconds += seconds_since(t);
 }
 
+// The bindings whose read-from a template uses: without repeated values the
+// space's (read-from is a function of the history); with them, allow
+// execution `exec`'s (asserted well formed), or the lowest-indexed writers
+// when there is no allow execution.
+const Bindings& Loop::read_from_base(std::optional<std::size_t> exec) {
+  if (!space_.duplicates()) return space_.bindings();
+  if (exec && *exec < allow_execs_.size()) return allow_execs_[*exec].bindings;
+  if (!lowest_read_from_) {
+    lowest_read_from_ = space_.bindings();
+    cnf_.assert_true(space_.pinned_read_from(circuit_, *lowest_read_from_, {}));
+  }
+  return *lowest_read_from_;
+}
+
 std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
   const lua::Framework& fw = *deny.framework;
   check_witness_sorts(fw);
@@ -246,16 +275,25 @@ std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
   if (opt_.smart_search)
     for (const Execution& e : allow_execs_)
       if (e.framework == &fw) out.push_back(e.bindings);
-  // Orders: the index order and every order on Txn of an allow execution.
+  // Orders: the index order and every order on Txn of an allow execution,
+  // each with the read-from it goes with (with repeated values, the
+  // execution's own; the index order's is the execution that fixed it, or
+  // the first). Any legal read-from is sound here: the deny level is
+  // violated under every one.
   const std::uint32_t n = space_.universe().size();
   std::vector<BoolMatrix> orders{space_.index_order()};
+  std::vector<const Bindings*> bases{&read_from_base(ordering_ ? ordering_ : std::optional<std::size_t>{0})};
   if (opt_.smart_search)
-    for (const Execution& e : allow_execs_)
+    for (std::size_t x = 0; x < allow_execs_.size(); ++x) {
+      const Execution& e = allow_execs_[x];
       for (std::size_t i = 0; i < e.framework->witness.size(); ++i)
         if (is_txn_order(e.framework->witness[i]) &&
             std::none_of(orders.begin(), orders.end(),
-                         [&](const BoolMatrix& m) { return m.cells == e.witness[i].cells; }))
+                         [&](const BoolMatrix& m) { return m.cells == e.witness[i].cells; })) {
           orders.push_back(e.witness[i]);
+          bases.push_back(&read_from_base(x));
+        }
+    }
   const model::HistorySchema& s = model::history_schema();
   Translator tr(space_.universe(), circuit_, space_.bindings());
   // A framework whose witness is not made of orders and relations on Txn
@@ -270,7 +308,8 @@ std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
     });
     if (!per_key) return out;
     BoolMatrix writer = tr.expr(s.writer);  // Txn->Obj
-    for (const BoolMatrix& order : orders) {
+    for (std::size_t o = 0; o < orders.size(); ++o) {
+      const BoolMatrix& order = orders[o];
       std::vector<std::pair<Index, BLit>> cells;
       for (const auto& [idx, lit] : order.cells) {
         const Atom a = static_cast<Atom>(idx / n), b = static_cast<Atom>(idx % n);
@@ -281,19 +320,32 @@ std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
         }
       }
       BoolMatrix m = make_matrix(circuit_, 3, std::move(cells));
-      Bindings b = space_.bindings();
+      Bindings b = *bases[o];
       for (const auto& w : fw.witness) b.bind(w.rel, m);
       out.push_back(std::move(b));
     }
     return out;
   }
   const bool has_rel = std::any_of(fw.witness.begin(), fw.witness.end(), [](const auto& w) { return !w.order; });
-  BoolMatrix so_wr = tr.expr(union_(rel(s.so), s.wr));
-  BoolMatrix hb = tr.expr(s.hb);
+  // so ∪ wr and happens-before of each read-from (one without duplicates).
+  std::vector<BoolMatrix> so_wrs, hbs;
+  for (std::size_t o = 0; o < bases.size(); ++o) {
+    if (o > 0 && bases[o] == bases[o - 1]) {
+      so_wrs.push_back(so_wrs.back());
+      hbs.push_back(hbs.back());
+      continue;
+    }
+    Translator tb(space_.universe(), circuit_, *bases[o]);
+    so_wrs.push_back(tb.expr(union_(rel(s.so), s.wr)));
+    hbs.push_back(tb.expr(s.hb));
+  }
   BoolMatrix iden_txn;
   for (std::uint32_t t = 0; t <= p_.scope.txns; ++t) iden_txn.cells.emplace_back(Index{t} * n + t, kTrue);
   iden_txn.arity = 2;
-  for (const BoolMatrix& order : orders) {
+  for (std::size_t o = 0; o < orders.size(); ++o) {
+    const BoolMatrix& order = orders[o];
+    const BoolMatrix& so_wr = so_wrs[o];
+    const BoolMatrix& hb = hbs[o];
     // Relations (visibility) to try with this order: all of it, its prefix
     // closure of so ∪ wr, happens-before, and so ∪ wr itself.
     std::vector<BoolMatrix> rels{order};
@@ -303,7 +355,7 @@ std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
       rels.push_back(so_wr);
     }
     for (const BoolMatrix& r : rels) {
-      Bindings b = space_.bindings();
+      Bindings b = *bases[o];
       for (const auto& w : fw.witness) b.bind(w.rel, w.order ? order : r);
       out.push_back(std::move(b));
     }
@@ -320,9 +372,10 @@ void Loop::report_progress() {
 }
 
 std::optional<Witness> Loop::counterexample(const History& h, const lua::Level& level,
-                                            bool& timed_out) {
+                                            bool& timed_out, bool force_generic) {
   auto t = Clock::now();
   DecideOptions opt;
+  opt.force_generic = force_generic;
   opt.explain = false;  // a violated candidate needs no explanation
   opt.hint = index_order_hint(*level.framework, h);
   Decision d = decide_with_witness(h, level, opt);
@@ -330,6 +383,37 @@ std::optional<Witness> Loop::counterexample(const History& h, const lua::Level& 
   if (d.verdict == Verdict::Unknown) timed_out = true;
   if (d.verdict != Verdict::Allowed) return std::nullopt;
   return std::move(d.witness);
+}
+
+// The lemma's body, (WF and N)(h, w) with w constant: the oracle's witness
+// for the candidate, over any history of the space. With repeated values it
+// also fixes a read-from, legal(rf0) and (WF and N)(h, w, rf0): rf0 is the
+// witness's choice for the read events that had one, and the lowest-indexed
+// writer for the others (for a read with one candidate, the one the oracle
+// used). A history the lemma excludes is then allowed by the deny level
+// under w and rf0.
+BLit Loop::lemma(const lua::Level& d, const Witness& w) {
+  auto t = Clock::now();
+  const std::uint32_t n_atoms = space_.universe().size();
+  Bindings b = space_.bindings();
+  const BLit legal = space_.pinned_read_from(circuit_, b, w.chosen_reads);
+  for (std::size_t i = 0; i < d.framework->witness.size(); ++i) {
+    const auto& rel = w.relations[i];
+    std::vector<std::vector<Atom>> tuples;
+    for (const auto& tuple : tuples_of(w, rel)) {
+      std::vector<Atom> atoms(tuple.size());
+      for (std::size_t col = 0; col < tuple.size(); ++col)
+        atoms[col] = atom_of(space_.universe(), rel.type[col], tuple[col]);
+      tuples.push_back(std::move(atoms));
+    }
+    b.bind(d.framework->witness[i].rel,
+           constant_matrix(n_atoms, static_cast<std::uint32_t>(rel.type.size()), tuples));
+  }
+  Translator tr(space_.universe(), circuit_, b);
+  BLit l = tr.formula(d.constraint());
+  if (legal != kTrue) l = circuit_.and_(legal, l);
+  stats_.translate_seconds += seconds_since(t);
+  return l;
 }
 
 SynthResult Loop::run() {
@@ -351,7 +435,6 @@ SynthResult Loop::run() {
 }
 
 void Loop::run_loop(SynthResult& result) {
-  const std::uint32_t n_atoms = space_.universe().size();
   {
     auto t = Clock::now();
     cnf_.assert_true(space_.constraints());
@@ -361,6 +444,7 @@ void Loop::run_loop(SynthResult& result) {
   for (std::size_t i = 0; i < p_.allow.size(); ++i) {
     const bool fix_here = opt_.fixed_order && ordering_ == i;
     allow_execs_.push_back(make_execution(*p_.allow[i]->framework, space_, circuit_, fix_here));
+    if (allow_execs_.back().wellformed != kTrue) cnf_.assert_true(allow_execs_.back().wellformed);
     assert_formula(p_.allow[i]->constraint(), allow_execs_.back().bindings, false);
   }
   // A history violates a deny level under *every* witness, so any
@@ -394,20 +478,25 @@ void Loop::run_loop(SynthResult& result) {
       if (!w) continue;
       refuted = true;
       // Lemma: not (WF and N)(h, w) with w constant.
-      Bindings b = space_.bindings();
-      for (std::size_t i = 0; i < d->framework->witness.size(); ++i) {
-        const auto& rel = w->relations[i];
-        std::vector<std::vector<Atom>> tuples;
-        for (const auto& tuple : tuples_of(*w, rel)) {
-          std::vector<Atom> atoms(tuple.size());
-          for (std::size_t col = 0; col < tuple.size(); ++col)
-            atoms[col] = atom_of(space_.universe(), rel.type[col], tuple[col]);
-          tuples.push_back(std::move(atoms));
-        }
-        b.bind(d->framework->witness[i].rel,
-               constant_matrix(n_atoms, static_cast<std::uint32_t>(rel.type.size()), tuples));
+      BLit l = lemma(*d, *w);
+      // With repeated values the lemma must exclude the candidate itself
+      // (progress): it does when the witness names the read-from of every
+      // read with several candidates. The generic oracle always does; a
+      // graph checker that did not is asked again through it.
+      if (space_.duplicates() && !circuit_.eval(l, inputs)) {
+        w = counterexample(h, *d, timed_out, true);
+        if (!w && timed_out) continue;
+        if (!w)
+          throw std::logic_error(fmt::format("synthesis: the oracles disagree on whether {} allows a candidate",
+                                             d->name));
+        l = lemma(*d, *w);
+        if (!circuit_.eval(l, inputs))
+          throw std::logic_error(fmt::format("synthesis: the lemma for {} does not exclude the candidate it "
+                                             "was made from", d->name));
       }
-      assert_formula(d->constraint(), b, true);
+      const auto t_assert = Clock::now();
+      cnf_.assert_true(!l);
+      stats_.translate_seconds += seconds_since(t_assert);
       ++stats_.lemmas;
     }
     if (timed_out) {
@@ -417,7 +506,10 @@ void Loop::run_loop(SynthResult& result) {
     if (!refuted) {
       result.outcome = Outcome::Found;
       std::vector<Witness> ws;
-      for (const auto& e : allow_execs_) ws.push_back(decode_witness(e, circuit_, inputs, space_.universe(), p_.scope.txns));
+      for (const auto& e : allow_execs_) {
+        ws.push_back(decode_witness(e, circuit_, inputs, space_.universe(), p_.scope.txns));
+        ws.back().chosen_reads = space_.chosen_reads(circuit_, inputs, e.bindings);
+      }
       result.history = without_empty_transactions(h, &ws);
       result.allow_witnesses = std::move(ws);
       break;

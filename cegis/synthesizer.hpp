@@ -8,7 +8,9 @@
 // violate every deny level of their framework. Each candidate goes to the
 // checking oracle, deny level by deny level; a witness under which the
 // candidate satisfies a deny level becomes the lemma WF(h, w) => not N(h, w),
-// with w constant, over the same circuit and solver.
+// with w constant, over the same circuit and solver. With repeated values
+// (SpaceOptions::duplicates) each allow execution also chooses its own
+// read-from, and a lemma pins the witness's read-from choices as well.
 #pragma once
 
 #include <functional>

@@ -43,6 +43,7 @@ struct SearchArgs {
   bool json = false;
   bool no_blind_writes = false;
   bool no_sessions = false;
+  bool duplicates = false;
   double timeout = 0;
 };
 

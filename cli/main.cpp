@@ -34,6 +34,9 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
                 "Every written key must be read first (Isolde's history space)");
   cmd->add_flag("--no-sessions", a.no_sessions,
                 "Every transaction in its own session (the session-free levels' view, e.g. Adya's)");
+  cmd->add_flag("--duplicates", a.duplicates,
+                "Written values may repeat (several writers of one value of a key, the initial "
+                "value included: ABA); read-from is then chosen by each level's witness");
 }
 
 // --format and --init: how check and show read their input.

@@ -97,6 +97,7 @@ cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::
   p.deny = resolve(lib, deny);
   p.space.blind_writes = !a.no_blind_writes;
   p.space.sessions = !a.no_sessions;
+  p.space.duplicates = a.duplicates;
   return p;
 }
 

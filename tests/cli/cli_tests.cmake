@@ -141,6 +141,11 @@ cli_test(synth-adya-none 1 "" "none: no history" ${BIN} synth --allow adya.PL-2.
 cli_test(synth-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} synth --allow SI --deny NOPE)
 cli_test(synth-spec-error 2 "syntax-error.lua:3: " "" ${BIN} synth --spec ${IN}/syntax-error.lua --allow SI --deny bad.X)
 cli_test(synth-nothing 2 "nothing to synthesize" "" ${BIN} synth --scope 2,2,2)
+# Repeated written values: with two values, two writers of x need one value
+# twice (a lost update); the unique-value space has none at this scope.
+cli_test(synth-duplicates 0 "" "T2: r\\(x,0\\) w\\(x,1\\)" ${BIN} synth --allow biswas.CC --deny biswas.SI --scope 2,1,2 --duplicates)
+cli_test(synth-duplicates-unique 1 "" "none: no history" ${BIN} synth --allow biswas.CC --deny biswas.SI --scope 2,1,2)
+cli_test(compare-duplicates 0 "" "weaker: biswas.CC allows strictly more" ${BIN} compare biswas.CC biswas.SI --scope 2,1,2 --duplicates)
 cli_test(compare-user-spec 0 "" "my.UpdateSer" ${BIN} compare RA my.UpdateSer --scope 3,2,2
          --spec ${CMAKE_SOURCE_DIR}/examples/specs/update-ser.lua)
 

@@ -1,6 +1,8 @@
-// Shared by the synthesis tests: a problem by level names, and the
-// re-check of a synthesized history (after a JSON round trip, by the oracle
-// and by the brute force, with each allow witness checked against its level).
+// Shared by the synthesis tests: a problem by level names, the re-check of a
+// synthesized history (after a JSON round trip, by the oracle and by the
+// brute force, with each allow witness checked against its level), and the
+// exhaustive enumeration the synthesizer's completeness is checked against
+// (tests/brute/enumerate.hpp).
 #pragma once
 
 #include <doctest/doctest.h>
@@ -13,6 +15,7 @@
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
 #include "tests/brute/brute.hpp"
+#include "tests/brute/enumerate.hpp"
 #include "tests/unit/brute_witness.hpp"
 #include "tests/unit/history_helpers.hpp"
 
@@ -65,16 +68,9 @@ inline void verify_solution(const Problem& p, const SynthResult& r) {
   }
 }
 
-// Decides `ah` on every level by brute force and records, in
-// separated[a][b], that levels[a] allows it and levels[b] does not.
-inline void record_separations(const AbstractHistory& ah, const std::vector<std::string>& levels,
-                               std::vector<std::vector<bool>>& separated) {
-  std::vector<bool> allowed(levels.size());
-  for (std::size_t i = 0; i < levels.size(); ++i) allowed[i] = brute::allows(ah, levels[i]);
-  for (std::size_t a = 0; a < levels.size(); ++a)
-    if (allowed[a])
-      for (std::size_t b = 0; b < levels.size(); ++b)
-        if (!allowed[b]) separated[a][b] = true;
-}
+using brute::all_levels;
+using brute::enumerate_separations;
+using brute::EnumeratedSpace;
+using brute::record_separations;
 
 }  // namespace iso::cegis

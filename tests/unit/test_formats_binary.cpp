@@ -382,7 +382,7 @@ std::vector<ClientLog> logs_of(std::vector<CobraLog> ls) {
 // transactions (all committed), 18 reads, 3 writes, 8 reads whose write id no
 // committed 'W' record logged, no reads of 0xbebeebee; cock-G2 has 10 logs,
 // 446 transactions, 892 reads (all of 0xbebeebee), 446 writes, 890 keys.
-TEST_CASE("cobra: cock-blog loads; 8 of its 18 reads name unlogged writes") {
+TEST_CASE("cobra: cock-blog loads, 8 of its 18 reads name unlogged writes") {
   ReadResult r = read_history_path(kHist + "cobra/cock-blog", std::nullopt, {});
   const History& h = r.history;
   CHECK(r.format == Format::Cobra);
@@ -783,7 +783,7 @@ TEST_CASE("init cobra: the initial write by default, none, explicit refused") {
         "transaction (0xbebeebee) (use auto, implicit or none)");
 }
 
-TEST_CASE("init viper: an isInitial line is explicit; inference only for the implicit state") {
+TEST_CASE("init viper: an isInitial line is explicit, inference only for the implicit state") {
   const std::string initial =
       "{\"value\": [[\"w\", 1, 42, true]], \"isInitial\": true}\n"
       "{\"value\": [[\"r\", 1, 42, false], [\"r\", 2, 9, false]]}\n";

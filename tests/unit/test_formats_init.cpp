@@ -62,7 +62,7 @@ TEST_CASE("init modes: names") {
 
 // --- AWDIT (FORMATS.md §4) ----------------------------------------------------
 
-TEST_CASE("init awdit: no implicit initial state; hb-cycle's first transaction is ordinary") {
+TEST_CASE("init awdit: no implicit initial state, hb-cycle's first transaction is ordinary") {
   // LABELS.md: AWDIT's initial reads are explicit, and the transaction that
   // writes them sits in an ordinary session.
   ReadResult r = read_history_path(kData + "awdit-test/none/hb-cycle.txt", std::nullopt, {});
@@ -87,7 +87,7 @@ TEST_CASE("init awdit: no implicit initial state; hb-cycle's first transaction i
         "it reads");
 }
 
-TEST_CASE("init awdit: explicit takes the first transaction as T0; implicit adds T0") {
+TEST_CASE("init awdit: explicit takes the first transaction as T0, implicit adds T0") {
   const std::string text = "w 0 0\nw 1 5\n=====\nr 0 0\nr 1 5\n-----\nr 2 0\n";
   ReadResult e = read(read_awdit, text, InitMode::Explicit);
   CHECK(e.explicit_init);
@@ -110,7 +110,7 @@ TEST_CASE("init awdit: explicit takes the first transaction as T0; implicit adds
 
 // --- text r/w (FORMATS.md §3) ---------------------------------------------------
 
-TEST_CASE("init text: auto takes a first transaction of zeros as T0; none and explicit") {
+TEST_CASE("init text: auto takes a first transaction of zeros as T0, none and explicit") {
   const std::string zeros = "w(1,0,0,0)\nw(2,0,0,0)\nr(1,0,1,1)\nr(3,0,1,1)\n";
   ReadResult a = read(read_text_rw, zeros, InitMode::Auto);
   CHECK(a.explicit_init);
@@ -136,7 +136,7 @@ TEST_CASE("init text: auto takes a first transaction of zeros as T0; none and ex
 
 // --- native JSON (FORMATS.md §1) ---------------------------------------------------
 
-TEST_CASE("init native: auto and implicit read init plus 0; none only init; explicit") {
+TEST_CASE("init native: auto and implicit read init plus 0, none only init, explicit") {
   const std::string text = R"({"init": {"x": 5}, "sessions": [
     [{"id": "A", "ops": [["w", "x", 0], ["w", "y", 0]]},
      {"id": "B", "ops": [["r", "x", 5], ["r", "z", 0]]}]]})";
@@ -268,7 +268,7 @@ TEST_CASE("init isopredict: a logged Txn(0,0) is T0") {
   CHECK(value_of(late.history, "T1.0", 0) == "0");  // T0's x, not a value nobody wrote
 }
 
-TEST_CASE("init isopredict: without Txn(0,0); refusals") {
+TEST_CASE("init isopredict: without Txn(0,0), refusals") {
   const std::string text = "READ KEY[x] Txn(1, 0) From(0, 0)\n";
   ReadResult a = read(read_isopredict, text, InitMode::Auto);
   CHECK(a.initial_state == InitialState::Implicit);

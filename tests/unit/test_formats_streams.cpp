@@ -83,7 +83,7 @@ TEST_CASE("streams: a named pipe is read to its end and its format detected") {
   CHECK(r.history.txn(2).ops[1].line == 6);
 }
 
-TEST_CASE("streams: the format can be given; errors name the pipe") {
+TEST_CASE("streams: the format can be given, errors name the pipe") {
   Fifo fifo;
   std::thread t = writer(fifo.path(), "{\"sessions\": [[{\"id\": \"A\", \"ops\": [[\"q\"]]}]]}");
   CHECK(error_of(fifo.path(), Format::Native) ==

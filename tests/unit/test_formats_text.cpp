@@ -154,7 +154,7 @@ TEST_CASE("format text: explicit initial state of the PostgreSQL bug") {
                          "initial state: implicit (--init implicit): T0 writes 0 to every key"});
 }
 
-TEST_CASE("format text: galera is not explicit; --init explicit on it") {
+TEST_CASE("format text: galera is not explicit, --init explicit on it") {
   ReadResult r = load("polysi-text/galera-si-violation.txt");
   CHECK(!r.explicit_init);
   CHECK(r.notes == std::vector<std::string>{
@@ -334,7 +334,7 @@ TEST_CASE("format awdit: malformed inputs") {
 
 // --- Elle ----------------------------------------------------------------------
 
-TEST_CASE("format elle: samples load; EDN and JSON spellings give the same history") {
+TEST_CASE("format elle: samples load, EDN and JSON spellings give the same history") {
   // Counts: Python over ":type" per line (all :ok here), processes by ":process".
   ReadResult rw = load("elle-cli/rw-register.edn");
   CHECK(rw.format == Format::ElleEdn);

@@ -229,7 +229,7 @@ TEST_CASE("json: example histories load and round trip") {
   CHECK(n > 0);
 }
 
-TEST_CASE("json: unknown fields are ignored; BOM accepted") {
+TEST_CASE("json: unknown fields are ignored, BOM accepted") {
   CHECK(err(R"({"sessions": [[{"id": "T1", "ops": [], "note": {"a": [1.5, null]}}]],
                "extra": [[[{"deep": true}]]], "version": 1})") == "no error");
   History h = read_native_json("\xEF\xBB\xBF{\"sessions\": []}", "bom.json");

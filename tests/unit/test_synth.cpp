@@ -70,7 +70,7 @@ TEST_CASE("Fekete's read-only anomaly: {SI, UpdateSer, not SER} at 3,2,2") {
   CHECK(solve({"SI", "cerone.UpdateSer"}, {"cerone.SER"}, "3,2,2") == Outcome::Found);
 }
 
-TEST_CASE("Plume: TapRA does not imply RA; minimized it is Isolde's 2-transaction history") {
+TEST_CASE("Plume: TapRA does not imply RA, minimized it is Isolde's 2-transaction history") {
   Problem p = problem({"plume.TapRA"}, {"RA"}, "4,3,3");
   SynthResult r = synthesize(p);
   verify_solution(p, r);
@@ -176,12 +176,12 @@ TEST_CASE("separations between neighbouring levels at 3,2,3") {
   }
 }
 
-// Every history of at most `txns` transactions over `keys` keys with the
-// values 0 and 1 (each transaction reads and writes each key or not, values
-// unique, any sessions), each decided on every level by brute force:
-// separated[a][b] says some history is allowed by level a and denied by b.
-// The brute force's levels but those over read events (biswas.RC), which
-// need the operation form of the space (tests/unit/test_synth_operations.cpp).
+// The synthesizer against every history of at most `txns` transactions over
+// `keys` keys with the values 0 and 1 (each transaction reads and writes
+// each key or not, values unique, any sessions), each decided on every level
+// by brute force (enumerate_separations, synth_helpers.hpp). The brute
+// force's levels but those over read events (biswas.RC), which need the
+// operation form of the space (tests/unit/test_synth_operations.cpp).
 static std::vector<std::string> synthesizable_levels() {
   std::vector<std::string> levels;
   for (const std::string& l : brute::levels())
@@ -189,69 +189,14 @@ static std::vector<std::string> synthesizable_levels() {
   return levels;
 }
 
-static std::vector<std::vector<bool>> enumerate_separations(int txns, int keys, std::size_t& histories) {
-  const std::vector<std::string> levels = synthesizable_levels();
-  const std::size_t L = levels.size();
-  std::vector<std::vector<bool>> separated(L, std::vector<bool>(L, false));
-  // Per transaction and key: read none/0/1 (3) x write none/1 (2) = 6 choices.
-  const int per_key = 6;
-  int total = 1;
-  for (int i = 0; i < txns * keys; ++i) total *= per_key;
-  // Sessions as restricted growth strings: transaction t joins one of the
-  // sessions used so far or opens the next (chains in index order).
-  std::vector<std::vector<int>> session_maps{{0}};
-  for (int t = 1; t < txns; ++t) {
-    std::vector<std::vector<int>> next;
-    for (const auto& m : session_maps) {
-      int used = *std::max_element(m.begin(), m.end()) + 1;
-      for (int s = 0; s <= used; ++s) {
-        auto m2 = m;
-        m2.push_back(s);
-        next.push_back(m2);
-      }
-    }
-    session_maps = next;
-  }
-  histories = 0;
-  for (int code = 0; code < total; ++code) {
-    int c = code;
-    std::vector<std::vector<int>> choice(txns, std::vector<int>(keys));
-    std::vector<int> writers(keys, 0);
-    for (int t = 0; t < txns; ++t)
-      for (int k = 0; k < keys; ++k) {
-        choice[t][k] = c % per_key;
-        c /= per_key;
-        writers[k] += choice[t][k] / 3;
-      }
-    if (*std::max_element(writers.begin(), writers.end()) > 1) continue;  // unique values
-    for (const auto& sm : session_maps) {
-      History h;
-      for (int k = 0; k < keys; ++k) h.intern_key(key_name(k));
-      ValueId v1 = h.intern_value(Value{std::int64_t{1}});
-      std::vector<SessionId> sessions;
-      for (int s = 0; s < txns; ++s) sessions.push_back(h.add_session());
-      for (int t = 0; t < txns; ++t) {
-        TxnId id = h.add_txn(sessions[sm[t]], fmt::format("T{}", t + 1));
-        for (int k = 0; k < keys; ++k) {
-          int r = choice[t][k] % 3, w = choice[t][k] / 3;
-          if (r > 0) h.add_read(id, k, r == 1 ? 0 : v1);
-          if (w > 0) h.add_write(id, k, v1);
-        }
-      }
-      AbstractHistory ah = abstract_history(h);
-      if (!ah.unjustified_reads.empty()) continue;  // denied by every level
-      ++histories;
-      record_separations(ah, levels, separated);
-    }
-  }
-  return separated;
-}
-
 static void check_against_enumeration(int txns, int keys) {
   std::size_t histories = 0;
-  auto separated = enumerate_separations(txns, keys, histories);
-  CHECK(histories > 1000);
   const std::vector<std::string> levels = synthesizable_levels();
+  EnumeratedSpace space;
+  space.txns = txns;
+  space.keys = keys;
+  auto separated = enumerate_separations(space, levels, histories);
+  CHECK(histories > 1000);
   const std::string scope = fmt::format("{},{},2", txns, keys);
   for (std::size_t a = 0; a < levels.size(); ++a)
     for (std::size_t b = 0; b < levels.size(); ++b) {

@@ -1,0 +1,127 @@
+#include "tests/brute/enumerate.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tests/brute/brute.hpp"
+
+namespace iso::brute {
+
+void record_separations(const AbstractHistory& ah, const std::vector<std::string>& levels,
+                        std::vector<std::vector<bool>>& separated) {
+  std::vector<bool> allowed(levels.size());
+  for (std::size_t i = 0; i < levels.size(); ++i) allowed[i] = allows(ah, levels[i]);
+  for (std::size_t a = 0; a < levels.size(); ++a)
+    if (allowed[a])
+      for (std::size_t b = 0; b < levels.size(); ++b)
+        if (!allowed[b]) separated[a][b] = true;
+}
+
+std::vector<std::string> all_levels() {
+  std::vector<std::string> out;
+  for (const auto* list : {&levels(), &adya_levels()})
+    for (const std::string& l : *list)
+      if (l != "adya.SI" && l != "adya.SER" && std::find(out.begin(), out.end(), l) == out.end())
+        out.push_back(l);
+  return out;
+}
+
+std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& space,
+                                                     const std::vector<std::string>& levels,
+                                                     std::size_t& histories) {
+  struct Letter {  // read key k returning v, or write v to k
+    bool write;
+    int key;
+    int value;
+  };
+  const int first_written = space.duplicates ? 0 : 1;
+  std::vector<std::vector<Letter>> programs{{}};
+  if (space.ops > 0) {
+    std::vector<Letter> alphabet;
+    for (int k = 0; k < space.keys; ++k)
+      for (int v = 0; v < space.values; ++v) {
+        alphabet.push_back({false, k, v});
+        if (v >= first_written) alphabet.push_back({true, k, v});
+      }
+    for (std::size_t i = 0; i < programs.size(); ++i) {
+      if (static_cast<int>(programs[i].size()) == space.ops) continue;
+      for (const Letter& l : alphabet) {
+        if (l.write && std::any_of(programs[i].begin(), programs[i].end(),
+                                   [&](const Letter& o) { return o.write && o.key == l.key; }))
+          continue;
+        auto next = programs[i];
+        next.push_back(l);
+        programs.push_back(std::move(next));
+      }
+    }
+  } else {
+    // Per key: no read or a read of one value, and no write or a write of one.
+    for (int k = 0; k < space.keys; ++k) {
+      std::vector<std::vector<Letter>> next;
+      for (const auto& prog : programs)
+        for (int r = -1; r < space.values; ++r)
+          for (int w = -1; w < space.values; ++w) {
+            if (w >= 0 && w < first_written) continue;
+            auto p = prog;
+            if (r >= 0) p.insert(p.begin(), Letter{false, k, r});  // reads before every write
+            if (w >= 0) p.push_back({true, k, w});
+            next.push_back(std::move(p));
+          }
+      programs = std::move(next);
+    }
+  }
+  // Sessions as restricted growth strings (chains in index order).
+  std::vector<std::vector<int>> session_maps{{0}};
+  for (int t = 1; t < space.txns; ++t) {
+    std::vector<std::vector<int>> next;
+    for (const auto& m : session_maps) {
+      const int used = space.sessions ? *std::max_element(m.begin(), m.end()) + 1 : t;
+      for (int s = space.sessions ? 0 : t; s <= used; ++s) {
+        auto m2 = m;
+        m2.push_back(s);
+        next.push_back(m2);
+      }
+    }
+    session_maps = next;
+  }
+  const std::size_t L = levels.size(), P = programs.size();
+  std::vector<std::vector<bool>> separated(L, std::vector<bool>(L, false));
+  histories = 0;
+  std::vector<std::size_t> pick(static_cast<std::size_t>(space.txns), 0);
+  while (true) {
+    // Without duplicates, each (key, value) written by at most one transaction.
+    bool unique = true;
+    if (!space.duplicates) {
+      std::vector<int> writers(static_cast<std::size_t>(space.keys * space.values), 0);
+      for (int t = 0; t < space.txns; ++t)
+        for (const Letter& l : programs[pick[t]])
+          if (l.write && ++writers[static_cast<std::size_t>(l.key * space.values + l.value)] > 1) unique = false;
+    }
+    for (std::size_t m = 0; unique && m < session_maps.size(); ++m) {
+      const auto& sm = session_maps[m];
+      History h;
+      for (int k = 0; k < space.keys; ++k) h.intern_key(std::string(1, static_cast<char>('x' + k)));  // x, y, z as synthesis names them
+      for (int v = 0; v < space.values; ++v) h.intern_value(Value{std::int64_t{v}});
+      std::vector<SessionId> sids;
+      for (int s = 0; s < space.txns; ++s) sids.push_back(h.add_session());
+      for (int t = 0; t < space.txns; ++t) {
+        TxnId id = h.add_txn(sids[sm[t]], fmt::format("T{}", t + 1));
+        for (const Letter& l : programs[pick[t]]) {
+          if (l.write) h.add_write(id, l.key, static_cast<ValueId>(l.value));
+          else h.add_read(id, l.key, static_cast<ValueId>(l.value));
+        }
+      }
+      AbstractHistory ah = abstract_history(h);
+      if (!ah.unjustified_reads.empty() || !ah.int_violations.empty()) continue;
+      ++histories;
+      record_separations(ah, levels, separated);
+    }
+    int t = 0;
+    while (t < space.txns && ++pick[t] == P) pick[t++] = 0;
+    if (t == space.txns) break;
+  }
+  return separated;
+}
+
+}  // namespace iso::brute

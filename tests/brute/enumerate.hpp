@@ -1,0 +1,48 @@
+// Exhaustive enumeration of small histories, decided on every level by the
+// brute force: the reference that synthesis is complete within its scope
+// (tests/unit/test_synth*.cpp). Independent of the synthesizer's encoding
+// and of its symmetry breaking.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "engine/history/abstract.hpp"
+
+namespace iso::brute {
+
+// Every level the brute force knows, aliases (adya.SI, adya.SER) once.
+std::vector<std::string> all_levels();
+
+// A space of small histories.
+struct EnumeratedSpace {
+  int txns = 2;
+  int keys = 1;
+  int values = 2;        // 0 (the initial value) .. values - 1
+  int ops = 0;           // operations per transaction; 0: the transaction form
+  bool sessions = true;  // false: every transaction in its own session
+  // false: each value other than 0 written to a key by at most one
+  // transaction, 0 by none (synthesis's default space); true: any value by
+  // any number of transactions (synth --duplicates).
+  bool duplicates = false;
+};
+
+// Every history of `space`: each transaction a sequence of at most `ops`
+// operations in any order, one write per key (only final writes are seen),
+// or in the transaction form at most one read and one write per key, the
+// read first; in any sessions (chains in index order); without the
+// histories no level allows (a read of a value nobody else wrote, a read
+// after an own write returning something else): those separate nothing.
+// Returns separated[a][b]: some history is allowed by levels[a] and violates
+// levels[b]; `histories` counts those decided.
+std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& space,
+                                                     const std::vector<std::string>& levels,
+                                                     std::size_t& histories);
+
+// Decides `ah` on every level and records, in separated[a][b], that
+// levels[a] allows it and levels[b] does not.
+void record_separations(const AbstractHistory& ah, const std::vector<std::string>& levels,
+                        std::vector<std::vector<bool>>& separated);
+
+}  // namespace iso::brute
