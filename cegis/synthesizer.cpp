@@ -664,58 +664,115 @@ static History drop_operation(const History& h, TxnId t, std::size_t op) {
   return out;
 }
 
+// The scope a history needs: its transactions, the keys it uses, the
+// values per key (the initial one counted) and, when the problem bounds
+// them, the operations per transaction. Only a starting point for the
+// search below: a history is never claimed to fit a scope by it.
+static Scope scope_of(const History& h, const Scope& bound) {
+  Scope s;
+  s.txns = static_cast<std::uint32_t>(h.num_txns() - 1);
+  std::vector<bool> used(h.keys().size(), false);
+  std::vector<std::vector<ValueId>> written(h.keys().size());
+  std::uint32_t ops = 0;
+  for (TxnId t = 1; t < h.num_txns(); ++t) {
+    ops = std::max(ops, static_cast<std::uint32_t>(h.txn(t).ops.size()));
+    for (const Op& op : h.txn(t).ops) {
+      used[op.key] = true;
+      if (op.kind == OpKind::Write && op.value != h.init_value(op.key)) written[op.key].push_back(op.value);
+    }
+  }
+  s.objects = static_cast<std::uint32_t>(std::count(used.begin(), used.end(), true));
+  s.values = 1;
+  for (auto& w : written) {
+    std::sort(w.begin(), w.end());
+    s.values = std::max(s.values, static_cast<std::uint32_t>(std::unique(w.begin(), w.end()) - w.begin()) + 1);
+  }
+  s.ops = bound.ops > 0 ? ops : 0;
+  s.txns = std::clamp<std::uint32_t>(s.txns, 1, bound.txns);
+  s.objects = std::clamp<std::uint32_t>(s.objects, 1, bound.objects);
+  s.values = std::clamp<std::uint32_t>(s.values, 1, bound.values);
+  if (bound.ops > 0) s.ops = std::clamp<std::uint32_t>(s.ops, 1, bound.ops);
+  return s;
+}
+
 SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt) {
   if (found.outcome != Outcome::Found) return found;
   auto start = Clock::now();
   SynthStats total = found.stats;
-  // 1. Shrink each scope dimension while a solution exists.
+  const double first_search = found.stats.total_seconds;
+  auto time_left = [&] {
+    return opt.timeout_seconds > 0 ? std::max(0.01, opt.timeout_seconds - seconds_since(start)) : 0.0;
+  };
+  bool cut = false;  // the time limit stopped a step
+  // Drops operations one at a time while the history stays a solution: only
+  // oracle calls, no search.
+  auto drop_operations = [&] {
+    if (cut) return;
+    History h = *found.history;
+    budget::ScopedDeadline deadline(time_left());
+    try {
+      bool changed = true;
+      while (changed) {
+        changed = false;
+        for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
+          for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
+            History smaller = drop_operation(h, t, i);
+            std::vector<Witness> ws;
+            if (in_space(smaller, p.space) && is_solution(smaller, p, &ws)) {
+              h = without_empty_transactions(smaller, &ws);
+              found.allow_witnesses = std::move(ws);
+              changed = true;
+            }
+          }
+      }
+    } catch (const TimeoutError&) {
+      cut = true;  // h is a solution still, only not as small as it could be
+    }
+    found.history = std::move(h);
+  };
+  // 1. The history found, shrunk operation by operation. At a large scope
+  // the first history is large and this is cheap; it also bounds the scope
+  // that step 2 searches below.
+  drop_operations();
+  // 2. Shrink each scope dimension while a solution exists, from the scope
+  // the shrunk history needs.
+  // The search at that scope itself comes first: its answer is numbered as
+  // the space numbers histories (keys x, y, ... by first use, values by
+  // writer), which the shrunk history, a part of a larger one, need not be.
   Problem q = p;
-  for (int dim = 0; dim < 4; ++dim) {
+  q.scope = scope_of(*found.history, p.scope);
+  bool searched_smaller = false;
+  auto search = [&]() {
+    SynthOptions o = opt;
+    o.timeout_seconds = time_left();
+    SynthResult r = synthesize(q, o);
+    total.candidates += r.stats.candidates;
+    total.lemmas += r.stats.lemmas;
+    total.solve_seconds += r.stats.solve_seconds;
+    total.oracle_seconds += r.stats.oracle_seconds;
+    total.translate_seconds += r.stats.translate_seconds;
+    cut = cut || r.outcome == Outcome::Timeout;
+    if (r.outcome != Outcome::Found) return false;
+    found = std::move(r);
+    searched_smaller = true;
+    return true;
+  };
+  if (!cut) search();
+  for (int dim = 0; dim < 4 && !cut; ++dim) {
     while (true) {
       std::uint32_t& d = dim == 0 ? q.scope.txns : dim == 1 ? q.scope.objects : dim == 2 ? q.scope.values : q.scope.ops;
       if (d <= 1) break;  // ops = 0 (no bound) stays
       --d;
-      SynthOptions o = opt;
-      if (opt.timeout_seconds > 0) o.timeout_seconds = std::max(0.01, opt.timeout_seconds - seconds_since(start));
-      SynthResult r = synthesize(q, o);
-      total.candidates += r.stats.candidates;
-      total.lemmas += r.stats.lemmas;
-      total.solve_seconds += r.stats.solve_seconds;
-      total.oracle_seconds += r.stats.oracle_seconds;
-      total.translate_seconds += r.stats.translate_seconds;
-      if (r.outcome != Outcome::Found) {
+      if (!search()) {
         ++d;
         break;
       }
-      found = std::move(r);
     }
   }
-  // 2. Drop operations one at a time while the history stays a solution.
-  History h = *found.history;
-  budget::ScopedDeadline deadline(opt.timeout_seconds > 0
-                                      ? std::max(0.01, opt.timeout_seconds - seconds_since(start))
-                                      : 0);
-  try {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
-        for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
-          History smaller = drop_operation(h, t, i);
-          std::vector<Witness> ws;
-          if (in_space(smaller, p.space) && is_solution(smaller, p, &ws)) {
-            h = without_empty_transactions(smaller, &ws);
-            found.allow_witnesses = std::move(ws);
-            changed = true;
-          }
-        }
-    }
-  } catch (const TimeoutError&) {
-    // h is a solution still; it is only not as small as it could be.
-    found.notes.push_back("minimization stopped at the time limit: the history may not be minimal");
-  }
-  found.history = std::move(h);
-  total.total_seconds = seconds_since(start) + found.stats.total_seconds;
+  // 3. The history of the smallest scope, shrunk again.
+  if (searched_smaller) drop_operations();
+  if (cut) found.notes.push_back("minimization stopped at the time limit: the history may not be minimal");
+  total.total_seconds = seconds_since(start) + first_search;
   found.stats = total;
   return found;
 }

@@ -82,9 +82,11 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt = {});
 // Throws TimeoutError when the run's deadline passes before it is decided.
 bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses = nullptr);
 
-// Shrinks a solution: each scope dimension while the problem stays
-// satisfiable, then single operations while the history stays a solution.
-// Returns a locally minimal solution.
+// Shrinks a solution: single operations while the history stays a solution
+// (oracle calls only), then each scope dimension, from the scope the shrunk
+// history needs, while the problem stays satisfiable, then operations again.
+// Returns a locally minimal solution; within opt.timeout_seconds, after
+// which it returns the smallest solution so far with a note saying so.
 SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt = {});
 
 // A copy of `h` without transactions that have no operations; `witnesses`

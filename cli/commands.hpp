@@ -39,7 +39,7 @@ int run_check(const CheckArgs& a);
 struct SearchArgs {
   std::vector<std::string> specs;
   std::string scope = "4,3,3";
-  bool minimize = false;
+  bool minimize = true;  // --no-minimize: the first history found
   bool json = false;
   bool no_blind_writes = false;
   bool no_sessions = false;

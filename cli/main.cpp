@@ -25,8 +25,10 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
                   "to 2*O reads per transaction when P is absent")
       ->capture_default_str();
   cmd->add_option("--spec", a.specs, "Load levels from a Lua spec file (repeatable)");
-  cmd->add_flag("--minimize", a.minimize,
-                "Shrink the scope, then drop operations, while the problem stays satisfiable");
+  cmd->add_flag("--minimize,!--no-minimize", a.minimize,
+                "Return a locally minimal history (the default): shrink the scope, then drop "
+                "operations, while the problem stays satisfiable, within --timeout. "
+                "--no-minimize returns the first history found");
   cmd->add_flag("--json", a.json, json_help);
   cmd->add_option("--timeout", a.timeout, "Give up after this many seconds in all (exit code 3)")
       ->check(CLI::NonNegativeNumber);
@@ -92,10 +94,11 @@ int main(int argc, char** argv) {
       "Examples:\n"
       "  isosynth synth --allow SI --deny SER --scope 4,3,3\n"
       "  isosynth synth --allow SI --allow UpdateSer --deny SER --scope 3,2,2   # Fekete's anomaly\n"
-      "  isosynth synth --allow plume.TapRA --deny RA --minimize\n"
+      "  isosynth synth --allow plume.TapRA --deny RA\n"
       "  isosynth synth --allow cerone.NLU --deny cerone.UA --scope 3,2,4 --json > h.json\n"
       "  isosynth synth --allow biswas.RC --deny biswas.RA --scope 3,2,2,2   # 2 operations per transaction\n"
-      "  isosynth synth --allow adya.PL-2 --deny adya.PL-2.99 --minimize\n"
+      "  isosynth synth --allow adya.PL-2 --deny adya.PL-2.99\n"
+      "  isosynth synth --allow SI --deny SER --scope 20,5,5 --no-minimize   # the first history found\n"
       "Exit code: 0 found, 1 none within the scope, 2 usage or input error, 3 timeout.");
 
   CompareArgs compare;

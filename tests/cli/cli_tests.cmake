@@ -125,6 +125,12 @@ cli_test(synth-found 0 "" "biswas.SER: violated" ${BIN} synth --allow SI --deny 
 cli_test(synth-none 1 "" "none: no history" ${BIN} synth --allow SER --deny SI --scope 3,2,2)
 cli_test(synth-json 0 "" "\"witnesses\"" ${BIN} synth --allow SI --allow UpdateSer --deny SER --scope 3,2,2 --json)
 cli_test(synth-minimize 0 "" "T1: .*w\\(x,1\\)" ${BIN} synth --allow plume.TapRA --deny RA --minimize)
+# Minimal by default: at 6,3,3 the answer is the two-transaction write skew
+# with the rw-rw cycle (docs/synthesis.md shows the whole output, checked as
+# a doc example); --no-minimize returns the first history found.
+cli_test(synth-minimal-by-default 0 "" "!^session 3:" ${BIN} synth --allow SI --deny SER --scope 6,3,3)
+cli_test(synth-minimal-named 0 "" "^  cycle: T1 -rw\\(y\\)-> T2 -rw\\(x\\)-> T1$" ${BIN} synth --allow SI --deny SER --scope 6,3,3)
+cli_test(synth-no-minimize 0 "" "session 3:" ${BIN} synth --allow SI --deny SER --scope 6,3,3 --no-minimize)
 cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)
 cli_test(compare-equivalent 0 "" "^equivalent" ${BIN} compare SI cerone.SI --scope 3,2,2)
 cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)
