@@ -177,9 +177,11 @@ int run_check(const CheckArgs& a) {
       fmt::print("{}", decision_text(h, *level, d, show_witness));
     }
     if (a.stats) print_stats(*level, d, parse_seconds);
-    if (!a.dot.empty() && !dot_written && d.anomaly && !d.anomaly->cycle.empty()) {
-      write_text_file(a.dot, anomaly_dot(h, *d.anomaly,
-                                         fmt::format("{}: {}", level->name, d.anomaly->name)));
+    if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.anomaly && !d.anomaly->cycle.empty()) {
+      const std::string picture =
+          anomaly_dot(h, *d.anomaly, fmt::format("{}: {}", level->name, d.anomaly->name));
+      if (!a.dot.empty()) write_text_file(a.dot, picture);
+      if (!a.svg.empty()) write_svg(a.svg, picture);
       dot_written = true;
     }
   }

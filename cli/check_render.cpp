@@ -23,10 +23,6 @@ std::string ops_text(const History& h, TxnId t, std::size_t max_ops = 12) {
   return out;
 }
 
-std::string edge_label(const History& h, const poly::DepEdge& e) {
-  if (e.type == poly::Dep::SO) return std::string(poly::edge_type_name(e));
-  return fmt::format("{}({})", poly::dep_name(e.type), h.key_text(e.key));
-}
 
 // What an edge of the cycle rests on: the explanation the checker gave, or
 // what the operations say.
@@ -49,6 +45,11 @@ std::vector<TxnId> anomaly_txns(const poly::Anomaly& a) {
 }
 
 }  // namespace
+
+std::string edge_label(const History& h, const poly::DepEdge& e) {
+  if (e.type == poly::Dep::SO) return std::string(poly::edge_type_name(e));
+  return fmt::format("{}({})", poly::dep_name(e.type), h.key_text(e.key));
+}
 
 std::string anomaly_title(const poly::Anomaly& a) {
   std::string others;

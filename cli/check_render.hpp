@@ -18,6 +18,8 @@ std::string anomaly_title(const poly::Anomaly& a);
 // Several lines, indented by two spaces, ending in a newline.
 std::string anomaly_text(const History& h, const poly::Anomaly& a);
 nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a);
+// An edge's label: its type and key, "rw(x)".
+std::string edge_label(const History& h, const poly::DepEdge& e);
 // A picture of the cycle: its transactions with their operations, its edges
 // labelled with type and key.
 std::string anomaly_dot(const History& h, const poly::Anomaly& a, const std::string& title);

@@ -31,6 +31,7 @@ struct CheckArgs {
   bool no_prune = false;       // graph checker without 1-width pruning
   std::string acyclicity = "auto";  // auto | lazy | eager (SER and SI)
   std::string dot;             // picture of the first violation's cycle
+  std::string svg;             // the same picture rendered by Graphviz
   double timeout = 0;
 };
 int run_check(const CheckArgs& a);
@@ -52,6 +53,7 @@ struct SynthArgs {
   SearchArgs search;
   bool stats = false;
   std::string dot;
+  std::string svg;  // --dot rendered by Graphviz
 };
 int run_synth(const SynthArgs& a);
 

@@ -1,10 +1,17 @@
 #include "cli/dot.hpp"
 
+#include <cerrno>
+#include <csignal>
 #include <fstream>
 #include <stdexcept>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
+#include "cli/check_render.hpp"
 #include "engine/history/abstract.hpp"
 #include "engine/history/printer.hpp"
 
@@ -12,7 +19,16 @@ namespace iso::cli {
 
 namespace {
 
-const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
+// The allowed levels' witnesses; red is kept for the denied levels' reasons.
+const char* kColors[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"};
+const char* kColorNames[] = {"blue", "green", "purple", "orange", "brown", "cyan"};
+const char* kDenyColor = "#d62728";
+
+// "1st", "2nd", "3rd", "4th", ...
+std::string ordinal(std::size_t n) {
+  const char* suffix = n % 100 / 10 == 1 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+  return fmt::format("{}{}", n, suffix);
+}
 
 }  // namespace
 
@@ -30,48 +46,171 @@ std::string dot_escape(const std::string& s) {
   return out;
 }
 
-std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses) {
+std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses,
+                        const std::vector<Denial>& denials, const std::string& title) {
   AbstractHistory ah = abstract_history(h);
   // A node id: the transaction's printed name, quoted.
   auto node = [&](TxnId t) { return fmt::format("\"{}\"", dot_escape(h.txn_name(t))); };
-  std::string out = "digraph history {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n";
-  for (TxnId t : ah.txns) {
-    std::string label = t == kInitTxn ? "T0 (initial values)" : format_txn(h, t);
-    out += fmt::format("  {} [label=\"{}\"];\n", node(t), dot_escape(label));
-  }
-  // Session order: consecutive transactions of each session.
-  for (const auto& session : h.sessions())
+  // The legend says what each kind of edge is, so that the picture reads
+  // without the text.
+  std::vector<std::string> legend;
+  if (!title.empty()) legend.push_back(title);
+  legend.push_back("bold: session order; grey: read-from (wr)");
+  for (std::size_t k = 0; k < witnesses.size(); ++k)
+    legend.push_back(fmt::format("{}'s witness: its order in the boxes, other relations dotted {}",
+                                 witnesses[k].level, kColorNames[k % std::size(kColorNames)]));
+  for (const Denial& d : denials)
+    legend.push_back(fmt::format("red: why {} rejects it ({})", d.level,
+                                 d.decision->anomaly && !d.decision->anomaly->cycle.empty()
+                                     ? "a cycle of dependencies: " + d.decision->anomaly->name
+                                     : "see the note"));
+  std::string label;
+  for (const auto& line : legend) label += dot_escape(line) + "\\l";
+  std::string out = fmt::format(
+      "digraph history {{\n  rankdir=TB;\n  nodesep=0.6;\n  ranksep=0.7;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
+      "  node [shape=box, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
+      label);
+  // An order witness is written into the nodes ("biswas.SI co: 2nd"), not
+  // drawn: its edges would lie on top of the dependencies between the same
+  // transactions.
+  std::vector<std::string> rank_lines(h.num_txns());
+  for (std::size_t k = 0; k < witnesses.size(); ++k)
+    for (const auto& rel : witnesses[k].witness->relations)
+      if (rel.order)
+        for (std::size_t i = 1; i < rel.sequence.size(); ++i)
+          if (rel.sequence[i] < rank_lines.size())
+            rank_lines[rel.sequence[i]] += fmt::format("\\n{} {}: {}", dot_escape(witnesses[k].level),
+                                                       dot_escape(rel.name), ordinal(i));
+  auto declare = [&](TxnId t, const std::string& indent) {
+    std::string text = t == kInitTxn ? "T0 (initial values)" : format_txn(h, t);
+    out += fmt::format("{}{} [label=\"{}{}\"];\n", indent, node(t), dot_escape(text), rank_lines[t]);
+  };
+  if (ah.member[kInitTxn]) declare(kInitTxn, "  ");
+  // Each session a box of its own.
+  for (std::size_t s = 0; s < h.sessions().size(); ++s) {
+    const auto& session = h.sessions()[s];
+    if (session.empty()) continue;
+    out += fmt::format("  subgraph \"cluster_s{}\" {{\n    label=\"session {}\";\n    style=\"rounded,dashed\";\n"
+                       "    color=\"#aaaaaa\";\n",
+                       s + 1, s + 1);
+    for (TxnId t : session) declare(t, "    ");
     for (std::size_t i = 1; i < session.size(); ++i)
-      out += fmt::format("  {} -> {} [label=\"so\", penwidth=2];\n", node(session[i - 1]),
-                         node(session[i]));
-  // Read-from (T0's edges are left out: they would cross everything).
+      out += fmt::format("    {} -> {} [label=\"so\", penwidth=2];\n", node(session[i - 1]), node(session[i]));
+    out += "  }\n";
+  }
+  // Read-from, from T0 as well: the initial version a read returns matters
+  // as much as any other (write skew reads nothing else).
   for (TxnId t : ah.txns) {
     const auto& reads = ah.abs[t].reads;
     for (std::size_t i = 0; i < reads.size(); ++i)
       for (TxnId w : ah.candidates[t][i])
-        if (w != kInitTxn)
-          out += fmt::format("  {} -> {} [label=\"wr({})\", color=\"#555555\"];\n", node(w),
-                             node(t), dot_escape(h.key_text(reads[i].key)));
+        out += fmt::format("  {} -> {} [label=\"wr({})\", color=\"#888888\", fontcolor=\"#666666\"];\n",
+                           node(w), node(t), dot_escape(h.key_text(reads[i].key)));
   }
   for (std::size_t k = 0; k < witnesses.size(); ++k) {
     const char* color = kColors[k % std::size(kColors)];
     for (const auto& rel : witnesses[k].witness->relations) {
-      std::string label = dot_escape(witnesses[k].level + " " + rel.name);
-      if (rel.order) {
-        for (std::size_t i = 1; i < rel.sequence.size(); ++i)
-          if (rel.sequence[i - 1] != kInitTxn)
-            out += fmt::format("  {} -> {} [label=\"{}\", style=dashed, color=\"{}\", fontcolor=\"{}\", constraint=false];\n",
-                               node(rel.sequence[i - 1]), node(rel.sequence[i]), label, color, color);
-      } else if (rel.type.size() == 2) {
+      std::string lbl = dot_escape(witnesses[k].level + " " + rel.name);
+      if (!rel.order && rel.type.size() == 2) {
         for (const auto& t : tuples_of(*witnesses[k].witness, rel))
           if (t[0] != kInitTxn)
             out += fmt::format("  {} -> {} [label=\"{}\", style=dotted, color=\"{}\", fontcolor=\"{}\", constraint=false];\n",
-                               node(t[0]), node(t[1]), label, color, color);
+                               node(t[0]), node(t[1]), lbl, color, color);
       }
     }
   }
+  // Why each denied level rejects it: its cycle in red, or, for a level
+  // decided without one, its reason in a red note.
+  for (std::size_t k = 0; k < denials.size(); ++k) {
+    const Decision& d = *denials[k].decision;
+    if (d.anomaly && !d.anomaly->cycle.empty()) {
+      // The cycle takes part in the layout (its edges are not drawn on top
+      // of each other, the back edge curves round), and names its level
+      // only when several levels are denied.
+      const std::string prefix = denials.size() > 1 ? denials[k].level + ": " : "";
+      // Graphviz lays two edges between the same transactions in opposite
+      // directions on one line; written in one direction (the other with
+      // dir=back), they become parallel curves.
+      for (const auto& e : d.anomaly->cycle) {
+        const bool back = e.from > e.to;
+        out += fmt::format("  {} -> {} [label=\"{}{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2.5{}];\n",
+                           node(back ? e.to : e.from), node(back ? e.from : e.to), dot_escape(prefix),
+                           dot_escape(edge_label(h, e)), kDenyColor, kDenyColor, back ? ", dir=back" : "");
+      }
+      continue;
+    }
+    std::string why = d.anomaly ? d.anomaly->name + ": " + d.anomaly->description : d.reason;
+    out += fmt::format("  \"deny{}\" [shape=note, color=\"{}\", fontcolor=\"{}\", fontname=\"sans-serif\", "
+                       "label=\"{} rejects it:\\n{}\"];\n",
+                       k, kDenyColor, kDenyColor, dot_escape(denials[k].level), dot_escape(why));
+    if (d.anomaly)
+      for (TxnId t : d.anomaly->txns)
+        out += fmt::format("  \"deny{}\" -> {} [color=\"{}\", style=dotted, arrowhead=none, constraint=false];\n",
+                           k, node(t), kDenyColor);
+  }
   out += "}\n";
   return out;
+}
+
+namespace {
+
+// A file descriptor, closed once.
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  ~Fd() { reset(); }
+  void reset() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+}  // namespace
+
+void write_svg(const std::string& path, const std::string& dot) {
+  // Graphviz's dot reads the picture on its standard input and writes the
+  // SVG file itself; no shell, so the path needs no quoting.
+  int ends[2];
+  if (::pipe(ends) != 0) throw std::runtime_error(fmt::format("{}: cannot start Graphviz's dot", path));
+  Fd read_end, write_end;
+  read_end.fd = ends[0];
+  write_end.fd = ends[1];
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, read_end.fd, 0);
+  posix_spawn_file_actions_addclose(&actions, write_end.fd);
+  std::string prog = "dot", format = "-Tsvg", out_flag = "-o", target = path;
+  char* argv[] = {prog.data(), format.data(), out_flag.data(), target.data(), nullptr};
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, "dot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  read_end.reset();
+  if (spawned != 0)
+    throw std::runtime_error(fmt::format(
+        "{}: --svg needs Graphviz's dot program, which was not found (install graphviz, or write "
+        "the picture with --dot)",
+        path));
+  // A dot that exits early must not kill us with SIGPIPE: its exit status
+  // says what went wrong.
+  struct sigaction ignore {}, previous {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &previous);
+  std::size_t written = 0;
+  while (written < dot.size()) {
+    const ssize_t n = ::write(write_end.fd, dot.data() + written, dot.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  write_end.reset();
+  ::sigaction(SIGPIPE, &previous, nullptr);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || written < dot.size())
+    throw std::runtime_error(fmt::format("{}: Graphviz's dot failed to write the picture", path));
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

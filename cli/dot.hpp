@@ -1,10 +1,12 @@
-// Graphviz pictures of histories: transactions as nodes, session order and
-// read-from edges, and the witness edges of each allowed level.
+// Graphviz pictures of histories: transactions as nodes grouped by session,
+// session order and read-from edges (from T0 too), the witness edges of each
+// allowed level, and, in red, why each denied level rejects the history.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "engine/decide/decide.hpp"
 #include "engine/decide/witness.hpp"
 #include "engine/history/history.hpp"
 
@@ -15,7 +17,19 @@ struct LabelledWitness {
   const Witness* witness;
 };
 
-std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses);
+// A denied level and its decision on the history (its cycle, or its reason).
+struct Denial {
+  std::string level;
+  const Decision* decision;
+};
+
+// `title`: a first line above the legend.
+std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses,
+                        const std::vector<Denial>& denials = {}, const std::string& title = "");
+
+// Renders `dot` as SVG into `path` with Graphviz's `dot` program; throws
+// std::runtime_error naming the path when it is missing or fails.
+void write_svg(const std::string& path, const std::string& dot);
 
 // A string escaped for a double-quoted DOT label or id.
 std::string dot_escape(const std::string& s);

@@ -88,7 +88,10 @@ int main(int argc, char** argv) {
   sy->add_option("--allow", synth.allow, "Level the history must be allowed by (repeatable)");
   sy->add_option("--deny", synth.deny, "Level the history must violate (repeatable)");
   add_search_options(sy, synth.search, "Print the history as native JSON with the witnesses");
-  sy->add_option("--dot", synth.dot, "Write a Graphviz picture of the history to this file");
+  sy->add_option("--dot", synth.dot,
+                 "Write a Graphviz picture of the history to this file: sessions, read-from, the allowed "
+                 "levels' witnesses, and in red why each denied level rejects it");
+  sy->add_option("--svg", synth.svg, "Write that picture as SVG (needs Graphviz's dot program)");
   sy->add_flag("--stats", synth.stats, "Print candidates, lemmas, clauses and times on stderr");
   sy->footer(
       "Examples:\n"
@@ -128,6 +131,7 @@ int main(int argc, char** argv) {
                           "for SI the snapshots) also for histories of more than {} transactions",
                           iso::cli::kSmallHistory));
   c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation's cycle");
+  c->add_option("--svg", check.svg, "Write that picture as SVG (needs Graphviz's dot program)");
   c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");
   c->add_option("--acyclicity", check.acyclicity,
                 "How SER and SI decide acyclicity: lazy cycle clauses (any size), eager order "

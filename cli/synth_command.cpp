@@ -71,7 +71,15 @@ nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& 
   return j;
 }
 
-std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r) {
+// Each deny level decided once more on the solution, to show why it rejects it.
+std::vector<Decision> deny_decisions(const cegis::Problem& p, const History& h) {
+  std::vector<Decision> out;
+  for (const auto* level : p.deny) out.push_back(decide(h, *level));
+  return out;
+}
+
+std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r,
+                          const std::vector<Decision>& denied) {
   const History& h = *r.history;
   std::string s = format_history(h) + "\n";
   for (std::size_t i = 0; i < p.allow.size(); ++i) {
@@ -81,8 +89,7 @@ std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r) 
     d.sessions_ignored = decided_without_sessions(h, *p.allow[i], SessionMode::Auto);
     s += decision_text(h, *p.allow[i], d, true);
   }
-  // Each deny level decided once more, to show why it rejects the history.
-  for (const auto* level : p.deny) s += decision_text(h, *level, decide(h, *level), false);
+  for (std::size_t i = 0; i < p.deny.size(); ++i) s += decision_text(h, *p.deny[i], denied[i], false);
   for (const auto& note : r.notes) s += fmt::format("note: {}\n", note);
   return s;
 }
@@ -133,15 +140,20 @@ int run_synth(const SynthArgs& a) {
     }
     return kExitNo;
   }
-  if (!a.dot.empty()) {
+  const std::vector<Decision> denied = deny_decisions(p, *r.history);
+  if (!a.dot.empty() || !a.svg.empty()) {
     std::vector<LabelledWitness> ws;
     for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
-    write_text_file(a.dot, history_dot(*r.history, ws));
+    std::vector<Denial> ds;
+    for (std::size_t i = 0; i < p.deny.size(); ++i) ds.push_back({p.deny[i]->name, &denied[i]});
+    const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
+    if (!a.dot.empty()) write_text_file(a.dot, picture);
+    if (!a.svg.empty()) write_svg(a.svg, picture);
   }
   if (a.search.json) {
     fmt::print("{}\n", dump_json(solution_json(p, r)));
   } else {
-    fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(), solution_text(p, r));
+    fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(), solution_text(p, r, denied));
   }
   return kExitOk;
 }
@@ -179,8 +191,8 @@ int run_compare(const CompareArgs& a) {
       {"incomparable", fmt::format("each of {} and {} allows a history the other denies", A, B)},
       {"unknown", "a search ran out of time"}};
   fmt::print("{}: {} within scope {}\n", verdict, meaning.at(verdict), ab.scope.text());
-  if (a_not_b) fmt::print("\nallowed by {}, violating {}:\n{}", A, B, solution_text(ab, r1));
-  if (b_not_a) fmt::print("\nallowed by {}, violating {}:\n{}", B, A, solution_text(ba, r2));
+  if (a_not_b) fmt::print("\nallowed by {}, violating {}:\n{}", A, B, solution_text(ab, r1, deny_decisions(ab, *r1.history)));
+  if (b_not_a) fmt::print("\nallowed by {}, violating {}:\n{}", B, A, solution_text(ba, r2, deny_decisions(ba, *r2.history)));
   return timeout ? kExitTimeout : kExitOk;
 }
 

@@ -131,6 +131,22 @@ cli_test(synth-minimize 0 "" "T1: .*w\\(x,1\\)" ${BIN} synth --allow plume.TapRA
 cli_test(synth-minimal-by-default 0 "" "!^session 3:" ${BIN} synth --allow SI --deny SER --scope 6,3,3)
 cli_test(synth-minimal-named 0 "" "^  cycle: T1 -rw\\(y\\)-> T2 -rw\\(x\\)-> T1$" ${BIN} synth --allow SI --deny SER --scope 6,3,3)
 cli_test(synth-no-minimize 0 "" "session 3:" ${BIN} synth --allow SI --deny SER --scope 6,3,3 --no-minimize)
+# Pictures: the DOT draws read-from from T0 and the denied level's cycle in
+# red; --svg renders it with Graphviz, and says so in one line without it.
+cli_test(synth-dot 0 "" "^dot ok$" sh -c
+  "\"$1\" synth --allow SI --deny SER --scope 4,3,3 --dot \"$2\" >/dev/null && grep -q 'T0.* -> .*T1.*wr(y)' \"$2\" && grep -q 'label=\"rw(y)\", color=\"#d62728\"' \"$2\" && grep -q 'cluster_s2' \"$2\" && echo dot ok"
+  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-ws.dot)
+cli_test(synth-dot-note 0 "" "^note ok$" sh -c
+  "\"$1\" synth --allow adya.PL-2 --deny adya.PL-2.99 --dot \"$2\" >/dev/null && grep -q 'shape=note.*adya.PL-2.99 rejects it' \"$2\" && echo note ok"
+  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-adya.dot)
+cli_test(synth-svg 0 "" "^svg ok$" sh -c
+  "\"$1\" synth --allow SI --deny SER --scope 4,3,3 --svg \"$2\" >/dev/null && grep -q '<svg' \"$2\" && grep -q 'rw(x)' \"$2\" && echo svg ok"
+  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-ws.svg)
+cli_test(synth-svg-no-graphviz 2 "synth-none.svg: --svg needs Graphviz's dot program" "" env PATH=/nonexistent
+  ${BIN} synth --allow SI --deny SER --scope 4,3,3 --svg ${CMAKE_CURRENT_BINARY_DIR}/synth-none.svg)
+cli_test(check-svg 1 "" "^svg ok$" sh -c
+  "\"$1\" check \"$2\" -l SER --svg \"$3\" >/dev/null || (grep -q '<svg' \"$3\" && echo svg ok && exit 1)"
+  _ ${BIN} ${EX}/write-skew.json ${CMAKE_CURRENT_BINARY_DIR}/check-ws.svg)
 cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)
 cli_test(compare-equivalent 0 "" "^equivalent" ${BIN} compare SI cerone.SI --scope 3,2,2)
 cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)
