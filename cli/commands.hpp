@@ -63,6 +63,13 @@ struct CompareArgs {
 };
 int run_compare(const CompareArgs& a);
 
+struct HierarchyArgs {
+  std::vector<std::string> levels;
+  SearchArgs search;
+  std::string dot, svg;
+};
+int run_hierarchy(const HierarchyArgs& a);
+
 struct LevelsArgs {
   std::vector<std::string> specs;
   bool json = false;

@@ -115,6 +115,20 @@ int main(int argc, char** argv) {
       "  isosynth compare SI cerone.SI                     # equivalent within 4,3,3\n"
       "'stronger' means A allows strictly fewer histories than B within the scope.");
 
+  HierarchyArgs hier;
+  auto* hi = app.add_subcommand("hierarchy", "Place levels in a hierarchy within a scope: every ordered pair decided, "
+                                             "equivalence classes, Hasse diagram, a minimal separating history each");
+  hi->add_option("levels", hier.levels, "Levels (at least two)")->required();
+  add_search_options(hi, hier.search, "Print levels, classes, Hasse diagram and every pair as JSON");
+  hi->add_option("--dot", hier.dot, "Write the Hasse diagram as a Graphviz picture to this file");
+  hi->add_option("--svg", hier.svg, "Write the Hasse diagram as SVG (needs Graphviz's dot program)");
+  hi->footer(
+      "Examples:\n"
+      "  isosynth hierarchy biswas.RA biswas.CC biswas.PC biswas.SI biswas.SER --scope 4,2,2\n"
+      "  isosynth hierarchy biswas.SI cerone.SI cerone.PSI cerone.UA --scope 3,2,2 --svg h.svg\n"
+      "A => B: every history A allows within the scope, B allows (A is at least as strong).\n"
+      "Exit code: 0 every pair decided, 2 usage or input error, 3 time limit (some pairs undecided).");
+
   CheckArgs check;
   auto* c = app.add_subcommand("check", "Decide whether a history is allowed by isolation levels");
   c->add_option("file", check.file,
@@ -193,6 +207,7 @@ int main(int argc, char** argv) {
   // minimizing, explaining (engine/util/budget.hpp).
   const double timeout = *sy ? synth.search.timeout
                          : *co ? compare.search.timeout
+                         : *hi ? hier.search.timeout
                          : *c  ? check.timeout
                                : 0;
   iso::budget::ScopedDeadline deadline(timeout);
@@ -200,6 +215,7 @@ int main(int argc, char** argv) {
   try {
     if (*sy) return run_synth(synth);
     if (*co) return run_compare(compare);
+    if (*hi) return run_hierarchy(hier);
     if (*c) return run_check(check);
     if (*l) return run_levels(levels);
     if (*s) return run_show(show);

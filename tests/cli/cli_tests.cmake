@@ -147,6 +147,15 @@ cli_test(synth-svg-no-graphviz 2 "synth-none.svg: --svg needs Graphviz's dot pro
 cli_test(check-svg 1 "" "^svg ok$" sh -c
   "\"$1\" check \"$2\" -l SER --svg \"$3\" >/dev/null || (grep -q '<svg' \"$3\" && echo svg ok && exit 1)"
   _ ${BIN} ${EX}/write-skew.json ${CMAKE_CURRENT_BINARY_DIR}/check-ws.svg)
+# Hierarchies: the chain with its names, JSON, the picture, bad input.
+cli_test(hierarchy-chain 0 "" "^  biswas.SER => biswas.SI = cerone.SI: write skew" ${BIN} hierarchy biswas.RA biswas.CC
+  biswas.PC biswas.SI biswas.SER cerone.SI --scope 4,2,3)
+cli_test(hierarchy-json 0 "" "\"relation\": \"separated\"" ${BIN} hierarchy RA plume.TapRA --scope 3,2,2 --json)
+cli_test(hierarchy-svg 0 "" "^svg ok$" sh -c
+  "\"$1\" hierarchy SER SI --scope 3,2,2 --svg \"$2\" >/dev/null && grep -q '<svg' \"$2\" && grep -q 'write skew' \"$2\" && echo svg ok"
+  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/hierarchy.svg)
+cli_test(hierarchy-one-level 2 "at least two distinct levels" "" ${BIN} hierarchy SER SER)
+cli_test(hierarchy-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} hierarchy SER NOPE)
 cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)
 cli_test(compare-equivalent 0 "" "^equivalent" ${BIN} compare SI cerone.SI --scope 3,2,2)
 cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)

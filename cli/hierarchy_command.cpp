@@ -1,0 +1,182 @@
+// isosynth hierarchy: every ordered pair of levels decided within a scope,
+// the equivalence classes and the Hasse diagram, with a minimal separating
+// history for every non-implication (cegis/hierarchy.hpp).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cegis/hierarchy.hpp"
+#include "cli/commands.hpp"
+#include "cli/dot.hpp"
+#include "cli/render.hpp"
+#include "engine/decide/decide.hpp"
+#include "engine/history/json_format.hpp"
+#include "engine/history/printer.hpp"
+
+namespace iso::cli {
+
+namespace {
+
+// A history on one line: sessions separated by " | ", transactions of a
+// session by "; ".
+std::string one_line(const History& h) {
+  std::string out;
+  for (const auto& session : h.sessions()) {
+    if (session.empty()) continue;
+    std::string s;
+    for (TxnId t : session) s += (s.empty() ? "" : "; ") + format_txn(h, t);
+    out += (out.empty() ? "" : " | ") + s;
+  }
+  return out;
+}
+
+// The name of the anomaly by which `level` rejects `h`, if it names one.
+std::string anomaly_of(const History& h, const lua::Level& level) {
+  Decision d = decide(h, level);
+  return d.anomaly ? d.anomaly->name : "";
+}
+
+std::string class_name(const cegis::Hierarchy& hy, std::size_t c, const char* sep) {
+  std::string s;
+  for (std::size_t i : hy.classes[c]) s += (s.empty() ? "" : sep) + hy.levels[i]->name;
+  return s;
+}
+
+std::string hierarchy_dot(const cegis::Hierarchy& hy, const std::string& scope) {
+  std::string out = fmt::format(
+      "digraph hierarchy {{\n  rankdir=TB;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
+      "  node [shape=box, style=rounded, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
+      dot_escape(fmt::format("levels within scope {}: an arrow from a stronger level to a weaker one,", scope)) +
+          "\\l" + dot_escape("labelled with the anomaly the weaker allows and the stronger forbids") + "\\l");
+  for (std::size_t c = 0; c < hy.classes.size(); ++c)
+    out += fmt::format("  c{} [label=\"{}\"];\n", c, dot_escape(class_name(hy, c, "\n= ")));
+  for (const auto& [strong, weak] : hy.covers) {
+    const auto& pr = hy.pairs[hy.classes[weak][0]][hy.classes[strong][0]];
+    std::string label;
+    if (pr.separation && pr.separation->history)
+      label = anomaly_of(*pr.separation->history, *hy.levels[hy.classes[strong][0]]);
+    out += fmt::format("  c{} -> c{} [label=\"{}\"];\n", strong, weak, dot_escape(label));
+  }
+  out += "}\n";
+  return out;
+}
+
+}  // namespace
+
+int run_hierarchy(const HierarchyArgs& a) {
+  lua::SpecLibrary lib;
+  for (const auto& spec : a.search.specs) lib.load_file(spec);
+  std::vector<const lua::Level*> levels;
+  for (const auto& name : a.levels) {
+    const lua::Level* l = &lib.level(name);
+    if (std::find(levels.begin(), levels.end(), l) == levels.end()) levels.push_back(l);
+  }
+  if (levels.size() < 2) throw std::invalid_argument("hierarchy needs at least two distinct levels");
+  cegis::HierarchyOptions opt;
+  opt.scope = cegis::parse_scope(a.search.scope);
+  opt.space.blind_writes = !a.search.no_blind_writes;
+  opt.space.sessions = !a.search.no_sessions;
+  opt.space.duplicates = a.search.duplicates;
+  opt.minimize = a.search.minimize;
+  opt.synth.timeout_seconds = a.search.timeout;
+  const bool tty = isatty(fileno(stderr));
+  const auto start = std::chrono::steady_clock::now();
+  bool printed = false;
+  opt.on_pair = [&](std::size_t done, std::size_t total, const std::string& pair) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 1.0) return;
+    fmt::print(stderr, "{}hierarchy: pair {} of {}: {}{}", tty ? "\r\033[K" : "", done, total, pair,
+               tty ? "" : "\n");
+    std::fflush(stderr);
+    printed = true;
+  };
+  const cegis::Hierarchy hy = cegis::hierarchy(levels, opt);
+  if (printed && tty) fmt::print(stderr, "\n");
+  const std::string scope = opt.scope.text();
+  std::size_t unknown = 0, implied = 0;
+  for (std::size_t x = 0; x < levels.size(); ++x)
+    for (std::size_t y = 0; y < levels.size(); ++y) {
+      if (x == y) continue;
+      unknown += hy.pairs[x][y].relation == cegis::Relation::Unknown;
+      implied += hy.pairs[x][y].by_transitivity;
+    }
+
+  if (!a.dot.empty() || !a.svg.empty()) {
+    const std::string picture = hierarchy_dot(hy, scope);
+    if (!a.dot.empty()) write_text_file(a.dot, picture);
+    if (!a.svg.empty()) write_svg(a.svg, picture);
+  }
+  if (a.search.json) {
+    nlohmann::json j{{"scope", scope}, {"seconds", hy.seconds}, {"searched", hy.searched}};
+    nlohmann::json ls = nlohmann::json::array(), cs = nlohmann::json::array(), hs = nlohmann::json::array(),
+                   ps = nlohmann::json::array();
+    for (const auto* l : levels) ls.push_back(l->name);
+    for (const auto& c : hy.classes) {
+      nlohmann::json names = nlohmann::json::array();
+      for (std::size_t i : c) names.push_back(levels[i]->name);
+      cs.push_back(names);
+    }
+    for (const auto& [s, w] : hy.covers) hs.push_back({{"stronger", s}, {"weaker", w}});
+    for (std::size_t x = 0; x < levels.size(); ++x)
+      for (std::size_t y = 0; y < levels.size(); ++y) {
+        if (x == y) continue;
+        const auto& pr = hy.pairs[x][y];
+        nlohmann::json p{{"a", levels[x]->name},
+                         {"b", levels[y]->name},
+                         {"relation", pr.relation == cegis::Relation::Implies     ? "implies"
+                                      : pr.relation == cegis::Relation::Separated ? "separated"
+                                                                                   : "unknown"},
+                         {"by_transitivity", pr.by_transitivity}};
+        if (pr.separation && pr.separation->history) {
+          p["history"] = write_native_json(*pr.separation->history);
+          p["anomaly"] = anomaly_of(*pr.separation->history, *levels[y]);
+        }
+        ps.push_back(std::move(p));
+      }
+    j["levels"] = ls;
+    j["classes"] = cs;
+    j["hasse"] = hs;
+    j["pairs"] = ps;
+    fmt::print("{}\n", dump_json(j));
+    return unknown > 0 ? kExitTimeout : kExitOk;
+  }
+  fmt::print("hierarchy of {} levels within scope {}: {} pairs searched, {} implied by transitivity{}, {:.1f} s\n",
+             levels.size(), scope, hy.searched, implied,
+             unknown > 0 ? fmt::format(", {} undecided (time limit)", unknown) : "", hy.seconds);
+  fmt::print("\nclasses, strongest first (= : no difference up to the scope):\n");
+  for (std::size_t c = 0; c < hy.classes.size(); ++c) fmt::print("  {}\n", class_name(hy, c, " = "));
+  fmt::print("\nHasse diagram (stronger => weaker, and what the weaker allows):\n");
+  for (const auto& [s, w] : hy.covers) {
+    const auto& pr = hy.pairs[hy.classes[w][0]][hy.classes[s][0]];
+    std::string what;
+    if (pr.separation && pr.separation->history) {
+      const std::string name = anomaly_of(*pr.separation->history, *levels[hy.classes[s][0]]);
+      what = fmt::format(": {}{}", name.empty() ? "" : name + ", ", one_line(*pr.separation->history));
+    }
+    fmt::print("  {} => {}{}\n", class_name(hy, s, " = "), class_name(hy, w, " = "), what);
+  }
+  fmt::print("\nevery pair (A => B: every history A allows, B allows, up to the scope):\n");
+  for (std::size_t x = 0; x < levels.size(); ++x)
+    for (std::size_t y = 0; y < levels.size(); ++y) {
+      if (x == y) continue;
+      const auto& pr = hy.pairs[x][y];
+      if (pr.relation == cegis::Relation::Implies) {
+        fmt::print("  {} => {}: no difference up to the scope{}\n", levels[x]->name, levels[y]->name,
+                   pr.by_transitivity ? " (by transitivity)" : "");
+      } else if (pr.relation == cegis::Relation::Separated) {
+        const History& h = *pr.separation->history;
+        const std::string name = anomaly_of(h, *levels[y]);
+        fmt::print("  {} =/=> {}: {}{}\n", levels[x]->name, levels[y]->name, name.empty() ? "" : name + ", ",
+                   one_line(h));
+      } else {
+        fmt::print("  {} ? {}: undecided (time limit)\n", levels[x]->name, levels[y]->name);
+      }
+    }
+  return unknown > 0 ? kExitTimeout : kExitOk;
+}
+
+}  // namespace iso::cli
