@@ -35,37 +35,45 @@ Hierarchy hierarchy(const std::vector<const lua::Level*>& levels, const Hierarch
               out.pairs[a][b].by_transitivity = true;
             }
   };
-  // Pairs in a fixed order; each searched only if transitivity has not
-  // decided it meanwhile.
-  const std::size_t total = n * (n - 1);
-  std::size_t done = 0;
+  // Pairs nearest in the given order first (levels are usually listed along
+  // a chain, so neighbours are the covering pairs, and the implications
+  // between them settle the distant pairs by transitivity); each searched
+  // only if transitivity has not decided it meanwhile.
+  std::vector<std::pair<std::size_t, std::size_t>> order;
   for (std::size_t a = 0; a < n; ++a)
-    for (std::size_t b = 0; b < n; ++b) {
-      if (a == b) continue;
-      ++done;
-      if (out.pairs[a][b].relation != Relation::Unknown) continue;
-      if (opt.on_pair) opt.on_pair(done, total, levels[a]->name + " => " + levels[b]->name);
-      Problem p;
-      p.allow = {levels[a]};
-      p.deny = {levels[b]};
-      p.scope = opt.scope;
-      p.space = opt.space;
-      SynthOptions so = opt.synth;
-      if (opt.synth.timeout_seconds > 0) {
-        so.timeout_seconds = opt.synth.timeout_seconds - seconds_since(start);
-        if (so.timeout_seconds <= 0) continue;  // stays Unknown
-      }
-      SynthResult r = synthesize(p, so);
-      if (r.outcome == Outcome::Found && opt.minimize) r = minimize(p, std::move(r), so);
-      ++out.searched;
-      if (r.outcome == Outcome::None) {
-        out.pairs[a][b].relation = Relation::Implies;
-        close();
-      } else if (r.outcome == Outcome::Found) {
-        out.pairs[a][b].relation = Relation::Separated;
-        out.pairs[a][b].separation = std::move(r);
-      }
+    for (std::size_t b = 0; b < n; ++b)
+      if (a != b) order.emplace_back(a, b);
+  std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+    auto dist = [](const auto& p) { return p.first > p.second ? p.first - p.second : p.second - p.first; };
+    return dist(x) < dist(y);
+  });
+  const std::size_t total = order.size();
+  std::size_t done = 0;
+  for (const auto& [a, b] : order) {
+    ++done;
+    if (out.pairs[a][b].relation != Relation::Unknown) continue;
+    if (opt.on_pair) opt.on_pair(done, total, levels[a]->name + " => " + levels[b]->name);
+    Problem p;
+    p.allow = {levels[a]};
+    p.deny = {levels[b]};
+    p.scope = opt.scope;
+    p.space = opt.space;
+    SynthOptions so = opt.synth;
+    if (opt.synth.timeout_seconds > 0) {
+      so.timeout_seconds = opt.synth.timeout_seconds - seconds_since(start);
+      if (so.timeout_seconds <= 0) continue;  // stays Unknown
     }
+    SynthResult r = synthesize(p, so);
+    if (r.outcome == Outcome::Found && opt.minimize) r = minimize(p, std::move(r), so);
+    ++out.searched;
+    if (r.outcome == Outcome::None) {
+      out.pairs[a][b].relation = Relation::Implies;
+      close();
+    } else if (r.outcome == Outcome::Found) {
+      out.pairs[a][b].relation = Relation::Separated;
+      out.pairs[a][b].separation = std::move(r);
+    }
+  }
   // Equivalence classes, ordered so that a class precedes the classes it
   // implies (fewer levels implying it first: a topological order of the
   // implication order between classes).
