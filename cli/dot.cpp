@@ -143,6 +143,9 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
     out += fmt::format("  \"deny{}\" [shape=note, color=\"{}\", fontcolor=\"{}\", fontname=\"sans-serif\", "
                        "label=\"{} rejects it:\\n{}\"];\n",
                        k, kDenyColor, kDenyColor, dot_escape(denials[k].level), dot_escape(why));
+    for (TxnId t : d.core)
+      out += fmt::format("  \"deny{}\" -> {} [color=\"{}\", style=dotted, arrowhead=none, constraint=false];\n",
+                         k, node(t), kDenyColor);
     if (d.anomaly)
       for (TxnId t : d.anomaly->txns)
         out += fmt::format("  \"deny{}\" -> {} [color=\"{}\", style=dotted, arrowhead=none, constraint=false];\n",

@@ -4,6 +4,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/check_render.hpp"
 #include "engine/history/printer.hpp"
@@ -166,6 +167,14 @@ std::string decision_text(const History& h, const Level& level, const Decision& 
   } else if (!d.reason.empty()) {
     s += fmt::format("  {}\n", d.reason);
   }
+  if (!d.core.empty()) {
+    std::vector<std::string> names;
+    for (TxnId t : d.core) names.push_back(h.txn_name(t));
+    s += fmt::format("  the violation needs {}: without any one of them (and the reads of its writes) "
+                     "{} allows the rest\n",
+                     fmt::join(names, ", "), level.name);
+    for (TxnId t : d.core) s += fmt::format("    {}\n", format_txn(h, t));
+  }
   if (d.verdict == Verdict::Allowed && witness) {
     if (d.witness) {
       s += witness_text(h, *d.witness);
@@ -184,6 +193,11 @@ nlohmann::json decision_json(const History& h, const Level& level, const Decisio
                    {"sessions", d.sessions_ignored ? "ignored" : "kept"}};
   if (d.anomaly) j["anomaly"] = anomaly_json(h, *d.anomaly);
   if (!d.reason.empty()) j["reason"] = d.reason;
+  if (!d.core.empty()) {
+    nlohmann::json core = nlohmann::json::array();
+    for (TxnId t : d.core) core.push_back(h.txn_name(t));
+    j["core"] = core;
+  }
   if (d.verdict == Verdict::Allowed && witness) {
     if (d.witness) j["witness"] = witness_json(h, *d.witness);
     if (!d.commit_order.empty()) {

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/decide/core.hpp"
 #include "engine/decide/framework_witness.hpp"
 #include "engine/decide/generic.hpp"
 #include "engine/util/budget.hpp"
@@ -156,6 +157,9 @@ Decision decide(const History& original, const Level& level, const DecideOptions
       decide_graph(h, level, opt, d);
     else
       decide_generic(h, level, opt, d);
+    // No cycle names the violation: say which transactions it needs.
+    if (opt.explain && d.verdict == Verdict::Violated && !d.anomaly)
+      if (auto core = violation_core(h, level, opt)) d.core = std::move(*core);
   } catch (const TimeoutError&) {
     d.verdict = Verdict::Unknown;
     d.reason = "time limit reached";

@@ -112,6 +112,9 @@ struct Decision {
   // Violated without an anomaly (the generic oracle: "no co satisfies ...")
   // or Unknown: why, in one line.
   std::string reason;
+  // Violated without an anomaly, when explaining and the history is small:
+  // the transactions the violation needs (engine/decide/core.hpp), ascending.
+  std::vector<TxnId> core;
   // Allowed: the witness in the level's framework's terms (absent when the
   // framework's witness cannot be built from the graph checker's order).
   std::optional<Witness> witness;
