@@ -67,6 +67,7 @@ struct HierarchyArgs {
   std::vector<std::string> levels;
   SearchArgs search;
   std::string dot, svg;
+  std::string html;  // a folder: index.html, self-contained
 };
 int run_hierarchy(const HierarchyArgs& a);
 

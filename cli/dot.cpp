@@ -2,7 +2,11 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include <spawn.h>
@@ -214,6 +218,29 @@ void write_svg(const std::string& path, const std::string& dot) {
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || written < dot.size())
     throw std::runtime_error(fmt::format("{}: Graphviz's dot failed to write the picture", path));
+}
+
+std::string render_svg(const std::string& dot, const std::string& what) {
+  // dot writes a file; a private temporary one, read back and removed.
+  std::string tmpl = (std::filesystem::temp_directory_path() / "isosynth-XXXXXX.svg").string();
+  const int fd = ::mkstemps(tmpl.data(), 4);
+  if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create a temporary file for the picture", what));
+  ::close(fd);
+  struct Remove {
+    std::string path;
+    ~Remove() { std::remove(path.c_str()); }
+  } remove{tmpl};
+  try {
+    write_svg(tmpl, dot);
+  } catch (const std::runtime_error&) {
+    throw std::runtime_error(fmt::format(
+        "{}: the pictures need Graphviz's dot program, which was not found or failed", what));
+  }
+  std::ifstream in(tmpl, std::ios::binary);
+  std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Inside a page only the <svg> element is wanted, not the XML prolog.
+  const auto start = svg.find("<svg");
+  return start == std::string::npos ? svg : svg.substr(start);
 }
 
 void write_text_file(const std::string& path, const std::string& text) {

@@ -30,6 +30,8 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
 // Renders `dot` as SVG into `path` with Graphviz's `dot` program; throws
 // std::runtime_error naming the path when it is missing or fails.
 void write_svg(const std::string& path, const std::string& dot);
+// The same SVG as text, for pages that embed it (`what` names it in errors).
+std::string render_svg(const std::string& dot, const std::string& what);
 
 // A string escaped for a double-quoted DOT label or id.
 std::string dot_escape(const std::string& s);

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
+#include <system_error>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -66,6 +68,77 @@ std::string hierarchy_dot(const cegis::Hierarchy& hy, const std::string& scope) 
   return out;
 }
 
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// A self-contained page (no script, no network): the Hasse diagram, the
+// table of every ordered pair, and for each separation its history in the
+// papers' notation with its picture.
+std::string hierarchy_html(const cegis::Hierarchy& hy, const std::string& scope) {
+  const auto& levels = hy.levels;
+  std::string out = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>Isolation levels within scope {0}</title>\n<style>\n"
+      "body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em; }}\n"
+      "table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding: 0.3em 0.6em; }}\n"
+      "th {{ background: #f0f0f0; }} td.implies {{ color: #2a7a2a; }} td.separated {{ color: #b22222; }}\n"
+      "pre {{ background: #f7f7f7; padding: 0.6em; }} svg {{ max-width: 100%; height: auto; }}\n"
+      "</style>\n</head>\n<body>\n<h1>Isolation levels within scope {0}</h1>\n"
+      "<p>Computed by <code>isosynth hierarchy</code>: for every ordered pair, either every history of the "
+      "scope that the first level allows the second allows too (&rArr;), or a smallest history the first "
+      "allows and the second forbids. Levels that allow the same histories are one class.</p>\n",
+      html_escape(scope));
+  out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(hy, scope), "the Hasse diagram") + "\n";
+  out += "<h2>Classes, strongest first</h2>\n<ol>\n";
+  for (std::size_t c = 0; c < hy.classes.size(); ++c)
+    out += fmt::format("<li>{}</li>\n", html_escape(class_name(hy, c, " = ")));
+  out += "</ol>\n<h2>Every pair</h2>\n<p>Row A, column B: &rArr; when A implies B within the scope; "
+         "otherwise the anomaly A allows and B forbids, linked to its history.</p>\n<table>\n<tr><th></th>";
+  for (const auto* l : levels) out += "<th>" + html_escape(l->name) + "</th>";
+  out += "</tr>\n";
+  std::string sections;
+  for (std::size_t x = 0; x < levels.size(); ++x) {
+    out += "<tr><th>" + html_escape(levels[x]->name) + "</th>";
+    for (std::size_t y = 0; y < levels.size(); ++y) {
+      const auto& pr = hy.pairs[x][y];
+      if (x == y) {
+        out += "<td></td>";
+      } else if (pr.relation == cegis::Relation::Implies) {
+        out += "<td class=\"implies\">&rArr;</td>";
+      } else if (pr.relation == cegis::Relation::Separated) {
+        const History& h = *pr.separation->history;
+        const std::string name = anomaly_of(h, *levels[y]);
+        const std::string id = fmt::format("p{}-{}", x, y);
+        out += fmt::format("<td class=\"separated\"><a href=\"#{}\">{}</a></td>", id,
+                           html_escape(name.empty() ? "separated" : name));
+        std::vector<LabelledWitness> ws{{levels[x]->name, &pr.separation->allow_witnesses[0]}};
+        const Decision denied = decide(h, *levels[y]);
+        std::vector<Denial> ds{{levels[y]->name, &denied}};
+        const std::string title = fmt::format("allowed by {}, forbidden by {}", levels[x]->name, levels[y]->name);
+        sections += fmt::format("<h3 id=\"{}\">{}{}</h3>\n<pre>{}</pre>\n{}\n", id, html_escape(title),
+                                name.empty() ? "" : html_escape(": " + name), html_escape(format_history(h)),
+                                render_svg(history_dot(h, ws, ds, title), "a separating history"));
+      } else {
+        out += "<td>?</td>";
+      }
+    }
+    out += "</tr>\n";
+  }
+  out += "</table>\n<h2>The separating histories</h2>\n" + sections + "</body>\n</html>\n";
+  return out;
+}
+
 }  // namespace
 
 int run_hierarchy(const HierarchyArgs& a) {
@@ -105,6 +178,12 @@ int run_hierarchy(const HierarchyArgs& a) {
       implied += hy.pairs[x][y].by_transitivity;
     }
 
+  if (!a.html.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(a.html, ec);
+    if (ec) throw std::runtime_error(fmt::format("{}: cannot create the folder: {}", a.html, ec.message()));
+    write_text_file((std::filesystem::path(a.html) / "index.html").string(), hierarchy_html(hy, scope));
+  }
   if (!a.dot.empty() || !a.svg.empty()) {
     const std::string picture = hierarchy_dot(hy, scope);
     if (!a.dot.empty()) write_text_file(a.dot, picture);

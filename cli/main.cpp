@@ -122,10 +122,14 @@ int main(int argc, char** argv) {
   add_search_options(hi, hier.search, "Print levels, classes, Hasse diagram and every pair as JSON");
   hi->add_option("--dot", hier.dot, "Write the Hasse diagram as a Graphviz picture to this file");
   hi->add_option("--svg", hier.svg, "Write the Hasse diagram as SVG (needs Graphviz's dot program)");
+  hi->add_option("--html", hier.html,
+                 "Write a self-contained page to this folder (index.html): the diagram, the table of every "
+                 "pair, each separating history with its picture; no script, no network");
   hi->footer(
       "Examples:\n"
       "  isosynth hierarchy biswas.RA biswas.CC biswas.PC biswas.SI biswas.SER --scope 4,2,2\n"
       "  isosynth hierarchy biswas.SI cerone.SI cerone.PSI cerone.UA --scope 3,2,2 --svg h.svg\n"
+      "  isosynth hierarchy RA CC PC SI SER --scope 4,2,3 --html out/   # a page to open in a browser\n"
       "A => B: every history A allows within the scope, B allows (A is at least as strong).\n"
       "Exit code: 0 every pair decided, 2 usage or input error, 3 time limit (some pairs undecided).");
 

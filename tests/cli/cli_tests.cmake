@@ -154,6 +154,13 @@ cli_test(hierarchy-json 0 "" "\"relation\": \"separated\"" ${BIN} hierarchy RA p
 cli_test(hierarchy-svg 0 "" "^svg ok$" sh -c
   "\"$1\" hierarchy SER SI --scope 3,2,2 --svg \"$2\" >/dev/null && grep -q '<svg' \"$2\" && grep -q 'write skew' \"$2\" && echo svg ok"
   _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/hierarchy.svg)
+cli_test(hierarchy-html 0 "" "^html ok$" sh -c
+  "rm -rf \"$2\" && \"$1\" hierarchy SER SI --scope 3,2,2 --html \"$2\" >/dev/null && grep -q '<table' \"$2/index.html\" && grep -q '<svg' \"$2/index.html\" && ! grep -q '<script' \"$2/index.html\" && echo html ok"
+  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/hierarchy-page)
+# The page in a real browser (skipped without Chromium).
+add_test(NAME cli.hierarchy-html-browser
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
+set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
 cli_test(hierarchy-one-level 2 "at least two distinct levels" "" ${BIN} hierarchy SER SER)
 cli_test(hierarchy-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} hierarchy SER NOPE)
 cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Renders the page of `isosynth hierarchy --html` in headless Chromium and
+# checks what a reader sees: the table of pairs and the pictures, drawn.
+#   browser_test.sh ISOSYNTH OUT_DIR
+# Exits 77 (skipped) when no Chromium is installed.
+set -u
+bin=$1 out=$2
+browser=
+for b in chromium chromium-browser google-chrome; do
+  if command -v "$b" >/dev/null 2>&1; then browser=$b; break; fi
+done
+if [ -z "$browser" ]; then
+  echo "skipped: Chromium is not installed (scripts/setup installs it where the package exists)"
+  exit 77
+fi
+rm -rf "$out" && mkdir -p "$out"
+"$bin" hierarchy RA CC PC SI SER --scope 4,2,3 --html "$out/page" >/dev/null || { echo "FAIL: hierarchy --html"; exit 1; }
+page="file://$out/page/index.html"
+flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$out/profile")
+timeout 60 "$browser" "${flags[@]}" --dump-dom "$page" >"$out/dom.html" 2>"$out/browser.err" ||
+  { echo "FAIL: $browser could not load the page"; cat "$out/browser.err"; exit 1; }
+fail() { echo "FAIL: $*"; exit 1; }
+grep -q "<table" "$out/dom.html" || fail "no table in the rendered page"
+[ "$(grep -o "<svg" "$out/dom.html" | wc -l)" -ge 2 ] || fail "fewer than two pictures in the rendered page"
+grep -q "write skew" "$out/dom.html" || fail "the table does not name write skew"
+grep -q "<script" "$out/dom.html" && fail "the page has a script"
+# A screenshot, for a person to look at: it must be a PNG of some size.
+timeout 60 "$browser" "${flags[@]}" --window-size=1100,1800 --screenshot="$out/page.png" "$page" \
+  >/dev/null 2>>"$out/browser.err" || fail "no screenshot"
+[ "$(head -c 4 "$out/page.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "the screenshot is no PNG"
+[ "$(wc -c <"$out/page.png")" -gt 20000 ] || fail "the screenshot is nearly empty"
+echo "ok: $browser rendered the table and the pictures ($out/page.png)"
