@@ -16,7 +16,7 @@ fi
 rm -rf "$out" && mkdir -p "$out"
 "$bin" hierarchy RA CC PC SI SER --scope 4,2,3 --html "$out/page" >/dev/null || { echo "FAIL: hierarchy --html"; exit 1; }
 page="file://$out/page/index.html"
-flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$out/profile")
+flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$out/profile")
 timeout 60 "$browser" "${flags[@]}" --dump-dom "$page" >"$out/dom.html" 2>"$out/browser.err" ||
   { echo "FAIL: $browser could not load the page"; cat "$out/browser.err"; exit 1; }
 fail() { echo "FAIL: $*"; exit 1; }
