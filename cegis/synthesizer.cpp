@@ -641,11 +641,14 @@ bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow
   return true;
 }
 
-// Does `h` belong to the space the options describe? (Dropping operations
-// keeps values unique, but may turn a read-modify-write into a blind write.)
+// Does `h` belong to the space the options describe? Dropping operations
+// keeps values unique, but may leave a read of a value nobody writes any
+// more (which every level rejects, so a problem with only deny levels would
+// take it for a solution), or turn a read-modify-write into a blind write.
 static bool in_space(const History& h, const SpaceOptions& space) {
-  if (space.blind_writes) return true;
   AbstractHistory ah = abstract_history(h);
+  if (!ah.unjustified_reads.empty() || !ah.int_violations.empty()) return false;
+  if (space.blind_writes) return true;
   for (TxnId t : ah.txns) {
     if (t == kInitTxn) continue;
     for (const auto& w : ah.abs[t].writes)

@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/history/history.hpp"
+#include "lua/spec_library.hpp"
+
 namespace iso::cli {
 
 inline constexpr int kExitOk = 0;
@@ -70,6 +73,17 @@ struct HierarchyArgs {
   std::string html;  // a folder: index.html, self-contained
 };
 int run_hierarchy(const HierarchyArgs& a);
+
+struct AnomaliesArgs {
+  std::vector<std::string> levels;  // empty: every level of the library
+  std::vector<std::string> specs;
+  std::string scope = "4,2,3";
+  bool json = false;
+  double timeout = 0;
+};
+int run_anomalies(const AnomaliesArgs& a);
+// The catalogue's anomalies `h` exhibits (short names).
+std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h);
 
 struct LevelsArgs {
   std::vector<std::string> specs;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cegis/hierarchy.hpp"
@@ -24,23 +25,14 @@ namespace iso::cli {
 
 namespace {
 
-// A history on one line: sessions separated by " | ", transactions of a
-// session by "; ".
-std::string one_line(const History& h) {
-  std::string out;
-  for (const auto& session : h.sessions()) {
-    if (session.empty()) continue;
-    std::string s;
-    for (TxnId t : session) s += (s.empty() ? "" : "; ") + format_txn(h, t);
-    out += (out.empty() ? "" : " | ") + s;
-  }
-  return out;
-}
-
-// The name of the anomaly by which `level` rejects `h`, if it names one.
-std::string anomaly_of(const History& h, const lua::Level& level) {
-  Decision d = decide(h, level);
-  return d.anomaly ? d.anomaly->name : "";
+// The name of the anomaly by which `level` rejects `h`, if its checker names
+// one, else what the catalogue calls the history.
+std::string anomaly_of(const lua::SpecLibrary& lib, const History& h, const lua::Level& level) {
+  DecideOptions opt;
+  opt.witness = false;
+  Decision d = decide(h, level, opt);
+  if (d.anomaly) return d.anomaly->name;
+  return fmt::format("{}", fmt::join(exhibited_anomalies(lib, h), ", "));
 }
 
 std::string class_name(const cegis::Hierarchy& hy, std::size_t c, const char* sep) {
@@ -49,7 +41,7 @@ std::string class_name(const cegis::Hierarchy& hy, std::size_t c, const char* se
   return s;
 }
 
-std::string hierarchy_dot(const cegis::Hierarchy& hy, const std::string& scope) {
+std::string hierarchy_dot(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy, const std::string& scope) {
   std::string out = fmt::format(
       "digraph hierarchy {{\n  rankdir=TB;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
       "  node [shape=box, style=rounded, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
@@ -61,7 +53,7 @@ std::string hierarchy_dot(const cegis::Hierarchy& hy, const std::string& scope) 
     const auto& pr = hy.pairs[hy.classes[weak][0]][hy.classes[strong][0]];
     std::string label;
     if (pr.separation && pr.separation->history)
-      label = anomaly_of(*pr.separation->history, *hy.levels[hy.classes[strong][0]]);
+      label = anomaly_of(lib, *pr.separation->history, *hy.levels[hy.classes[strong][0]]);
     out += fmt::format("  c{} -> c{} [label=\"{}\"];\n", strong, weak, dot_escape(label));
   }
   out += "}\n";
@@ -85,7 +77,7 @@ std::string html_escape(const std::string& s) {
 // A self-contained page (no script, no network): the Hasse diagram, the
 // table of every ordered pair, and for each separation its history in the
 // papers' notation with its picture.
-std::string hierarchy_html(const cegis::Hierarchy& hy, const std::string& scope) {
+std::string hierarchy_html(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy, const std::string& scope) {
   const auto& levels = hy.levels;
   std::string out = fmt::format(
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -99,7 +91,7 @@ std::string hierarchy_html(const cegis::Hierarchy& hy, const std::string& scope)
       "scope that the first level allows the second allows too (&rArr;), or a smallest history the first "
       "allows and the second forbids. Levels that allow the same histories are one class.</p>\n",
       html_escape(scope));
-  out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(hy, scope), "the Hasse diagram") + "\n";
+  out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(lib, hy, scope), "the Hasse diagram") + "\n";
   out += "<h2>Classes, strongest first</h2>\n<ol>\n";
   for (std::size_t c = 0; c < hy.classes.size(); ++c)
     out += fmt::format("<li>{}</li>\n", html_escape(class_name(hy, c, " = ")));
@@ -118,7 +110,7 @@ std::string hierarchy_html(const cegis::Hierarchy& hy, const std::string& scope)
         out += "<td class=\"implies\">&rArr;</td>";
       } else if (pr.relation == cegis::Relation::Separated) {
         const History& h = *pr.separation->history;
-        const std::string name = anomaly_of(h, *levels[y]);
+        const std::string name = anomaly_of(lib, h, *levels[y]);
         const std::string id = fmt::format("p{}-{}", x, y);
         out += fmt::format("<td class=\"separated\"><a href=\"#{}\">{}</a></td>", id,
                            html_escape(name.empty() ? "separated" : name));
@@ -182,10 +174,10 @@ int run_hierarchy(const HierarchyArgs& a) {
     std::error_code ec;
     std::filesystem::create_directories(a.html, ec);
     if (ec) throw std::runtime_error(fmt::format("{}: cannot create the folder: {}", a.html, ec.message()));
-    write_text_file((std::filesystem::path(a.html) / "index.html").string(), hierarchy_html(hy, scope));
+    write_text_file((std::filesystem::path(a.html) / "index.html").string(), hierarchy_html(lib, hy, scope));
   }
   if (!a.dot.empty() || !a.svg.empty()) {
-    const std::string picture = hierarchy_dot(hy, scope);
+    const std::string picture = hierarchy_dot(lib, hy, scope);
     if (!a.dot.empty()) write_text_file(a.dot, picture);
     if (!a.svg.empty()) write_svg(a.svg, picture);
   }
@@ -212,7 +204,7 @@ int run_hierarchy(const HierarchyArgs& a) {
                          {"by_transitivity", pr.by_transitivity}};
         if (pr.separation && pr.separation->history) {
           p["history"] = write_native_json(*pr.separation->history);
-          p["anomaly"] = anomaly_of(*pr.separation->history, *levels[y]);
+          p["anomaly"] = anomaly_of(lib, *pr.separation->history, *levels[y]);
         }
         ps.push_back(std::move(p));
       }
@@ -233,8 +225,8 @@ int run_hierarchy(const HierarchyArgs& a) {
     const auto& pr = hy.pairs[hy.classes[w][0]][hy.classes[s][0]];
     std::string what;
     if (pr.separation && pr.separation->history) {
-      const std::string name = anomaly_of(*pr.separation->history, *levels[hy.classes[s][0]]);
-      what = fmt::format(": {}{}", name.empty() ? "" : name + ", ", one_line(*pr.separation->history));
+      const std::string name = anomaly_of(lib, *pr.separation->history, *levels[hy.classes[s][0]]);
+      what = fmt::format(": {}{}", name.empty() ? "" : name + ", ", history_one_line(*pr.separation->history));
     }
     fmt::print("  {} => {}{}\n", class_name(hy, s, " = "), class_name(hy, w, " = "), what);
   }
@@ -248,9 +240,9 @@ int run_hierarchy(const HierarchyArgs& a) {
                    pr.by_transitivity ? " (by transitivity)" : "");
       } else if (pr.relation == cegis::Relation::Separated) {
         const History& h = *pr.separation->history;
-        const std::string name = anomaly_of(h, *levels[y]);
+        const std::string name = anomaly_of(lib, h, *levels[y]);
         fmt::print("  {} =/=> {}: {}{}\n", levels[x]->name, levels[y]->name, name.empty() ? "" : name + ", ",
-                   one_line(h));
+                   history_one_line(h));
       } else {
         fmt::print("  {} ? {}: undecided (time limit)\n", levels[x]->name, levels[y]->name);
       }

@@ -115,6 +115,22 @@ int main(int argc, char** argv) {
       "  isosynth compare SI cerone.SI                     # equivalent within 4,3,3\n"
       "'stronger' means A allows strictly fewer histories than B within the scope.");
 
+  AnomaliesArgs anomalies;
+  auto* an = app.add_subcommand("anomalies", "The catalogue of named anomalies: the smallest example of each, "
+                                             "synthesized, and the table of levels allowing or forbidding it");
+  an->add_option("--level,-l", anomalies.levels, "A level for the table (repeatable; default: every level)");
+  an->add_option("--scope", anomalies.scope, "T,O,V[,P]: the scope the examples are searched in")
+      ->capture_default_str();
+  an->add_option("--spec", anomalies.specs, "Load levels or anomalies from a Lua spec file (repeatable)");
+  an->add_flag("--json", anomalies.json, "Print each anomaly with its example and its verdict per level as JSON");
+  an->add_option("--timeout", anomalies.timeout, "Give up after this many seconds in all (exit code 3)")
+      ->check(CLI::NonNegativeNumber);
+  an->footer(
+      "Examples:\n"
+      "  isosynth anomalies\n"
+      "  isosynth anomalies -l adya.PL-2 -l adya.PL-2.99 -l SI -l SER\n"
+      "An anomaly is exhibited by a history when every execution has its pattern (specs/anomalies.lua).");
+
   HierarchyArgs hier;
   auto* hi = app.add_subcommand("hierarchy", "Place levels in a hierarchy within a scope: every ordered pair decided, "
                                              "equivalence classes, Hasse diagram, a minimal separating history each");
@@ -212,6 +228,7 @@ int main(int argc, char** argv) {
   const double timeout = *sy ? synth.search.timeout
                          : *co ? compare.search.timeout
                          : *hi ? hier.search.timeout
+                         : *an ? anomalies.timeout
                          : *c  ? check.timeout
                                : 0;
   iso::budget::ScopedDeadline deadline(timeout);
@@ -220,6 +237,7 @@ int main(int argc, char** argv) {
     if (*sy) return run_synth(synth);
     if (*co) return run_compare(compare);
     if (*hi) return run_hierarchy(hier);
+    if (*an) return run_anomalies(anomalies);
     if (*c) return run_check(check);
     if (*l) return run_levels(levels);
     if (*s) return run_show(show);

@@ -210,6 +210,17 @@ nlohmann::json decision_json(const History& h, const Level& level, const Decisio
   return j;
 }
 
+std::string history_one_line(const History& h) {
+  std::string out;
+  for (const auto& session : h.sessions()) {
+    if (session.empty()) continue;
+    std::string s;
+    for (TxnId t : session) s += (s.empty() ? "" : "; ") + format_txn(h, t);
+    out += (out.empty() ? "" : " | ") + s;
+  }
+  return out;
+}
+
 std::string dump_json(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }

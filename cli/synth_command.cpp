@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cegis/synthesizer.hpp"
@@ -79,9 +80,11 @@ std::vector<Decision> deny_decisions(const cegis::Problem& p, const History& h) 
 }
 
 std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r,
-                          const std::vector<Decision>& denied) {
+                          const std::vector<Decision>& denied, const std::vector<std::string>& exhibits) {
   const History& h = *r.history;
   std::string s = format_history(h) + "\n";
+  // What the catalogue (specs/anomalies.lua) calls it.
+  if (!exhibits.empty()) s += fmt::format("exhibits: {}\n\n", fmt::join(exhibits, ", "));
   for (std::size_t i = 0; i < p.allow.size(); ++i) {
     Decision d;
     d.verdict = Verdict::Allowed;
@@ -153,7 +156,8 @@ int run_synth(const SynthArgs& a) {
   if (a.search.json) {
     fmt::print("{}\n", dump_json(solution_json(p, r)));
   } else {
-    fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(), solution_text(p, r, denied));
+    fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(),
+               solution_text(p, r, denied, exhibited_anomalies(lib, *r.history)));
   }
   return kExitOk;
 }
@@ -191,8 +195,12 @@ int run_compare(const CompareArgs& a) {
       {"incomparable", fmt::format("each of {} and {} allows a history the other denies", A, B)},
       {"unknown", "a search ran out of time"}};
   fmt::print("{}: {} within scope {}\n", verdict, meaning.at(verdict), ab.scope.text());
-  if (a_not_b) fmt::print("\nallowed by {}, violating {}:\n{}", A, B, solution_text(ab, r1, deny_decisions(ab, *r1.history)));
-  if (b_not_a) fmt::print("\nallowed by {}, violating {}:\n{}", B, A, solution_text(ba, r2, deny_decisions(ba, *r2.history)));
+  if (a_not_b)
+    fmt::print("\nallowed by {}, violating {}:\n{}", A, B,
+               solution_text(ab, r1, deny_decisions(ab, *r1.history), exhibited_anomalies(lib, *r1.history)));
+  if (b_not_a)
+    fmt::print("\nallowed by {}, violating {}:\n{}", B, A,
+               solution_text(ba, r2, deny_decisions(ba, *r2.history), exhibited_anomalies(lib, *r2.history)));
   return timeout ? kExitTimeout : kExitOk;
 }
 

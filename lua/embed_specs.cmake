@@ -3,6 +3,12 @@
 # The prelude (helpers every spec may use) comes first, then the library.
 file(GLOB specs RELATIVE ${SRC} ${SRC}/specs/*.lua)
 list(SORT specs)
+# The catalogue of anomalies last: its patterns build on the levels.
+list(FIND specs specs/anomalies.lua catalogue)
+if(NOT catalogue EQUAL -1)
+  list(REMOVE_ITEM specs specs/anomalies.lua)
+  list(APPEND specs specs/anomalies.lua)
+endif()
 list(PREPEND specs lua/prelude.lua)
 set(body "// Generated from specs/*.lua by lua/embed_specs.cmake. Do not edit.\n")
 string(APPEND body "#include \"lua/embedded_specs.hpp\"\n\nnamespace iso::lua {\n\n")

@@ -47,6 +47,10 @@ struct SpecLibrary::State {
   std::vector<std::unique_ptr<Level>> levels;
   std::map<std::string, Framework*, std::less<>> framework_index;
   std::map<std::string, Level*, std::less<>> level_index;
+  // Named anomalies (`anomaly` declarations), each as the level that forbids
+  // it: a history exhibits the anomaly when that level rejects it.
+  std::vector<std::unique_ptr<Level>> anomalies;
+  std::map<std::string, Level*, std::less<>> anomaly_index;
 
   std::string budget_message() const {
     return fmt::format("instruction budget exceeded ({} instructions): does the spec loop forever?",
@@ -697,6 +701,42 @@ int declare_level(lua_State* L) {
   return 0;
 }
 
+// anomaly "NAME" { framework = "adya", doc = "...", pattern = function(h, e) ... end }
+// A history exhibits the anomaly when every execution of the framework
+// satisfies the pattern; it is stored as the level "no NAME" (the pattern
+// negated), which rejects exactly those histories.
+int declare_anomaly(lua_State* L) {
+  std::string short_name = lua_tostring(L, lua_upvalueindex(1));
+  luaL_checktype(L, 1, LUA_TTABLE);
+  State& s = state(L);
+  std::string fw_name = opt_string_field(L, 1, "framework");
+  if (fw_name.empty())
+    return luaL_error(L, "anomaly '%s': missing field 'framework' (e.g. framework = \"adya\")",
+                      short_name.c_str());
+  auto fw = s.framework_index.find(fw_name);
+  if (fw == s.framework_index.end())
+    return luaL_error(L, "anomaly '%s': unknown framework '%s'", short_name.c_str(), fw_name.c_str());
+  std::string name = (s.library.empty() ? fw_name : s.library) + "." + short_name;
+  if (s.anomaly_index.count(name)) return luaL_error(L, "anomaly '%s' is already declared", name.c_str());
+  auto an = std::make_unique<Level>();
+  an->name = name;
+  an->location = where(L, 1);
+  an->doc = opt_string_field(L, 1, "doc");
+  an->framework = fw->second;
+  lua_getfield(L, 1, "pattern");
+  if (!lua_isfunction(L, -1))
+    return luaL_error(L, "anomaly '%s': 'pattern' must be a function(h, e) returning a formula",
+                      name.c_str());
+  const int fn = lua_gettop(L);
+  lua_getfield(L, LUA_REGISTRYINDEX, ("isosynth.e." + fw_name).c_str());
+  an->axiom = logic::not_(eval_spec_function(L, fn, lua_gettop(L), "anomaly '" + name + "': pattern"));
+  lua_pop(L, 1);
+  Level* raw = an.get();
+  s.anomalies.push_back(std::move(an));
+  s.anomaly_index[name] = raw;
+  return 0;
+}
+
 int library_decl(lua_State* L) {
   const char* name = luaL_checkstring(L, 1);
   for (const char* p = name; *p; ++p)
@@ -798,6 +838,7 @@ void register_api(lua_State* L) {
       {"empty", guarded<f_empty>},     {"order", guarded<f_witness<true>>},
       {"rel", guarded<f_witness<false>>}, {"framework", named_declaration<declare_framework>},
       {"level", named_declaration<declare_level>},  {"library", guarded<library_decl>},
+      {"anomaly", named_declaration<declare_anomaly>},
       {nullptr, nullptr}};
   lua_pushglobaltable(L);
   luaL_setfuncs(L, globals, 0);
@@ -1179,6 +1220,23 @@ std::vector<const Level*> SpecLibrary::levels() const {
   std::vector<const Level*> out;
   for (const auto& l : state_->levels) out.push_back(l.get());
   return out;
+}
+
+std::vector<const Level*> SpecLibrary::anomalies() const {
+  std::vector<const Level*> out;
+  for (const auto& l : state_->anomalies) out.push_back(l.get());
+  return out;
+}
+
+const Level& SpecLibrary::anomaly(std::string_view name) const {
+  const auto& idx = state_->anomaly_index;
+  std::string full(name);
+  if (full.find('.') == std::string::npos) full = "anomalies." + full;
+  for (const auto& [n, l] : idx)
+    if (lower(n) == lower(full)) return *l;
+  std::string known;
+  for (const auto& [n, l] : idx) known += (known.empty() ? "" : ", ") + n;
+  throw SpecError(fmt::format("unknown anomaly '{}' (known: {})", name, known));
 }
 
 }  // namespace iso::lua

@@ -73,6 +73,12 @@ class SpecLibrary {
   // closest known levels.
   const Level& level(std::string_view name) const;
   std::vector<const Level*> levels() const;          // in declaration order
+  // Named anomalies (`anomaly` declarations), each as the level that forbids
+  // it (the pattern negated): a history exhibits the anomaly when that
+  // level rejects it. Not among levels(). anomaly("LostUpdate") resolves
+  // "anomalies.LostUpdate", case-insensitively; throws SpecError otherwise.
+  std::vector<const Level*> anomalies() const;
+  const Level& anomaly(std::string_view name) const;
 
   // Used by the Lua bindings while a chunk runs.
   struct State;

@@ -161,6 +161,11 @@ cli_test(hierarchy-html 0 "" "^html ok$" sh -c
 add_test(NAME cli.hierarchy-html-browser
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
 set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
+# The catalogue: the table, JSON, naming in synth.
+cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -$" ${BIN} anomalies -l SI -l SER)
+cli_test(anomalies-json 0 "" "\"anomaly\": \"anomalies.LongFork\"" ${BIN} anomalies -l CC -l PC --json)
+cli_test(anomalies-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} anomalies -l NOPE)
+cli_test(synth-names-anomaly 0 "" "^exhibits: lost update$" ${BIN} synth --allow CC --deny SI --scope 3,1,3)
 cli_test(hierarchy-one-level 2 "at least two distinct levels" "" ${BIN} hierarchy SER SER)
 cli_test(hierarchy-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} hierarchy SER NOPE)
 cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)

@@ -1,0 +1,131 @@
+// isosynth anomalies: the catalogue of named anomalies (specs/anomalies.lua),
+// each with the smallest history that exhibits it, synthesized and decided
+// at every level: the table "level x anomaly: allowed / forbidden".
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cegis/synthesizer.hpp"
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+#include "engine/decide/decide.hpp"
+#include "engine/history/json_format.hpp"
+#include "engine/history/printer.hpp"
+
+namespace iso::cli {
+
+namespace {
+
+std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
+
+// "LongFork" -> "long fork": how people name it.
+std::string readable(const lua::Level& anomaly) {
+  std::string out;
+  for (char c : short_name(anomaly)) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (!out.empty()) out += ' ';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h) {
+  DecideOptions opt;
+  opt.explain = false;
+  opt.witness = false;
+  std::vector<std::string> out;
+  for (const lua::Level* a : lib.anomalies())
+    if (decide(h, *a, opt).verdict == Verdict::Violated) out.push_back(readable(*a));
+  return out;
+}
+
+int run_anomalies(const AnomaliesArgs& a) {
+  lua::SpecLibrary lib;
+  for (const auto& spec : a.specs) lib.load_file(spec);
+  std::vector<const lua::Level*> levels;
+  if (a.levels.empty()) {
+    levels = lib.levels();
+  } else {
+    for (const auto& n : a.levels) levels.push_back(&lib.level(n));
+  }
+  const cegis::Scope scope = cegis::parse_scope(a.scope);
+  struct Row {
+    const lua::Level* anomaly;
+    std::optional<History> example;
+    std::vector<Verdict> verdicts;  // per level
+    bool timeout = false;
+  };
+  std::vector<Row> rows;
+  const auto start = std::chrono::steady_clock::now();
+  for (const lua::Level* an : lib.anomalies()) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
+      fmt::print(stderr, "anomalies: synthesizing the example of {}\n", readable(*an));
+    cegis::Problem p;
+    p.deny = {an};
+    p.scope = scope;
+    cegis::SynthOptions opt;
+    opt.timeout_seconds = a.timeout;
+    cegis::SynthResult r = cegis::synthesize(p, opt);
+    if (r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
+    Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout};
+    if (r.outcome == cegis::Outcome::Found) {
+      row.example = *r.history;
+      for (const lua::Level* l : levels) row.verdicts.push_back(decide(*row.example, *l).verdict);
+    }
+    rows.push_back(std::move(row));
+  }
+  if (a.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Row& row : rows) {
+      nlohmann::json j{{"anomaly", row.anomaly->name}, {"doc", row.anomaly->doc}};
+      if (row.example) {
+        j["example"] = write_native_json(*row.example);
+        nlohmann::json v = nlohmann::json::object();
+        for (std::size_t i = 0; i < levels.size(); ++i) v[levels[i]->name] = std::string(verdict_word(row.verdicts[i]));
+        j["verdicts"] = v;
+      } else {
+        j["example"] = nullptr;
+        j["why"] = row.timeout ? "time limit" : "no history of the scope exhibits it";
+      }
+      list.push_back(std::move(j));
+    }
+    fmt::print("{}\n", dump_json(nlohmann::json{{"scope", scope.text()}, {"anomalies", list}}));
+    return kExitOk;
+  }
+  fmt::print("anomalies within scope {}, each with its smallest example:\n\n", scope.text());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& row = rows[k];
+    fmt::print("{}. {} ({}): {}\n", k + 1, readable(*row.anomaly), row.anomaly->name, row.anomaly->doc);
+    if (row.example)
+      fmt::print("   {}\n\n", history_one_line(*row.example));
+    else
+      fmt::print("   {}\n\n", row.timeout ? "(time limit)" : "(no history of the scope exhibits it)");
+  }
+  std::size_t width = 0;
+  for (const auto* l : levels) width = std::max(width, l->name.size());
+  fmt::print("level x anomaly (A: allows the example, -: forbids it):\n{:<{}}", "", width + 2);
+  for (std::size_t k = 0; k < rows.size(); ++k) fmt::print("{:>3}", k + 1);
+  fmt::print("\n");
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    fmt::print("{:<{}}", levels[i]->name, width + 2);
+    for (const Row& row : rows) {
+      const char* cell = !row.example                                 ? "?"
+                         : row.verdicts[i] == Verdict::Allowed        ? "A"
+                         : row.verdicts[i] == Verdict::Violated       ? "-"
+                                                                      : "?";
+      fmt::print("{:>3}", cell);
+    }
+    fmt::print("\n");
+  }
+  return kExitOk;
+}
+
+}  // namespace iso::cli

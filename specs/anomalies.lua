@@ -1,0 +1,111 @@
+-- Named anomalies, each a pattern over a history and its dependencies in
+-- Adya's framework (adya.lua: a version order ww(x) per key). A history
+-- exhibits an anomaly when every execution satisfies the pattern, that is,
+-- when the level forbidding it rejects the history; `isosynth anomalies`
+-- synthesizes the smallest such history for each and decides it at every
+-- level. The dependencies, as Adya defines them:
+--   wr(x)  t3 read t1's version of x                        (h.wrx)
+--   ww(x)  t1's version of x precedes t2's                  (e.ww)
+--   rw(x)  s read a version of x that t's version follows
+-- Anomalies that need aborted transactions, intermediate writes or known
+-- version orders (G1a, G1b, G0) have no example in the synthesis space and
+-- are not listed here; `check` names them in recorded histories. This file
+-- loads after the levels (lua/embed_specs.cmake), whose patterns it reuses.
+
+library "anomalies"
+
+-- rw(x): s read some version of x, from u, and t's version of x follows u's.
+local function rw(h, e, x, s, t)
+  return ne(s, t) & exists(Txn, function(u) return h.wrx(u, x, s) & (x .. e.ww)(u, t) end)
+end
+
+local function writes(h, t, x) return (h.writer .. x)(t) end
+
+anomaly "LostUpdate" {
+  framework = "adya",
+  doc = "Lost update (Berenson et al. 1995, P4; Hermitage's lost update): two transactions read "
+     .. "the same version of x and both write x, so one overwrites the other's update unseen",
+  pattern = function(h, e)
+    return exists(Obj, function(x)
+      local Wr = h.writer .. x
+      return exists(Wr, Wr, Txn, function(t1, t2, u)
+        return ne(t1, t2) & h.wrx(u, x, t1) & h.wrx(u, x, t2)
+      end)
+    end)
+  end,
+}
+
+anomaly "WriteSkew" {
+  framework = "adya",
+  doc = "Write skew (Berenson et al. 1995, A5B; Adya's G2-item with two anti-dependencies): "
+     .. "t1 reads x and writes y, t2 reads y and writes x, each overwriting what the other read",
+  pattern = function(h, e)
+    return exists(Obj, Obj, Txn, Txn, function(x, y, t1, t2)
+      return ne(x, y) & rw(h, e, x, t1, t2) & rw(h, e, y, t2, t1)
+           & NOT(writes(h, t1, x)) & NOT(writes(h, t2, y))
+    end)
+  end,
+}
+
+anomaly "ReadSkew" {
+  framework = "adya",
+  doc = "Read skew (Berenson et al. 1995, A5A; Adya's G-single), also fractured read (Bailis "
+     .. "et al. 2014): t1 sees t2's write of y but a version of x older than t2's",
+  pattern = function(h, e)
+    return exists(Obj, Obj, Txn, Txn, function(x, y, t1, t2)
+      return ne(x, y) & rw(h, e, x, t1, t2) & h.wrx(t2, y, t1)
+    end)
+  end,
+}
+
+anomaly "NonRepeatableRead" {
+  framework = "adya",
+  doc = "Non-repeatable (fuzzy) read (Berenson et al. 1995, P2; Plume's TAP-j): a transaction "
+     .. "reads x twice and the reads return the writes of two different transactions",
+  -- The pattern Plume's level forbids (plume.lua; it reads no witness).
+  pattern = function(h, e) return NOT(levels["plume.NoNonRepeatableRead"](h, e)) end,
+}
+
+anomaly "CircularInformationFlow" {
+  framework = "adya",
+  doc = "Circular information flow (Adya 1999, G1c): a cycle of write and read dependencies; "
+     .. "each transaction sees the other's effects",
+  pattern = function(h, e) return NOT(acyclic((Obj .. e.ww) + h.wr)) end,
+}
+
+anomaly "LongFork" {
+  framework = "adya",
+  doc = "Long fork (Cerone et al. 2015; Adya's G-nonadjacent): two readers see the writes of "
+     .. "two other transactions in opposite orders",
+  pattern = function(h, e)
+    return exists(Obj, Obj, function(x, y)
+      return ne(x, y) & exists(Txn, Txn, Txn, Txn, function(t1, t2, t3, t4)
+        return ne(t1, t2) & ne(t3, t4)
+             & h.wrx(t1, x, t3) & rw(h, e, y, t3, t2) & h.wrx(t2, y, t4) & rw(h, e, x, t4, t1)
+      end)
+    end)
+  end,
+}
+
+anomaly "CausalityViolation" {
+  framework = "adya",
+  doc = "Causality violation (Cerone et al. 2015; Biswas & Enea 2019): t3 sees t2, which saw "
+     .. "t1's write of x, yet t3 reads a version of x older than t1's",
+  pattern = function(h, e)
+    return exists(Obj, Obj, function(x, y)
+      return ne(x, y) & exists(Txn, Txn, Txn, function(t1, t2, t3)
+        return h.wrx(t1, x, t2) & h.wrx(t2, y, t3) & rw(h, e, x, t3, t1)
+      end)
+    end)
+  end,
+}
+
+anomaly "MissedSessionWrite" {
+  framework = "adya",
+  doc = "Missed session write (Terry et al. 1994, read your writes; Isolde §3.1.1): a "
+     .. "transaction reads a version of x older than the write of x of an earlier transaction "
+     .. "of its own session",
+  pattern = function(h, e)
+    return exists(Obj, Txn, Txn, function(x, t1, t2) return h.so(t1, t2) & rw(h, e, x, t2, t1) end)
+  end,
+}
