@@ -4,12 +4,15 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cegis/synthesizer.hpp"
 #include "cli/commands.hpp"
+#include "cli/dot.hpp"
+#include "cli/html.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
@@ -81,6 +84,56 @@ int run_anomalies(const AnomaliesArgs& a) {
       for (const lua::Level* l : levels) row.verdicts.push_back(decide(*row.example, *l).verdict);
     }
     rows.push_back(std::move(row));
+  }
+  if (!a.html.empty()) {
+    // The Hermitage-style table, then each anomaly with its example and its
+    // picture (why the strongest level of the table forbids it, in red).
+    std::string page = html_begin(fmt::format("Anomalies within scope {}", scope.text()));
+    page += "<p>Computed by <code>isosynth anomalies</code>: each anomaly is a pattern "
+            "(<code>specs/anomalies.lua</code>); its example is the smallest history of the scope that "
+            "exhibits it, and every cell is decided by the same procedure as <code>isosynth check</code>.</p>\n"
+            "<table>\n<tr><th>level</th>";
+    for (const Row& row : rows)
+      page += fmt::format("<th><a href=\"#{}\">{}</a></th>", short_name(*row.anomaly), html_escape(readable(*row.anomaly)));
+    page += "</tr>\n";
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      page += "<tr><th>" + html_escape(levels[i]->name) + "</th>";
+      for (const Row& row : rows) {
+        if (!row.example) {
+          page += "<td>?</td>";
+        } else if (row.verdicts[i] == Verdict::Allowed) {
+          page += "<td class=\"allowed\">allowed</td>";
+        } else if (row.verdicts[i] == Verdict::Violated) {
+          page += "<td class=\"forbidden\">forbidden</td>";
+        } else {
+          page += "<td>?</td>";
+        }
+      }
+      page += "</tr>\n";
+    }
+    page += "</table>\n";
+    for (const Row& row : rows) {
+      page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", short_name(*row.anomaly),
+                          html_escape(readable(*row.anomaly)), html_escape(row.anomaly->doc));
+      if (!row.example) {
+        page += "<p>No history of the scope exhibits it.</p>\n";
+        continue;
+      }
+      page += "<pre>" + html_escape(format_history(*row.example)) + "</pre>\n";
+      // The picture: why the last level of the table that forbids it does.
+      std::optional<std::size_t> forbidding;
+      for (std::size_t i = 0; i < levels.size(); ++i)
+        if (row.verdicts[i] == Verdict::Violated) forbidding = i;
+      std::vector<Decision> denied;
+      std::vector<Denial> ds;
+      if (forbidding) {
+        denied.push_back(decide(*row.example, *levels[*forbidding]));
+        ds.push_back({levels[*forbidding]->name, &denied.back()});
+      }
+      page += render_svg(history_dot(*row.example, {}, ds, readable(*row.anomaly)), "an anomaly's picture") + "\n";
+    }
+    page += html_end();
+    write_html_page(a.html, page);
   }
   if (a.json) {
     nlohmann::json list = nlohmann::json::array();

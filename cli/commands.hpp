@@ -80,6 +80,7 @@ struct AnomaliesArgs {
   std::string scope = "4,2,3";
   bool json = false;
   double timeout = 0;
+  std::string html;  // a folder: index.html, self-contained
 };
 int run_anomalies(const AnomaliesArgs& a);
 // The catalogue's anomalies `h` exhibits (short names).

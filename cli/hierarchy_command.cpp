@@ -4,9 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <stdexcept>
-#include <system_error>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -16,6 +14,7 @@
 #include "cegis/hierarchy.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
+#include "cli/html.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
@@ -60,37 +59,15 @@ std::string hierarchy_dot(const lua::SpecLibrary& lib, const cegis::Hierarchy& h
   return out;
 }
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // A self-contained page (no script, no network): the Hasse diagram, the
 // table of every ordered pair, and for each separation its history in the
 // papers' notation with its picture.
 std::string hierarchy_html(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy, const std::string& scope) {
   const auto& levels = hy.levels;
-  std::string out = fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>Isolation levels within scope {0}</title>\n<style>\n"
-      "body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em; }}\n"
-      "table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding: 0.3em 0.6em; }}\n"
-      "th {{ background: #f0f0f0; }} td.implies {{ color: #2a7a2a; }} td.separated {{ color: #b22222; }}\n"
-      "pre {{ background: #f7f7f7; padding: 0.6em; }} svg {{ max-width: 100%; height: auto; }}\n"
-      "</style>\n</head>\n<body>\n<h1>Isolation levels within scope {0}</h1>\n"
-      "<p>Computed by <code>isosynth hierarchy</code>: for every ordered pair, either every history of the "
-      "scope that the first level allows the second allows too (&rArr;), or a smallest history the first "
-      "allows and the second forbids. Levels that allow the same histories are one class.</p>\n",
-      html_escape(scope));
+  std::string out = html_begin(fmt::format("Isolation levels within scope {}", scope));
+  out += "<p>Computed by <code>isosynth hierarchy</code>: for every ordered pair, either every history of the "
+         "scope that the first level allows the second allows too (&rArr;), or a smallest history the first "
+         "allows and the second forbids. Levels that allow the same histories are one class.</p>\n";
   out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(lib, hy, scope), "the Hasse diagram") + "\n";
   out += "<h2>Classes, strongest first</h2>\n<ol>\n";
   for (std::size_t c = 0; c < hy.classes.size(); ++c)
@@ -127,7 +104,7 @@ std::string hierarchy_html(const lua::SpecLibrary& lib, const cegis::Hierarchy& 
     }
     out += "</tr>\n";
   }
-  out += "</table>\n<h2>The separating histories</h2>\n" + sections + "</body>\n</html>\n";
+  out += "</table>\n<h2>The separating histories</h2>\n" + sections + html_end();
   return out;
 }
 
@@ -170,12 +147,7 @@ int run_hierarchy(const HierarchyArgs& a) {
       implied += hy.pairs[x][y].by_transitivity;
     }
 
-  if (!a.html.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(a.html, ec);
-    if (ec) throw std::runtime_error(fmt::format("{}: cannot create the folder: {}", a.html, ec.message()));
-    write_text_file((std::filesystem::path(a.html) / "index.html").string(), hierarchy_html(lib, hy, scope));
-  }
+  if (!a.html.empty()) write_html_page(a.html, hierarchy_html(lib, hy, scope));
   if (!a.dot.empty() || !a.svg.empty()) {
     const std::string picture = hierarchy_dot(lib, hy, scope);
     if (!a.dot.empty()) write_text_file(a.dot, picture);

@@ -123,12 +123,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   an->add_option("--spec", anomalies.specs, "Load levels or anomalies from a Lua spec file (repeatable)");
   an->add_flag("--json", anomalies.json, "Print each anomaly with its example and its verdict per level as JSON");
+  an->add_option("--html", anomalies.html,
+                 "Write a self-contained page to this folder (index.html): the table, each anomaly with its "
+                 "example and picture; no script, no network");
   an->add_option("--timeout", anomalies.timeout, "Give up after this many seconds in all (exit code 3)")
       ->check(CLI::NonNegativeNumber);
   an->footer(
       "Examples:\n"
       "  isosynth anomalies\n"
       "  isosynth anomalies -l adya.PL-2 -l adya.PL-2.99 -l SI -l SER\n"
+      "  isosynth anomalies -l RC -l RA -l CC -l PC -l SI -l SER --html out/   # a page for a lecture\n"
       "An anomaly is exhibited by a history when every execution has its pattern (specs/anomalies.lua).");
 
   HierarchyArgs hier;

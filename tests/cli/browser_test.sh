@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Renders the page of `isosynth hierarchy --html` in headless Chromium and
-# checks what a reader sees: the table of pairs and the pictures, drawn.
+# Renders the pages of `isosynth hierarchy --html` and `isosynth anomalies
+# --html` in headless Chromium and checks what a reader sees: the tables and
+# the pictures, drawn.
 #   browser_test.sh ISOSYNTH OUT_DIR
 # Exits 77 (skipped) when no Chromium is installed.
 set -u
@@ -29,4 +30,11 @@ timeout 60 "$browser" "${flags[@]}" --window-size=1100,1800 --screenshot="$out/p
   >/dev/null 2>>"$out/browser.err" || fail "no screenshot"
 [ "$(head -c 4 "$out/page.png" | od -An -c | tr -d ' ')" = "211PNG" ] || fail "the screenshot is no PNG"
 [ "$(wc -c <"$out/page.png")" -gt 20000 ] || fail "the screenshot is nearly empty"
-echo "ok: $browser rendered the table and the pictures ($out/page.png)"
+# The catalogue's page: its table names the anomalies and draws their examples.
+"$bin" anomalies -l CC -l PC -l SI -l SER --html "$out/anomalies" >/dev/null || fail "anomalies --html"
+timeout 60 "$browser" "${flags[@]}" --dump-dom "file://$out/anomalies/index.html" >"$out/anomalies-dom.html" \
+  2>>"$out/browser.err" || fail "$browser could not load the anomalies page"
+grep -q "<table" "$out/anomalies-dom.html" || fail "no table in the anomalies page"
+grep -q "long fork" "$out/anomalies-dom.html" || fail "the anomalies page does not name the long fork"
+[ "$(grep -o "<svg" "$out/anomalies-dom.html" | wc -l)" -ge 8 ] || fail "an anomaly without its picture"
+echo "ok: $browser rendered the tables and the pictures ($out/page.png)"

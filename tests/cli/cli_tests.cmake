@@ -157,13 +157,16 @@ cli_test(hierarchy-svg 0 "" "^svg ok$" sh -c
 cli_test(hierarchy-html 0 "" "^html ok$" sh -c
   "rm -rf \"$2\" && \"$1\" hierarchy SER SI --scope 3,2,2 --html \"$2\" >/dev/null && grep -q '<table' \"$2/index.html\" && grep -q '<svg' \"$2/index.html\" && ! grep -q '<script' \"$2/index.html\" && echo html ok"
   _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/hierarchy-page)
-# The page in a real browser (skipped without Chromium).
+# The pages in a real browser (skipped without Chromium).
 add_test(NAME cli.hierarchy-html-browser
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
 set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
 # The catalogue: the table, JSON, naming in synth.
 cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -$" ${BIN} anomalies -l SI -l SER)
 cli_test(anomalies-json 0 "" "\"anomaly\": \"anomalies.LongFork\"" ${BIN} anomalies -l CC -l PC --json)
+cli_test(anomalies-html 0 "" "^html ok$" sh -c
+  "rm -rf \"$2\" && \"$1\" anomalies -l SI -l SER --html \"$2\" >/dev/null && grep -q 'write skew' \"$2/index.html\" && grep -q '<svg' \"$2/index.html\" && echo html ok"
+  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/anomalies-page)
 cli_test(anomalies-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} anomalies -l NOPE)
 cli_test(synth-names-anomaly 0 "" "^exhibits: lost update$" ${BIN} synth --allow CC --deny SI --scope 3,1,3)
 cli_test(hierarchy-one-level 2 "at least two distinct levels" "" ${BIN} hierarchy SER SER)

@@ -1,0 +1,48 @@
+#include "cli/html.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "cli/dot.hpp"
+
+namespace iso::cli {
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string html_begin(const std::string& title) {
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{0}</title>\n<style>\n"
+      "body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em; }}\n"
+      "table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding: 0.3em 0.6em; }}\n"
+      "th {{ background: #f0f0f0; }} td.implies, td.allowed {{ color: #2a7a2a; }}\n"
+      "td.separated, td.forbidden {{ color: #b22222; }}\n"
+      "pre {{ background: #f7f7f7; padding: 0.6em; }} svg {{ max-width: 100%; height: auto; }}\n"
+      "</style>\n</head>\n<body>\n<h1>{0}</h1>\n",
+      html_escape(title));
+}
+
+std::string html_end() { return "</body>\n</html>\n"; }
+
+void write_html_page(const std::string& dir, const std::string& page) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(fmt::format("{}: cannot create the folder: {}", dir, ec.message()));
+  write_text_file((std::filesystem::path(dir) / "index.html").string(), page);
+}
+
+}  // namespace iso::cli
