@@ -109,3 +109,18 @@ anomaly "MissedSessionWrite" {
     return exists(Obj, Txn, Txn, function(x, t1, t2) return h.so(t1, t2) & rw(h, e, x, t2, t1) end)
   end,
 }
+
+anomaly "ReadOnlyAnomaly" {
+  framework = "adya",
+  doc = "Read-only transaction anomaly (Fekete, O'Neil & O'Neil 2004; Isolde §3.2.1): the update "
+     .. "transactions alone are serializable, but a read-only transaction sees t1 and not t3, "
+     .. "where t3 must precede t1: t2 -rw(x)-> t3 -rw(y)-> t1 -wr(y)-> t2, t2 writing nothing",
+  pattern = function(h, e)
+    return exists(Obj, Obj, function(x, y)
+      return ne(x, y) & exists(Txn, Txn, Txn, function(t1, t2, t3)
+        return ne(t1, t3) & h.wrx(t1, y, t2) & rw(h, e, x, t2, t3) & rw(h, e, y, t3, t1)
+             & NOT(exists(Obj, function(z) return writes(h, t2, z) end))
+      end)
+    end)
+  end,
+}

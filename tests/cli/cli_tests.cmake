@@ -162,7 +162,7 @@ add_test(NAME cli.hierarchy-html-browser
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
 set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
 # The catalogue: the table, JSON, naming in synth.
-cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -$" ${BIN} anomalies -l SI -l SER)
+cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A$" ${BIN} anomalies -l SI -l SER)
 cli_test(anomalies-json 0 "" "\"anomaly\": \"anomalies.LongFork\"" ${BIN} anomalies -l CC -l PC --json)
 cli_test(anomalies-html 0 "" "^html ok$" sh -c
   "rm -rf \"$2\" && \"$1\" anomalies -l SI -l SER --html \"$2\" >/dev/null && grep -q 'write skew' \"$2/index.html\" && grep -q '<svg' \"$2/index.html\" && echo html ok"
