@@ -24,8 +24,9 @@ namespace {
 
 std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
 
-// "LongFork" -> "long fork": how people name it.
+// How people name it: its title, else its name split ("LongFork" -> "long fork").
 std::string readable(const lua::Level& anomaly) {
+  if (!anomaly.title.empty()) return anomaly.title;
   std::string out;
   for (char c : short_name(anomaly)) {
     if (std::isupper(static_cast<unsigned char>(c))) {

@@ -701,7 +701,7 @@ int declare_level(lua_State* L) {
   return 0;
 }
 
-// anomaly "NAME" { framework = "adya", doc = "...", pattern = function(h, e) ... end }
+// anomaly "NAME" { framework = "adya", title = "...", doc = "...", pattern = function(h, e) ... end }
 // A history exhibits the anomaly when every execution of the framework
 // satisfies the pattern; it is stored as the level "no NAME" (the pattern
 // negated), which rejects exactly those histories.
@@ -722,6 +722,7 @@ int declare_anomaly(lua_State* L) {
   an->name = name;
   an->location = where(L, 1);
   an->doc = opt_string_field(L, 1, "doc");
+  an->title = opt_string_field(L, 1, "title");
   an->framework = fw->second;
   lua_getfield(L, 1, "pattern");
   if (!lua_isfunction(L, -1))

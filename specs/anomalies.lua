@@ -60,6 +60,7 @@ anomaly "ReadSkew" {
 
 anomaly "NonRepeatableRead" {
   framework = "adya",
+  title = "non-repeatable read",
   doc = "Non-repeatable (fuzzy) read (Berenson et al. 1995, P2; Plume's TAP-j): a transaction "
      .. "reads x twice and the reads return the writes of two different transactions",
   -- The pattern Plume's level forbids (plume.lua; it reads no witness).
@@ -112,6 +113,7 @@ anomaly "MissedSessionWrite" {
 
 anomaly "ReadOnlyAnomaly" {
   framework = "adya",
+  title = "read-only anomaly",
   doc = "Read-only transaction anomaly (Fekete, O'Neil & O'Neil 2004; Isolde §3.2.1): the update "
      .. "transactions alone are serializable, but a read-only transaction sees t1 and not t3, "
      .. "where t3 must precede t1: t2 -rw(x)-> t3 -rw(y)-> t1 -wr(y)-> t2, t2 writing nothing",

@@ -34,6 +34,7 @@ struct Framework {
 
 struct Level {
   std::string name;            // "biswas.SER"
+  std::string title;           // how people name it, when the name does not say ("non-repeatable read")
   std::string doc;
   std::string location;
   const Framework* framework = nullptr;
