@@ -3,7 +3,7 @@
 # --html` in headless Chromium and checks what a reader sees: the tables and
 # the pictures, drawn.
 #   browser_test.sh ISOSYNTH OUT_DIR
-# Exits 77 (skipped) when no Chromium is installed.
+# Exits 77 (skipped) when no Chromium is installed or it cannot start.
 set -u
 bin=$1 out=$2
 browser=
@@ -15,9 +15,16 @@ if [ -z "$browser" ]; then
   exit 77
 fi
 rm -rf "$out" && mkdir -p "$out"
+flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$out/profile")
+# A browser that cannot start here (no display libraries, a sandbox that
+# forbids it) says nothing about the page: skipped, with its error.
+if ! timeout 60 "$browser" "${flags[@]}" --dump-dom "data:text/html,<p>started</p>" 2>"$out/start.err" |
+    grep -q started; then
+  echo "skipped: $browser does not start here: $(tail -1 "$out/start.err")"
+  exit 77
+fi
 "$bin" hierarchy RA CC PC SI SER --scope 4,2,3 --html "$out/page" >/dev/null || { echo "FAIL: hierarchy --html"; exit 1; }
 page="file://$out/page/index.html"
-flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$out/profile")
 timeout 60 "$browser" "${flags[@]}" --dump-dom "$page" >"$out/dom.html" 2>"$out/browser.err" ||
   { echo "FAIL: $browser could not load the page"; cat "$out/browser.err"; exit 1; }
 fail() { echo "FAIL: $*"; exit 1; }
