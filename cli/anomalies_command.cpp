@@ -24,8 +24,10 @@ namespace {
 
 std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
 
-// How people name it: its title, else its name split ("LongFork" -> "long fork").
-std::string readable(const lua::Level& anomaly) {
+
+}  // namespace
+
+std::string anomaly_display_name(const lua::Level& anomaly) {
   if (!anomaly.title.empty()) return anomaly.title;
   std::string out;
   for (char c : short_name(anomaly)) {
@@ -39,15 +41,13 @@ std::string readable(const lua::Level& anomaly) {
   return out;
 }
 
-}  // namespace
-
 std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h) {
   DecideOptions opt;
   opt.explain = false;
   opt.witness = false;
   std::vector<std::string> out;
   for (const lua::Level* a : lib.anomalies())
-    if (decide(h, *a, opt).verdict == Verdict::Violated) out.push_back(readable(*a));
+    if (decide(h, *a, opt).verdict == Verdict::Violated) out.push_back(anomaly_display_name(*a));
   return out;
 }
 
@@ -71,7 +71,7 @@ int run_anomalies(const AnomaliesArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   for (const lua::Level* an : lib.anomalies()) {
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
-      fmt::print(stderr, "anomalies: synthesizing the example of {}\n", readable(*an));
+      fmt::print(stderr, "anomalies: synthesizing the example of {}\n", anomaly_display_name(*an));
     cegis::Problem p;
     p.deny = {an};
     p.scope = scope;
@@ -95,7 +95,7 @@ int run_anomalies(const AnomaliesArgs& a) {
             "exhibits it, and every cell is decided by the same procedure as <code>isosynth check</code>.</p>\n"
             "<table>\n<tr><th>level</th>";
     for (const Row& row : rows)
-      page += fmt::format("<th><a href=\"#{}\">{}</a></th>", short_name(*row.anomaly), html_escape(readable(*row.anomaly)));
+      page += fmt::format("<th><a href=\"#{}\">{}</a></th>", short_name(*row.anomaly), html_escape(anomaly_display_name(*row.anomaly)));
     page += "</tr>\n";
     for (std::size_t i = 0; i < levels.size(); ++i) {
       page += "<tr><th>" + html_escape(levels[i]->name) + "</th>";
@@ -115,7 +115,7 @@ int run_anomalies(const AnomaliesArgs& a) {
     page += "</table>\n";
     for (const Row& row : rows) {
       page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", short_name(*row.anomaly),
-                          html_escape(readable(*row.anomaly)), html_escape(row.anomaly->doc));
+                          html_escape(anomaly_display_name(*row.anomaly)), html_escape(row.anomaly->doc));
       if (!row.example) {
         page += "<p>No history of the scope exhibits it.</p>\n";
         continue;
@@ -131,7 +131,7 @@ int run_anomalies(const AnomaliesArgs& a) {
         denied.push_back(decide(*row.example, *levels[*forbidding]));
         ds.push_back({levels[*forbidding]->name, &denied.back()});
       }
-      page += render_svg(history_dot(*row.example, {}, ds, readable(*row.anomaly)), "an anomaly's picture") + "\n";
+      page += render_svg(history_dot(*row.example, {}, ds, anomaly_display_name(*row.anomaly)), "an anomaly's picture") + "\n";
     }
     page += html_end();
     write_html_page(a.html, page);
@@ -157,7 +157,7 @@ int run_anomalies(const AnomaliesArgs& a) {
   fmt::print("anomalies within scope {}, each with its smallest example:\n\n", scope.text());
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& row = rows[k];
-    fmt::print("{}. {} ({}): {}\n", k + 1, readable(*row.anomaly), row.anomaly->name, row.anomaly->doc);
+    fmt::print("{}. {} ({}): {}\n", k + 1, anomaly_display_name(*row.anomaly), row.anomaly->name, row.anomaly->doc);
     if (row.example)
       fmt::print("   {}\n\n", history_one_line(*row.example));
     else

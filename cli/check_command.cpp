@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/check_render.hpp"
@@ -223,6 +224,11 @@ int run_levels(const LevelsArgs& a) {
     fmt::print("  {:<18} {}\n", l->name, l->doc);
   }
   fmt::print("\nBare names mean the biswas definition: SER = biswas.SER.\n");
+  std::vector<std::string> anomalies;
+  for (const Level* an : lib.anomalies()) anomalies.push_back(anomaly_display_name(*an));
+  if (!anomalies.empty())
+    fmt::print("Named anomalies, with their smallest examples in `isosynth anomalies`: {}.\n",
+               fmt::join(anomalies, ", "));
   return kExitOk;
 }
 

@@ -83,8 +83,11 @@ struct AnomaliesArgs {
   std::string html;  // a folder: index.html, self-contained
 };
 int run_anomalies(const AnomaliesArgs& a);
-// The catalogue's anomalies `h` exhibits (short names).
+// The catalogue's anomalies `h` exhibits, by their display names.
 std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h);
+// How people name an anomaly: its title, else its name split into words
+// ("anomalies.LongFork" -> "long fork").
+std::string anomaly_display_name(const lua::Level& anomaly);
 
 struct LevelsArgs {
   std::vector<std::string> specs;
