@@ -444,7 +444,7 @@ void Loop::run_loop(SynthResult& result) {
   for (std::size_t i = 0; i < p_.allow.size(); ++i) {
     const bool fix_here = opt_.fixed_order && ordering_ == i;
     allow_execs_.push_back(make_execution(*p_.allow[i]->framework, space_, circuit_, fix_here));
-    if (allow_execs_.back().wellformed != kTrue) cnf_.assert_true(allow_execs_.back().wellformed);
+    cnf_.assert_true(allow_execs_.back().wellformed);
     assert_formula(p_.allow[i]->constraint(), allow_execs_.back().bindings, false);
   }
   // A history violates a deny level under *every* witness, so any
@@ -744,7 +744,7 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
   // writer), which the shrunk history, a part of a larger one, need not be.
   Problem q = p;
   q.scope = scope_of(*found.history, p.scope);
-  bool searched_smaller = false;
+  bool searched = false;  // `found` now comes from a search at the reduced scope
   auto search = [&]() {
     SynthOptions o = opt;
     o.timeout_seconds = time_left();
@@ -757,7 +757,7 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
     cut = cut || r.outcome == Outcome::Timeout;
     if (r.outcome != Outcome::Found) return false;
     found = std::move(r);
-    searched_smaller = true;
+    searched = true;
     return true;
   };
   if (!cut) search();
@@ -773,7 +773,7 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
     }
   }
   // 3. The history of the smallest scope, shrunk again.
-  if (searched_smaller) drop_operations();
+  if (searched) drop_operations();
   if (cut) found.notes.push_back("minimization stopped at the time limit: the history may not be minimal");
   total.total_seconds = seconds_since(start) + first_search;
   found.stats = total;

@@ -24,7 +24,6 @@ namespace {
 
 std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
 
-
 }  // namespace
 
 std::string anomaly_display_name(const lua::Level& anomaly) {

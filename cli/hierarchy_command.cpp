@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -24,14 +25,28 @@ namespace iso::cli {
 
 namespace {
 
-// The name of the anomaly by which `level` rejects `h`, if its checker names
-// one, else what the catalogue calls the history.
-std::string anomaly_of(const lua::SpecLibrary& lib, const History& h, const lua::Level& level) {
-  DecideOptions opt;
-  opt.witness = false;
-  Decision d = decide(h, level, opt);
-  if (d.anomaly) return d.anomaly->name;
-  return fmt::format("{}", fmt::join(exhibited_anomalies(lib, h), ", "));
+// Why the second level of a separated pair rejects its history: the
+// decision (for pictures) and the anomaly's name (the checker's, else the
+// catalogue's). Decided once per pair, for every output.
+struct Rejection {
+  Decision decision;
+  std::string name;
+};
+using Rejections = std::vector<std::vector<std::optional<Rejection>>>;
+
+Rejections rejections(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy) {
+  const std::size_t n = hy.levels.size();
+  Rejections out(n, std::vector<std::optional<Rejection>>(n));
+  for (std::size_t x = 0; x < n; ++x)
+    for (std::size_t y = 0; y < n; ++y) {
+      const auto& pr = hy.pairs[x][y];
+      if (!pr.separation || !pr.separation->history) continue;
+      const History& h = *pr.separation->history;
+      Decision d = decide(h, *hy.levels[y]);
+      std::string name = d.anomaly ? d.anomaly->name : fmt::format("{}", fmt::join(exhibited_anomalies(lib, h), ", "));
+      out[x][y] = Rejection{std::move(d), std::move(name)};
+    }
+  return out;
 }
 
 std::string class_name(const cegis::Hierarchy& hy, std::size_t c, const char* sep) {
@@ -40,7 +55,7 @@ std::string class_name(const cegis::Hierarchy& hy, std::size_t c, const char* se
   return s;
 }
 
-std::string hierarchy_dot(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy, const std::string& scope) {
+std::string hierarchy_dot(const cegis::Hierarchy& hy, const Rejections& why, const std::string& scope) {
   std::string out = fmt::format(
       "digraph hierarchy {{\n  rankdir=TB;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
       "  node [shape=box, style=rounded, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
@@ -49,11 +64,8 @@ std::string hierarchy_dot(const lua::SpecLibrary& lib, const cegis::Hierarchy& h
   for (std::size_t c = 0; c < hy.classes.size(); ++c)
     out += fmt::format("  c{} [label=\"{}\"];\n", c, dot_escape(class_name(hy, c, "\n= ")));
   for (const auto& [strong, weak] : hy.covers) {
-    const auto& pr = hy.pairs[hy.classes[weak][0]][hy.classes[strong][0]];
-    std::string label;
-    if (pr.separation && pr.separation->history)
-      label = anomaly_of(lib, *pr.separation->history, *hy.levels[hy.classes[strong][0]]);
-    out += fmt::format("  c{} -> c{} [label=\"{}\"];\n", strong, weak, dot_escape(label));
+    const auto& r = why[hy.classes[weak][0]][hy.classes[strong][0]];
+    out += fmt::format("  c{} -> c{} [label=\"{}\"];\n", strong, weak, dot_escape(r ? r->name : ""));
   }
   out += "}\n";
   return out;
@@ -62,13 +74,13 @@ std::string hierarchy_dot(const lua::SpecLibrary& lib, const cegis::Hierarchy& h
 // A self-contained page (no script, no network): the Hasse diagram, the
 // table of every ordered pair, and for each separation its history in the
 // papers' notation with its picture.
-std::string hierarchy_html(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy, const std::string& scope) {
+std::string hierarchy_html(const cegis::Hierarchy& hy, const Rejections& why, const std::string& scope) {
   const auto& levels = hy.levels;
   std::string out = html_begin(fmt::format("Isolation levels within scope {}", scope));
   out += "<p>Computed by <code>isosynth hierarchy</code>: for every ordered pair, either every history of the "
          "scope that the first level allows the second allows too (&rArr;), or a smallest history the first "
          "allows and the second forbids. Levels that allow the same histories are one class.</p>\n";
-  out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(lib, hy, scope), "the Hasse diagram") + "\n";
+  out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(hy, why, scope), "the Hasse diagram") + "\n";
   out += "<h2>Classes, strongest first</h2>\n<ol>\n";
   for (std::size_t c = 0; c < hy.classes.size(); ++c)
     out += fmt::format("<li>{}</li>\n", html_escape(class_name(hy, c, " = ")));
@@ -87,13 +99,12 @@ std::string hierarchy_html(const lua::SpecLibrary& lib, const cegis::Hierarchy& 
         out += "<td class=\"implies\">&rArr;</td>";
       } else if (pr.relation == cegis::Relation::Separated) {
         const History& h = *pr.separation->history;
-        const std::string name = anomaly_of(lib, h, *levels[y]);
+        const std::string& name = why[x][y]->name;
         const std::string id = fmt::format("p{}-{}", x, y);
         out += fmt::format("<td class=\"separated\"><a href=\"#{}\">{}</a></td>", id,
                            html_escape(name.empty() ? "separated" : name));
         std::vector<LabelledWitness> ws{{levels[x]->name, &pr.separation->allow_witnesses[0]}};
-        const Decision denied = decide(h, *levels[y]);
-        std::vector<Denial> ds{{levels[y]->name, &denied}};
+        std::vector<Denial> ds{{levels[y]->name, &why[x][y]->decision}};
         const std::string title = fmt::format("allowed by {}, forbidden by {}", levels[x]->name, levels[y]->name);
         sections += fmt::format("<h3 id=\"{}\">{}{}</h3>\n<pre>{}</pre>\n{}\n", id, html_escape(title),
                                 name.empty() ? "" : html_escape(": " + name), html_escape(format_history(h)),
@@ -147,9 +158,10 @@ int run_hierarchy(const HierarchyArgs& a) {
       implied += hy.pairs[x][y].by_transitivity;
     }
 
-  if (!a.html.empty()) write_html_page(a.html, hierarchy_html(lib, hy, scope));
+  const Rejections why = rejections(lib, hy);
+  if (!a.html.empty()) write_html_page(a.html, hierarchy_html(hy, why, scope));
   if (!a.dot.empty() || !a.svg.empty()) {
-    const std::string picture = hierarchy_dot(lib, hy, scope);
+    const std::string picture = hierarchy_dot(hy, why, scope);
     if (!a.dot.empty()) write_text_file(a.dot, picture);
     if (!a.svg.empty()) write_svg(a.svg, picture);
   }
@@ -174,9 +186,9 @@ int run_hierarchy(const HierarchyArgs& a) {
                                       : pr.relation == cegis::Relation::Separated ? "separated"
                                                                                    : "unknown"},
                          {"by_transitivity", pr.by_transitivity}};
-        if (pr.separation && pr.separation->history) {
+        if (why[x][y]) {
           p["history"] = write_native_json(*pr.separation->history);
-          p["anomaly"] = anomaly_of(lib, *pr.separation->history, *levels[y]);
+          p["anomaly"] = why[x][y]->name;
         }
         ps.push_back(std::move(p));
       }
@@ -194,12 +206,11 @@ int run_hierarchy(const HierarchyArgs& a) {
   for (std::size_t c = 0; c < hy.classes.size(); ++c) fmt::print("  {}\n", class_name(hy, c, " = "));
   fmt::print("\nHasse diagram (stronger => weaker, and what the weaker allows):\n");
   for (const auto& [s, w] : hy.covers) {
-    const auto& pr = hy.pairs[hy.classes[w][0]][hy.classes[s][0]];
+    const std::size_t weaker = hy.classes[w][0], stronger = hy.classes[s][0];
     std::string what;
-    if (pr.separation && pr.separation->history) {
-      const std::string name = anomaly_of(lib, *pr.separation->history, *levels[hy.classes[s][0]]);
-      what = fmt::format(": {}{}", name.empty() ? "" : name + ", ", history_one_line(*pr.separation->history));
-    }
+    if (const auto& r = why[weaker][stronger])
+      what = fmt::format(": {}{}", r->name.empty() ? "" : r->name + ", ",
+                         history_one_line(*hy.pairs[weaker][stronger].separation->history));
     fmt::print("  {} => {}{}\n", class_name(hy, s, " = "), class_name(hy, w, " = "), what);
   }
   fmt::print("\nevery pair (A => B: every history A allows, B allows, up to the scope):\n");
@@ -211,10 +222,9 @@ int run_hierarchy(const HierarchyArgs& a) {
         fmt::print("  {} => {}: no difference up to the scope{}\n", levels[x]->name, levels[y]->name,
                    pr.by_transitivity ? " (by transitivity)" : "");
       } else if (pr.relation == cegis::Relation::Separated) {
-        const History& h = *pr.separation->history;
-        const std::string name = anomaly_of(lib, h, *levels[y]);
+        const std::string& name = why[x][y]->name;
         fmt::print("  {} =/=> {}: {}{}\n", levels[x]->name, levels[y]->name, name.empty() ? "" : name + ", ",
-                   history_one_line(h));
+                   history_one_line(*pr.separation->history));
       } else {
         fmt::print("  {} ? {}: undecided (time limit)\n", levels[x]->name, levels[y]->name);
       }
