@@ -178,14 +178,25 @@ int run_check(const CheckArgs& a) {
       fmt::print("{}", decision_text(h, *level, d, show_witness));
     }
     if (a.stats) print_stats(*level, d, parse_seconds);
-    if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.anomaly && !d.anomaly->cycle.empty()) {
-      const std::string picture =
-          anomaly_dot(h, *d.anomaly, fmt::format("{}: {}", level->name, d.anomaly->name));
-      if (!a.dot.empty()) write_text_file(a.dot, picture);
-      if (!a.svg.empty()) write_svg(a.svg, picture);
-      dot_written = true;
+    // The first violation's picture: its cycle, or, on a small history, the
+    // history with the level's reason (failing instances, core) in red.
+    if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.verdict == Verdict::Violated) {
+      std::string picture;
+      if (d.anomaly && !d.anomaly->cycle.empty())
+        picture = anomaly_dot(h, *d.anomaly, fmt::format("{}: {}", level->name, d.anomaly->name));
+      else if (small)
+        picture = history_dot(h, {}, {Denial{level->name, &d}}, fmt::format("{} rejects this history", level->name));
+      if (!picture.empty()) {
+        if (!a.dot.empty()) write_text_file(a.dot, picture);
+        if (!a.svg.empty()) write_svg(a.svg, picture);
+        dot_written = true;
+      }
     }
   }
+  if ((!a.dot.empty() || !a.svg.empty()) && !dot_written)
+    fmt::print(stderr, "note: no picture written: {}\n",
+               any_violated ? "the violation has no cycle to draw and the history is too large to draw whole"
+                            : "no level rejects the history (a picture shows why one does)");
   if (a.json) {
     nlohmann::json doc{{"history", a.file},
                        {"format", std::string(format_name(loaded.format))},

@@ -144,6 +144,40 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
       continue;
     }
     std::string why = d.anomaly ? d.anomaly->name + ": " + d.anomaly->description : d.reason;
+    if (d.failing) {
+      // The failing instances in the note; the cycle they force, or that an
+      // acyclicity instance then has, drawn like a graph level's.
+      const FailingInstances& f = *d.failing;
+      std::size_t shown = 0;
+      for (const FailingInstance& i : f.instances) {
+        if (i.at.empty() && i.needs.empty() && i.cycle.empty()) continue;  // "co is a strict total order"
+        if (++shown > 6) {
+          why += "\n...";
+          break;
+        }
+        std::vector<std::string> at;
+        for (const auto& [var, value] : i.at) at.push_back(var.empty() ? value : var + " = " + value);
+        std::string line = i.of + (at.empty() ? "" : fmt::format(" at {}", fmt::join(at, ", ")));
+        if (!i.needs.empty() && i.needs != "nothing") line += ": needs " + i.needs;
+        if (!i.cycle.empty()) line += ": has a cycle";
+        why += "\n" + (line.size() > 110 ? line.substr(0, 107) + "..." : line);
+      }
+      std::vector<TxnId> cycle = f.cycle;
+      std::string cycle_label = f.order + " needed";
+      for (const FailingInstance& i : f.instances)
+        if (cycle.empty() && !i.cycle.empty()) {
+          cycle = i.cycle;
+          cycle_label = "cycle";
+        }
+      const std::string prefix = denials.size() > 1 ? denials[k].level + ": " : "";
+      for (std::size_t e = 0; e + 1 < cycle.size(); ++e) {
+        const TxnId from = cycle[e], to = cycle[e + 1];
+        const bool back = from > to;
+        out += fmt::format("  {} -> {} [label=\"{}{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2.5, style=dashed{}];\n",
+                           node(back ? to : from), node(back ? from : to), dot_escape(prefix),
+                           dot_escape(cycle_label), kDenyColor, kDenyColor, back ? ", dir=back" : "");
+      }
+    }
     out += fmt::format("  \"deny{}\" [shape=note, color=\"{}\", fontcolor=\"{}\", fontname=\"sans-serif\", "
                        "label=\"{} rejects it:\\n{}\"];\n",
                        k, kDenyColor, kDenyColor, dot_escape(denials[k].level), dot_escape(why));

@@ -168,7 +168,7 @@ int main(int argc, char** argv) {
               fmt::format("Print each allowed level's witness (co, vis and ar, or ww per key; "
                           "for SI the snapshots) also for histories of more than {} transactions",
                           iso::cli::kSmallHistory));
-  c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation's cycle");
+  c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation: its cycle, or the history with the reason in red");
   c->add_option("--svg", check.svg, "Write that picture as SVG (needs Graphviz's dot program)");
   c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");
   c->add_option("--acyclicity", check.acyclicity,

@@ -36,9 +36,9 @@ std::string raw_id(const History& h, logic::SortId sort, std::uint32_t id) {
 }
 
 // "T0 < T1 < T2".
-std::string sequence_text(const History& h, const std::vector<TxnId>& seq) {
+std::string sequence_text(const History& h, const std::vector<TxnId>& seq, std::string_view sep = " < ") {
   std::string out;
-  for (TxnId t : seq) out += (out.empty() ? "" : " < ") + h.txn_name(t);
+  for (TxnId t : seq) out += (out.empty() ? "" : std::string(sep)) + h.txn_name(t);
   return out;
 }
 
@@ -157,6 +157,64 @@ nlohmann::json witness_json(const History& h, const Witness& w) {
   return j;
 }
 
+namespace {
+
+// Why no witness exists: the failing instances, one per line.
+std::string failing_text(const History& h, const Framework& fw, const FailingInstances& f) {
+  std::vector<std::string> names;
+  for (const auto& w : fw.witness) names.push_back(w.name);
+  std::string s = fmt::format("  no {} satisfies these together (without any one of them, one does):\n",
+                              fmt::join(names, " and "));
+  for (const FailingInstance& i : f.instances) {
+    std::vector<std::string> at;
+    for (const auto& [var, value] : i.at) at.push_back(var.empty() ? value : fmt::format("{} = {}", var, value));
+    s += "    " + i.of;
+    if (!at.empty()) s += fmt::format(" at {}", fmt::join(at, ", "));
+    if (i.needs == "nothing" && i.forbids)
+      s += fmt::format(": forbids what holds in this history:\n      {}\n", i.formula);
+    else if (i.needs == "nothing")
+      s += fmt::format(": false in this history:\n      {}\n", i.formula);
+    else if (!i.needs.empty())
+      s += fmt::format("{}: needs {}{}\n", i.formula.size() <= 60 ? " (" + i.formula + ")" : "", i.needs,
+                       i.given.empty() ? "" : ", so " + i.given);
+    else if (i.at.empty() && i.of.ends_with("total order"))
+      s += "\n";  // the name says it all
+    else
+      s += fmt::format(":\n      {}\n", i.formula);
+    if (!i.cycle.empty())
+      s += fmt::format("      with the cells above, it has the cycle {}\n", sequence_text(h, i.cycle, " → "));
+  }
+  if (!f.cycle.empty())
+    s += fmt::format("  they force the {} cycle {}\n", f.order, sequence_text(h, f.cycle, " → "));
+  return s;
+}
+
+nlohmann::json failing_json(const History& h, const FailingInstances& f) {
+  nlohmann::json instances = nlohmann::json::array();
+  for (const FailingInstance& i : f.instances) {
+    nlohmann::json at = nlohmann::json::array();
+    for (const auto& [var, value] : i.at) at.push_back({{"variable", var}, {"value", value}});
+    nlohmann::json j{{"of", i.of}, {"at", at}, {"formula", i.formula}, {"forbids", i.forbids}};
+    if (!i.needs.empty()) j["needs"] = i.needs;
+    if (!i.given.empty()) j["given_the_above"] = i.given;
+    if (!i.cycle.empty()) {
+      nlohmann::json cycle = nlohmann::json::array();
+      for (TxnId t : i.cycle) cycle.push_back(h.txn_name(t));
+      j["cycle"] = cycle;
+    }
+    instances.push_back(std::move(j));
+  }
+  nlohmann::json j{{"instances", instances}};
+  if (!f.cycle.empty()) {
+    nlohmann::json cycle = nlohmann::json::array();
+    for (TxnId t : f.cycle) cycle.push_back(h.txn_name(t));
+    j["cycle"] = {{"order", f.order}, {"transactions", cycle}};
+  }
+  return j;
+}
+
+}  // namespace
+
 std::string decision_text(const History& h, const Level& level, const Decision& d, bool witness) {
   std::string head = fmt::format("{}: {}", level.name, verdict_word(d.verdict));
   if (d.anomaly) head += ": " + anomaly_title(*d.anomaly);
@@ -175,6 +233,7 @@ std::string decision_text(const History& h, const Level& level, const Decision& 
                      fmt::join(names, ", "), level.name);
     for (TxnId t : d.core) s += fmt::format("    {}\n", format_txn(h, t));
   }
+  if (d.failing) s += failing_text(h, *level.framework, *d.failing);
   if (d.verdict == Verdict::Allowed && witness) {
     if (d.witness) {
       s += witness_text(h, *d.witness);
@@ -198,6 +257,7 @@ nlohmann::json decision_json(const History& h, const Level& level, const Decisio
     for (TxnId t : d.core) core.push_back(h.txn_name(t));
     j["core"] = core;
   }
+  if (d.failing) j["failing"] = failing_json(h, *d.failing);
   if (d.verdict == Verdict::Allowed && witness) {
     if (d.witness) j["witness"] = witness_json(h, *d.witness);
     if (!d.commit_order.empty()) {

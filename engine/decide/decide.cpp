@@ -110,6 +110,26 @@ std::optional<std::string> permitted_list_read(const History& h, const Level& le
   return std::nullopt;
 }
 
+// Which instances of the level's formula fail together, on the part of
+// the history the core names (the whole history when it has no core). Only
+// where no choice of commits is left: every transaction committed or
+// aborted, and no list reads (whose orders are facts, not instances).
+void explain_generic(const History& h, const Level& level, Decision& d) {
+  if (h.has_list_reads()) return;
+  for (TxnId t = 1; t < h.num_txns(); ++t)
+    if (h.txn(t).status == TxnStatus::Unknown) return;
+  std::optional<History> part;
+  if (!d.core.empty()) {
+    std::vector<bool> keep(h.num_txns(), false);
+    for (TxnId t : d.core) keep[t] = true;
+    part = part_of(h, keep);
+  }
+  const History& g = part ? *part : h;
+  const AbstractHistory a = abstract_history(g, committed_members(g), generic::abstract_options(level));
+  if (!a.int_violations.empty() || !a.unjustified_reads.empty()) return;
+  d.failing = failing_instances(a, level);
+}
+
 }  // namespace
 
 std::optional<std::string> refusal(const History& h, const Level& level,
@@ -158,8 +178,10 @@ Decision decide(const History& original, const Level& level, const DecideOptions
     else
       decide_generic(h, level, opt, d);
     // No cycle names the violation: say which transactions it needs.
-    if (opt.explain && d.verdict == Verdict::Violated && !d.anomaly)
+    if (opt.explain && d.verdict == Verdict::Violated && !d.anomaly) {
       if (auto core = violation_core(h, level, opt)) d.core = std::move(*core);
+      if (d.checker == Checker::Generic) explain_generic(h, level, d);
+    }
   } catch (const TimeoutError&) {
     d.verdict = Verdict::Unknown;
     d.reason = "time limit reached";

@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/decide/instances.hpp"
 #include "engine/decide/witness.hpp"
 #include "engine/history/history.hpp"
 #include "engine/level/level.hpp"
@@ -115,6 +116,10 @@ struct Decision {
   // Violated without an anomaly, when explaining and the history is small:
   // the transactions the violation needs (engine/decide/core.hpp), ascending.
   std::vector<TxnId> core;
+  // Violated by the generic oracle, when explaining: the instances of the
+  // level's formula that no witness satisfies together, on the part of the
+  // history the core names (engine/decide/instances.hpp).
+  std::optional<FailingInstances> failing;
   // Allowed: the witness in the level's framework's terms (absent when the
   // framework's witness cannot be built from the graph checker's order).
   std::optional<Witness> witness;

@@ -55,6 +55,32 @@ AbstractOptions abstract_options(const Level& level) {
   return o;
 }
 
+Encoding::Encoding(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned)
+    : inst(model::concrete_instance(h, circuit)) {
+  Encoding& e = *this;
+  const Universe& u = e.inst.universe;
+  const std::uint32_t n = u.size();
+  for (const auto& w : level.framework->witness) {
+    const auto arity = static_cast<std::uint32_t>(w.rel->type.size());
+    auto pin = std::find_if(pinned.begin(), pinned.end(),
+                            [&](const auto& p) { return p.first == w.name; });
+    if (pin != pinned.end()) {
+      std::vector<std::vector<Atom>> tuples;
+      for (const auto& tuple : pin->second) {
+        if (tuple.size() != arity) continue;
+        std::vector<Atom> atoms;
+        for (std::size_t c = 0; c < arity; ++c)
+          if (auto a = atom_of(e.inst, w.rel->type[c], tuple[c])) atoms.push_back(*a);
+        if (atoms.size() == arity) tuples.push_back(std::move(atoms));
+      }
+      e.witness.push_back(constant_matrix(n, arity, tuples));
+    } else {
+      e.witness.push_back(variable_matrix(e.circuit, n, arity, {}, model::all_tuples(u, w.rel->type)));
+    }
+    e.inst.bindings.bind(w.rel, e.witness.back());
+  }
+}
+
 Result check_members(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned,
                      const std::vector<poly::ChosenRead>& fixed_reads) {
   Result result;
@@ -78,31 +104,12 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
         u.message, level.name));
 
   auto t0 = Clock::now();
-  Circuit circuit;
-  model::ConcreteInstance inst = model::concrete_instance(h, circuit);
+  Encoding enc(h, level, pinned);
+  Circuit& circuit = enc.circuit;
+  model::ConcreteInstance& inst = enc.inst;
+  const std::vector<BoolMatrix>& witness_matrices = enc.witness;
   const Universe& u = inst.universe;
   const std::uint32_t n = u.size();
-  std::vector<BoolMatrix> witness_matrices;
-  for (const auto& w : level.framework->witness) {
-    const auto arity = static_cast<std::uint32_t>(w.rel->type.size());
-    auto pin = std::find_if(pinned.begin(), pinned.end(),
-                            [&](const auto& p) { return p.first == w.name; });
-    if (pin != pinned.end()) {
-      std::vector<std::vector<Atom>> tuples;
-      for (const auto& tuple : pin->second) {
-        if (tuple.size() != arity) continue;
-        std::vector<Atom> atoms;
-        for (std::size_t c = 0; c < arity; ++c)
-          if (auto a = atom_of(inst, w.rel->type[c], tuple[c])) atoms.push_back(*a);
-        if (atoms.size() == arity) tuples.push_back(std::move(atoms));
-      }
-      witness_matrices.push_back(constant_matrix(n, arity, tuples));
-    } else {
-      witness_matrices.push_back(
-          variable_matrix(circuit, n, arity, {}, model::all_tuples(u, w.rel->type)));
-    }
-    inst.bindings.bind(w.rel, witness_matrices.back());
-  }
   Translator tr(u, circuit, inst.bindings);
   BLit goal = circuit.and_(inst.wellformed, tr.formula(level.constraint()));
   // Forced read-from choices.

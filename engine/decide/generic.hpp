@@ -11,6 +11,9 @@
 
 #include "engine/decide/decide.hpp"
 #include "engine/history/abstract.hpp"
+#include "engine/logic/circuit.hpp"
+#include "engine/logic/matrix.hpp"
+#include "engine/model/concrete.hpp"
 
 namespace iso::generic {
 
@@ -26,6 +29,18 @@ struct Result {
 // The abstract view the level is decided on: the reads it permits
 // (Level::Permits) set aside.
 AbstractOptions abstract_options(const Level& level);
+
+// One fixed set of members as a circuit: the history as constants
+// (`inst`), each witness relation of the level's framework a matrix of fresh
+// inputs, or of constants when pinned (`witness`, in the framework's order,
+// also bound in inst.bindings). Precondition: `h` has no INT violation and
+// no unjustified read.
+struct Encoding {
+  Encoding(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned);
+  logic::Circuit circuit;  // before inst, which is built in it
+  model::ConcreteInstance inst;
+  std::vector<logic::BoolMatrix> witness;
+};
 
 // One fixed set of member transactions. `pinned` fixes witness relations.
 // `fixed_reads`: read-from choices to force.

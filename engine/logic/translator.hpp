@@ -74,6 +74,12 @@ class Translator {
   BLit formula(const FormulaPtr& f);
   BoolMatrix expr(const ExprPtr& e) { return *matrix(e); }
 
+  // Binds a quantified variable to an atom for the translations that follow,
+  // until unbound: lets a caller unroll a formula's outer quantifiers itself
+  // and translate each instance of the body on its own.
+  void bind_variable(const Variable& v, Atom a) { bind(v.id, a); }
+  void unbind_variable(const Variable& v) { unbind(v.id); }
+
   const TranslationStats& stats() const { return stats_; }
 
  private:

@@ -144,6 +144,14 @@ cli_test(synth-svg 0 "" "^svg ok$" sh -c
   _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-ws.svg)
 cli_test(synth-svg-no-graphviz 2 "synth-none.svg: --svg needs Graphviz's dot program" "" env PATH=/nonexistent
   ${BIN} synth --allow SI --deny SER --scope 4,3,3 --svg ${CMAKE_CURRENT_BINARY_DIR}/synth-none.svg)
+# A generic-oracle violation: the failing instances, in text, JSON and the
+# picture (the history with the instances in a red note, the cycle red).
+cli_test(check-failing-instances 1 "" "it has the cycle T1 → T3 → T2 → T4 → T1" ${BIN} check ${EX}/long-fork.json -l adya.PL-2.99)
+cli_test(check-failing-instances-json 1 "" "\"given_the_above\": \"not co\\(T1, T2\\)\"" ${BIN} check ${EX}/long-fork.json -l biswas.PC --json)
+cli_test(check-failing-instances-dot 1 "" "^dot ok$" sh -c
+  "\"$1\" check \"$2\" -l adya.PL-2.99 --dot \"$3\" >/dev/null || (grep -q 'adya.PL-2.99 axiom: has a cycle' \"$3\" && grep -q 'label=\"cycle\"' \"$3\" && echo dot ok && exit 1)"
+  _ ${BIN} ${EX}/long-fork.json ${CMAKE_CURRENT_BINARY_DIR}/check-lf.dot)
+cli_test(check-no-picture-note 0 "note: no picture written: no level rejects the history" "" ${BIN} check ${EX}/long-fork.json -l plume.TapCC --dot ${CMAKE_CURRENT_BINARY_DIR}/check-none.dot)
 cli_test(check-svg 1 "" "^svg ok$" sh -c
   "\"$1\" check \"$2\" -l SER --svg \"$3\" >/dev/null || (grep -q '<svg' \"$3\" && echo svg ok && exit 1)"
   _ ${BIN} ${EX}/write-skew.json ${CMAKE_CURRENT_BINARY_DIR}/check-ws.svg)

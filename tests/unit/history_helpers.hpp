@@ -51,4 +51,18 @@ inline std::optional<Decision> decide_unless_permitted(const History& h, const L
   }
 }
 
+// T1 writes x = 1 in its own session; T2, in another, reads x twice: the
+// initial 0, then T1's 1 (a non-repeatable read).
+inline History non_repeatable_read_history() {
+  History h;
+  const SessionId s1 = h.add_session(), s2 = h.add_session();
+  const KeyId x = h.intern_key("x");
+  const ValueId v0 = h.intern_value(Value{std::int64_t{0}}), v1 = h.intern_value(Value{std::int64_t{1}});
+  const TxnId t1 = h.add_txn(s1, "T1"), t2 = h.add_txn(s2, "T2");
+  h.add_write(t1, x, v1);
+  h.add_read(t2, x, v0);
+  h.add_read(t2, x, v1);
+  return h;
+}
+
 }  // namespace iso

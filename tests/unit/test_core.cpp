@@ -56,14 +56,9 @@ TEST_CASE("violation core: minimal by deletion, by the brute force") {
 }
 
 TEST_CASE("violation core: the part keeps T0 and drops the reads of dropped writes") {
-  History h;
-  const SessionId s1 = h.add_session(), s2 = h.add_session();
-  const KeyId x = h.intern_key("x");
-  const ValueId v0 = h.intern_value(Value{std::int64_t{0}}), v1 = h.intern_value(Value{std::int64_t{1}});
-  const TxnId t1 = h.add_txn(s1, "T1"), t2 = h.add_txn(s2, "T2");
-  h.add_write(t1, x, v1);
-  h.add_read(t2, x, v0);
-  h.add_read(t2, x, v1);
+  const History h = non_repeatable_read_history();
+  const TxnId t1 = 1, t2 = 2;
+  const ValueId v0 = h.txn(t2).ops[0].value;
   std::vector<bool> keep(h.num_txns(), false);
   keep[t2] = true;
   const History p = part_of(h, keep);

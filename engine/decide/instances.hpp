@@ -1,0 +1,73 @@
+// Why no witness exists, for a level the generic oracle rejects: the
+// instances of its formula that no witness satisfies together.
+//
+// A level's constraint (Level::constraint: its orders total, the
+// framework's well-formedness, the level's axiom) is a conjunction, and most
+// of its conjuncts are universally quantified. With the history fixed, a
+// conjunct ∀x ∈ D: φ whose domain D does not depend on the witness is the
+// conjunction of its instances φ[x := a], one per a ∈ D, and so on down
+// through ∧, ⇒ with a premise the history decides, ∀ and ¬∃. Each instance
+// that the history does not already make true is a constraint on the
+// witness alone: "co(T2, T1)", "vis(T1, T3) or ...". The violation is then a
+// set of instances that together have no witness; the solver's final
+// conflict under one selector per instance gives one, and deletion makes it
+// minimal: without any one of its instances some witness satisfies the
+// rest. Read in order, each instance may force a witness cell outright or
+// once the cells before it are set; when the forced edges of a total order
+// (co, ar) close a cycle, it is given too.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/history/abstract.hpp"
+#include "engine/history/history.hpp"
+#include "engine/level/level.hpp"
+
+namespace iso {
+
+// One instance of a conjunct of a level's constraint.
+struct FailingInstance {
+  // Which conjunct: "co is a strict total order", "biswas well-formedness",
+  // "biswas.PC axiom".
+  std::string of;
+  // The quantified variables above the instance, outermost first, each with
+  // the transaction, key, value or read it is bound to.
+  std::vector<std::pair<std::string, std::string>> at;
+  // The instance as written in the spec (variables by name), shortened.
+  std::string formula;
+  // The instance is ¬formula (an instance of ¬∃: the level forbids what
+  // `formula` says).
+  bool forbids = false;
+  // What it asks of the witness on this history, when that is a literal or
+  // a clause of witness cells ("co(T2, T1)", "co(T1, T2) or co(T3, T2)");
+  // empty otherwise. "nothing": the history alone falsifies it.
+  std::string needs;
+  // What it needs once the cells the instances before it force are set,
+  // when that is simpler ("not co(T1, T2)"); "nothing: ..." when they
+  // already contradict it.
+  std::string given;
+  // An acyclicity instance: a cycle its relation has once the witness cells
+  // the other instances force one by one are set, whatever the rest are.
+  std::vector<TxnId> cycle;
+};
+
+struct FailingInstances {
+  std::vector<FailingInstance> instances;
+  // When the instances force edges of an order on transactions that close a
+  // cycle: the order's name and the cycle, first transaction repeated last.
+  std::string order;
+  std::vector<TxnId> cycle;
+};
+
+// Precondition: the generic oracle finds no witness for `level` on `h`
+// (its members all committed: no choice of commits is left). Returns a
+// minimal set of instances, or nullopt when the constraint unrolls into
+// more than `max_instances` instances or the solver gives no answer.
+// Throws TimeoutError when the run's deadline passes.
+std::optional<FailingInstances> failing_instances(const AbstractHistory& h, const Level& level,
+                                                  std::size_t max_instances = 20000);
+
+}  // namespace iso
