@@ -158,7 +158,12 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
         std::vector<std::string> at;
         for (const auto& [var, value] : i.at) at.push_back(var.empty() ? value : var + " = " + value);
         std::string line = i.of + (at.empty() ? "" : fmt::format(" at {}", fmt::join(at, ", ")));
-        if (!i.needs.empty() && i.needs != "nothing") line += ": needs " + i.needs;
+        // What it needs given the lines before it, when that is simpler.
+        const std::string& needs = i.given.empty() ? i.needs : i.given;
+        if (needs.starts_with("nothing"))
+          line += i.needs == "nothing" ? ": false here" : ": contradicts the above";
+        else if (!needs.empty())
+          line += ": needs " + needs;
         if (!i.cycle.empty()) line += ": has a cycle";
         why += "\n" + (line.size() > 110 ? line.substr(0, 107) + "..." : line);
       }
