@@ -27,6 +27,10 @@ namespace {
 // ones by direct replay).
 constexpr std::size_t kRecheckMaxTxns = 16;
 
+// Past this many transactions a generic violation is not explained by its
+// failing instances (violation_core's own bound).
+constexpr std::size_t kExplainMaxTxns = 24;
+
 void decide_graph(const History& h, const Level& level, const DecideOptions& opt, Decision& d) {
   const poly::GraphLevel g = *level.graph;
   d.checker = poly::saturated(g) ? Checker::Saturation : Checker::Polygraph;
@@ -118,6 +122,8 @@ void explain_generic(const History& h, const Level& level, Decision& d) {
   if (h.has_list_reads()) return;
   for (TxnId t = 1; t < h.num_txns(); ++t)
     if (h.txn(t).status == TxnStatus::Unknown) return;
+  // As the core: only on small histories (the instances grow as n^3 and more).
+  if (d.core.empty() && h.num_txns() - 1 > kExplainMaxTxns) return;
   std::optional<History> part;
   if (!d.core.empty()) {
     std::vector<bool> keep(h.num_txns(), false);
