@@ -160,11 +160,12 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
         std::string line = i.of + (at.empty() ? "" : fmt::format(" at {}", fmt::join(at, ", ")));
         // What it needs given the lines before it, when that is simpler.
         const std::string& needs = i.given.empty() ? i.needs : i.given;
-        if (needs.starts_with("nothing"))
+        if (!i.cycle.empty())
+          line += ": has a cycle";
+        else if (needs.starts_with("nothing"))
           line += i.needs == "nothing" ? ": false here" : ": contradicts the above";
         else if (!needs.empty())
           line += ": needs " + needs;
-        if (!i.cycle.empty()) line += ": has a cycle";
         why += "\n" + (line.size() > 110 ? line.substr(0, 107) + "..." : line);
       }
       std::vector<TxnId> cycle = f.cycle;
