@@ -105,11 +105,9 @@ BLit HistorySpace::so_var(std::uint32_t i, std::uint32_t j) const {
   return so_.at(Index{i} * universe_.size() + j);
 }
 
-BoolMatrix HistorySpace::index_order() const {
-  std::vector<std::vector<Atom>> pairs;
-  for (std::uint32_t i = 0; i <= scope_.txns; ++i)
-    for (std::uint32_t j = i + 1; j <= scope_.txns; ++j) pairs.push_back({i, j});
-  return constant_matrix(universe_.size(), 2, pairs);
+BLit HistorySpace::intermediate_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
+  if (!dirty_) return kFalse;
+  return intermediate_.at((static_cast<std::size_t>(t) * scope_.objects + x) * scope_.values + v);
 }
 
 HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit& c)
@@ -124,10 +122,23 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
   auto Vl = [&](std::uint32_t v) { return u.atom(model::kVal, v); };
 
   const bool dup = opt.duplicates;
+  dirty_ = opt.dirty_reads;
+  if (dup && dirty_)
+    throw std::invalid_argument(
+        "dirty reads (aborted transactions and intermediate writes) need unique written values: "
+        "they are not available with repeated values (--duplicates)");
   // Variables. T0 writes value 0 everywhere and reads nothing. In the
   // operation form, R(t, x, v) is "some slot of t reads x and returns v".
   // Other transactions write the initial value only when values may repeat.
   std::vector<std::pair<Index, BLit>> rcells, wcells, socells;
+  // Dirty reads: aborted transactions and intermediate writes.
+  aborted_.assign(n + 1, kFalse);
+  intermediate_.assign(static_cast<std::size_t>(n + 1) * K * V, kFalse);
+  for (std::uint32_t t = 1; t <= n && dirty_; ++t) {
+    aborted_[t] = c.input();
+    for (std::uint32_t x = 0; x < K; ++x)
+      for (std::uint32_t v = 1; v < V; ++v) intermediate_[(static_cast<std::size_t>(t) * K + x) * V + v] = c.input();
+  }
   for (std::uint32_t t = 1; t <= n; ++t)
     for (std::uint32_t i = 0; i < slots_; ++i)
       for (std::uint32_t x = 0; x < K; ++x)
@@ -144,13 +155,71 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         if (v > 0 || dup) wcells.emplace_back(tuple_index(N, {T(t), X(x), Vl(v)}), c.input());
       }
   for (std::uint32_t x = 0; x < K; ++x) wcells.emplace_back(tuple_index(N, {T(0), X(x), Vl(0)}), kTrue);
-  for (std::uint32_t j = 1; j <= n; ++j) socells.emplace_back(Index{T(0)} * N + T(j), kTrue);
+  // T0 precedes every committed transaction.
+  for (std::uint32_t j = 1; j <= n; ++j) socells.emplace_back(Index{T(0)} * N + T(j), !aborted_[j]);
   for (std::uint32_t i = 1; i <= n; ++i)
     for (std::uint32_t j = i + 1; j <= n; ++j)
       if (opt.sessions) socells.emplace_back(Index{T(i)} * N + T(j), c.input());
-  reads_ = make_matrix(c, 3, std::move(rcells));
-  writes_ = make_matrix(c, 3, std::move(wcells));
+  auto A = [&](std::uint32_t t) { return aborted_[t]; };
+  auto I = [&](std::uint32_t t, std::uint32_t x, std::uint32_t v) { return intermediate_var(t, x, v); };
+  reads_ = make_matrix(c, 3, std::vector<std::pair<Index, BLit>>(rcells));
+  writes_ = make_matrix(c, 3, std::vector<std::pair<Index, BLit>>(wcells));
   so_ = make_matrix(c, 2, std::move(socells));
+  // Which values of a key are committed versions: the initial value, and
+  // the final writes of committed transactions (values are unique, so a
+  // value is one writer's, of one kind).
+  clean_.assign(static_cast<std::size_t>(K) * V, kTrue);
+  std::vector<BLit> abr_val(static_cast<std::size_t>(K) * V, kFalse), irr_val(abr_val);
+  for (std::uint32_t x = 0; x < K && dirty_; ++x)
+    for (std::uint32_t v = 1; v < V; ++v) {
+      std::vector<BLit> committed, aborted, inter;
+      for (std::uint32_t t = 1; t <= n; ++t) {
+        committed.push_back(c.and_(write_var(t, x, v), !A(t)));
+        aborted.push_back(c.and_(write_var(t, x, v), A(t)));
+        inter.push_back(I(t, x, v));
+      }
+      clean_[x * V + v] = c.or_(committed);
+      abr_val[x * V + v] = c.or_(aborted);
+      irr_val[x * V + v] = c.or_(inter);
+    }
+  // The base relations see the committed part: committed final writes,
+  // reads of committed versions.
+  BoolMatrix committed_writes = writes_, clean_reads = reads_;
+  if (dirty_) {
+    std::vector<std::pair<Index, BLit>> cw, cr, abr, irr;
+    for (const auto& [idx, l] : wcells) {
+      const std::uint32_t t = static_cast<std::uint32_t>(idx / (Index{N} * N)) - T(0);
+      cw.emplace_back(idx, c.and_(l, !A(t)));
+    }
+    for (const auto& [idx, l] : rcells) {
+      const std::uint32_t x = static_cast<std::uint32_t>(idx / N % N) - X(0);
+      const std::uint32_t v = static_cast<std::uint32_t>(idx % N) - Vl(0);
+      cr.emplace_back(idx, c.and_(l, clean_[x * V + v]));
+      if (v == 0) continue;
+      abr.emplace_back(idx, c.and_(l, abr_val[x * V + v]));
+      irr.emplace_back(idx, c.and_(l, irr_val[x * V + v]));
+    }
+    committed_writes = make_matrix(c, 3, std::move(cw));
+    clean_reads = make_matrix(c, 3, std::move(cr));
+    BoolMatrix abr_m = make_matrix(c, 3, std::move(abr)), irr_m = make_matrix(c, 3, std::move(irr));
+    std::vector<BLit> any_abr, any_irr;
+    for (const auto& cell : abr_m.cells) any_abr.push_back(cell.second);
+    for (const auto& cell : irr_m.cells) any_irr.push_back(cell.second);
+    some_abr_ = c.or_(any_abr);
+    some_irr_ = c.or_(any_irr);
+    bindings_.bind(s.abr, std::move(abr_m));
+    bindings_.bind(s.irr, std::move(irr_m));
+  } else {
+    bindings_.bind(s.abr, constant_matrix(N, 3, {}));
+    bindings_.bind(s.irr, constant_matrix(N, 3, {}));
+  }
+  // The index order, over the committed transactions.
+  {
+    std::vector<std::pair<Index, BLit>> cells;
+    for (std::uint32_t i = 0; i <= n; ++i)
+      for (std::uint32_t j = i + 1; j <= n; ++j) cells.emplace_back(Index{T(i)} * N + T(j), c.and_(!A(i), !A(j)));
+    index_order_ = make_matrix(c, 2, std::move(cells));
+  }
 
   auto R = [&](std::uint32_t t, std::uint32_t x, std::uint32_t v) { return read_var(t, x, v); };
   auto W = [&](std::uint32_t t, std::uint32_t x, std::uint32_t v) { return write_var(t, x, v); };
@@ -166,26 +235,56 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       }
       if (slots_ == 0) k.push_back(c.at_most_one(rs));
       k.push_back(c.at_most_one(ws));
-      if (!opt.blind_writes) k.push_back(c.implies(c.or_(ws), c.or_(rs)));
+      // (What an aborted transaction reads is no part of the history's view.)
+      if (!opt.blind_writes) k.push_back(c.implies(c.and_(c.or_(ws), !aborted_var(t)), c.or_(rs)));
     }
-  // Unique written values: each (x, v), v > 0, has at most one writer.
+  // Unique written values: each (x, v), v > 0, has at most one writer (an
+  // intermediate write counted).
   for (std::uint32_t x = 0; x < K && !dup; ++x)
     for (std::uint32_t v = 1; v < V; ++v) {
       std::vector<BLit> ws;
-      for (std::uint32_t t = 1; t <= n; ++t) ws.push_back(W(t, x, v));
+      for (std::uint32_t t = 1; t <= n; ++t) {
+        ws.push_back(W(t, x, v));
+        if (dirty_) ws.push_back(I(t, x, v));
+      }
       k.push_back(c.at_most_one(ws));
     }
   // Every read returns the write of a lower-indexed transaction (T0 for v = 0).
   // With repeated values, some writer of the value has a lower index: the
   // one the execution numbering the transactions reads from.
+  // With dirty reads, a read of an aborted or intermediate write is of any
+  // other transaction (it is no read-from).
   for (std::uint32_t t = 1; t <= n; ++t)
     for (std::uint32_t x = 0; x < K; ++x)
       for (std::uint32_t v = 1; v < V; ++v) {
         std::vector<BLit> writers;
-        for (std::uint32_t w = 1; w <= n; ++w)
-          if (w < t || (w > t && !opt.index_ordered)) writers.push_back(W(w, x, v));
+        for (std::uint32_t w = 1; w <= n; ++w) {
+          if (w == t) continue;
+          if (w < t || !opt.index_ordered) writers.push_back(c.and_(W(w, x, v), !A(w)));
+          if (dirty_) {
+            writers.push_back(c.and_(W(w, x, v), A(w)));
+            writers.push_back(I(w, x, v));
+          }
+        }
         k.push_back(c.implies(R(t, x, v), c.or_(writers)));
       }
+  // Aborted transactions: writes only, in no session; an intermediate write
+  // is a committed transaction's, followed by its final write of the key.
+  for (std::uint32_t t = 1; t <= n && dirty_; ++t) {
+    for (std::uint32_t x = 0; x < K; ++x) {
+      std::vector<BLit> is, ws;
+      for (std::uint32_t v = 1; v < V; ++v) {
+        k.push_back(c.implies(A(t), !R(t, x, v)));
+        is.push_back(I(t, x, v));
+        ws.push_back(W(t, x, v));
+      }
+      k.push_back(c.implies(A(t), !R(t, x, 0)));
+      k.push_back(c.at_most_one(is));
+      k.push_back(c.implies(c.or_(is), c.and_(!A(t), c.or_(ws))));
+    }
+    for (std::uint32_t j = 1; j <= n; ++j)
+      if (j != t) k.push_back(c.implies(A(t), !SO(std::min(t, j), std::max(t, j))));
+  }
   // Session order: transitive, and a disjoint union of chains (two
   // predecessors, or two successors, of one transaction are ordered).
   for (std::uint32_t i = 1; i <= n; ++i)
@@ -196,18 +295,26 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         k.push_back(c.implies(c.and_(SO(i, j), SO(i, l)), SO(j, l)));
       }
   // Values of each key written in order of their writers' indices, and the
-  // written values form a prefix 1, 2, ...
+  // written values form a prefix 1, 2, ... With dirty reads, over every
+  // write, a transaction's intermediate value before its final one.
+  auto WA = [&](std::uint32_t t, std::uint32_t x, std::uint32_t v) {
+    return dirty_ ? c.or_(W(t, x, v), I(t, x, v)) : W(t, x, v);
+  };
   for (std::uint32_t x = 0; x < K && !dup; ++x)
     for (std::uint32_t v = 1; v < V; ++v) {
       for (std::uint32_t t = 1; t <= n; ++t)
         for (std::uint32_t w = 1; w <= t; ++w)
-          for (std::uint32_t v2 = v + 1; v2 < V; ++v2)
-            k.push_back(!c.and_(W(t, x, v), W(w, x, v2)));  // v < v2 needs writer(v) < writer(v2)
+          for (std::uint32_t v2 = v + 1; v2 < V; ++v2) {
+            // v < v2 needs writer(v) < writer(v2), or the same writer with v
+            // its intermediate value.
+            if (w < t) k.push_back(!c.and_(WA(t, x, v), WA(w, x, v2)));
+            else k.push_back(!c.and_(W(t, x, v), WA(w, x, v2)));
+          }
       if (v + 1 < V) {
         std::vector<BLit> next, cur;
         for (std::uint32_t t = 1; t <= n; ++t) {
-          next.push_back(W(t, x, v + 1));
-          cur.push_back(W(t, x, v));
+          next.push_back(WA(t, x, v + 1));
+          cur.push_back(WA(t, x, v));
         }
         k.push_back(c.implies(c.or_(next), c.or_(cur)));
       }
@@ -233,7 +340,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         ops.push_back(R(t, x, v));
         if (v > 0 || dup) ops.push_back(W(t, x, v));
       }
-      used[t][x] = c.or_(ops);
+      used[t][x] = c.or_(ops);  // an intermediate write comes with a final one
       any.push_back(used[t][x]);
     }
     empty[t] = !c.or_(any);
@@ -245,8 +352,13 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       for (std::uint32_t w = 1; w <= t; ++w) before.push_back(used[w][x]);
       k.push_back(c.implies(used[t][x + 1], c.or_(before)));
     }
-  // Empty transactions last, in no session with others.
+  // Empty transactions last, in no session with others; aborted ones, not
+  // empty, first (T1, T2, ...).
   for (std::uint32_t t = 1; t < n; ++t) k.push_back(c.implies(empty[t], empty[t + 1]));
+  for (std::uint32_t t = 1; t <= n && dirty_; ++t) {
+    k.push_back(c.implies(A(t), !empty[t]));
+    if (t > 1) k.push_back(c.implies(A(t), A(t - 1)));
+  }
   for (std::uint32_t i = 1; i <= n; ++i)
     for (std::uint32_t j = i + 1; j <= n; ++j) {
       k.push_back(c.implies(empty[i], !SO(i, j)));
@@ -254,8 +366,14 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
     }
   if (slots_ > 0) build_read_slots(c, k);
   constraints_ = c.and_(k);
-  bindings_.bind(s.reads, reads_);
-  bindings_.bind(s.writes, writes_);
+  bindings_.bind(s.reads, clean_reads);
+  bindings_.bind(s.writes, committed_writes);
+  if (dirty_) {
+    // The sort Txn is the committed transactions, as in a checked history.
+    std::vector<std::pair<Index, BLit>> extent;
+    for (std::uint32_t t = 0; t <= n; ++t) extent.emplace_back(T(t), !A(t));
+    bindings_.bind_extent(model::kTxn, make_matrix(c, 1, std::move(extent)));
+  }
   bindings_.bind(s.so, so_);
   bindings_.bind(s.t0, constant_matrix(N, 1, {{T(0)}}));
   bindings_.bind(s.vo, constant_matrix(N, 3, {}));  // synthesized histories have no list reads
@@ -273,7 +391,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       for (std::uint32_t t1 = 1; t1 <= n; ++t1) {
         if (t1 == t3 || (t1 > t3 && opt.index_ordered)) continue;
         std::vector<BLit> same;
-        for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(W(t1, x, v), R(t3, x, v)));
+        for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(c.and_(W(t1, x, v), !A(t1)), R(t3, x, v)));
         wrx.emplace_back(tuple_index(N, {T(t1), X(x), T(t3)}), c.or_(same));
       }
     }
@@ -288,27 +406,37 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
   auto T = [&](std::uint32_t t) { return u.atom(model::kTxn, t); };
   auto Rd = [&](std::uint32_t t, std::uint32_t i) { return u.atom(model::kRead, (t - 1) * S + i); };
   std::vector<std::pair<Index, BLit>> extent, rtxn, rkey, rval, po, rf;
+  // A slot that reads an aborted or intermediate write is no read event
+  // (dirty reads): the relations over read events see the clean slots.
+  auto clean_slot = [&](std::uint32_t t, std::uint32_t i, std::uint32_t x, std::uint32_t v) {
+    return dirty_ ? c.and_(slot_var(t, i, x, v), clean_[x * V + v]) : slot_var(t, i, x, v);
+  };
   for (std::uint32_t t = 1; t <= n; ++t) {
-    std::vector<BLit> used(S);
+    std::vector<BLit> used(S), event(S);
     for (std::uint32_t i = 0; i < S; ++i) {
-      std::vector<BLit> all;
+      std::vector<BLit> all, events;
       for (std::uint32_t x = 0; x < K; ++x) {
         std::vector<BLit> of_key;
-        for (std::uint32_t v = 0; v < V; ++v) of_key.push_back(slot_var(t, i, x, v));
-        all.insert(all.end(), of_key.begin(), of_key.end());
+        for (std::uint32_t v = 0; v < V; ++v) {
+          all.push_back(slot_var(t, i, x, v));
+          of_key.push_back(clean_slot(t, i, x, v));
+        }
+        events.insert(events.end(), of_key.begin(), of_key.end());
         rkey.emplace_back(Index{Rd(t, i)} * N + u.atom(model::kObj, x), c.or_(of_key));
       }
       for (std::uint32_t v = 0; v < V; ++v) {
         std::vector<BLit> of_val;
-        for (std::uint32_t x = 0; x < K; ++x) of_val.push_back(slot_var(t, i, x, v));
+        for (std::uint32_t x = 0; x < K; ++x) of_val.push_back(clean_slot(t, i, x, v));
         rval.emplace_back(Index{Rd(t, i)} * N + u.atom(model::kVal, v), c.or_(of_val));
       }
       k.push_back(c.at_most_one(all));
       used[i] = c.or_(all);
+      event[i] = dirty_ ? c.or_(events) : used[i];
       if (i > 0) k.push_back(c.implies(used[i], used[i - 1]));  // used slots are a prefix
-      extent.emplace_back(Rd(t, i), used[i]);
-      rtxn.emplace_back(Index{Rd(t, i)} * N + T(t), used[i]);
-      for (std::uint32_t j = 0; j < i; ++j) po.emplace_back(Index{Rd(t, j)} * N + Rd(t, i), used[i]);
+      extent.emplace_back(Rd(t, i), event[i]);
+      rtxn.emplace_back(Index{Rd(t, i)} * N + T(t), event[i]);
+      for (std::uint32_t j = 0; j < i; ++j)
+        po.emplace_back(Index{Rd(t, j)} * N + Rd(t, i), dirty_ ? c.and_(event[j], event[i]) : used[i]);
       // rf(w, α): α returns w's write of its key; the writer is unique (values
       // are), and of lower index when index ordered. (With duplicates rf is
       // each execution's choice: fresh_read_from.)
@@ -319,7 +447,8 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
         if (w == t || (w > t && index_ordered_)) continue;
         std::vector<BLit> same;
         for (std::uint32_t x = 0; x < K; ++x)
-          for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(slot_var(t, i, x, v), write_var(w, x, v)));
+          for (std::uint32_t v = 1; v < V; ++v)
+            same.push_back(c.and_(c.and_(slot_var(t, i, x, v), write_var(w, x, v)), !aborted_var(w)));
         rf.emplace_back(Index{T(w)} * N + Rd(t, i), c.or_(same));
       }
     }
@@ -327,9 +456,13 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
     if (scope_.ops > 0) {
       std::vector<BLit> ops = used;
       for (std::uint32_t x = 0; x < K; ++x) {
-        std::vector<BLit> ws;
-        for (std::uint32_t v = duplicates_ ? 0 : 1; v < V; ++v) ws.push_back(write_var(t, x, v));
+        std::vector<BLit> ws, is;
+        for (std::uint32_t v = duplicates_ ? 0 : 1; v < V; ++v) {
+          ws.push_back(write_var(t, x, v));
+          is.push_back(intermediate_var(t, x, v));
+        }
         ops.push_back(c.or_(ws));
+        if (dirty_) ops.push_back(c.or_(is));
       }
       std::vector<BLit> count = at_least(c, ops);
       if (count.size() > scope_.ops) k.push_back(!count[scope_.ops]);
@@ -530,7 +663,8 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
   std::vector<SessionId> sid(members.size());
   for (std::size_t s = 0; s < members.size(); ++s) sid[s] = h.add_session();
   for (std::uint32_t t = 1; t <= n; ++t) {
-    TxnId id = h.add_txn(sid[session[t]], fmt::format("T{}", t));
+    TxnId id = h.add_txn(sid[session[t]], fmt::format("T{}", t),
+                         val(aborted_var(t)) ? TxnStatus::Aborted : TxnStatus::Committed);
     if (slots_ == 0) {
       for (std::uint32_t x = 0; x < K; ++x)
         for (std::uint32_t v = 0; v < V; ++v)
@@ -540,9 +674,12 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
       for (std::uint32_t x = 0; x < K; ++x)
         for (std::uint32_t v = 0; v < V; ++v)
           if (val(slot_var(t, i, x, v))) h.add_read(id, x, v);
-    for (std::uint32_t x = 0; x < K; ++x)
+    for (std::uint32_t x = 0; x < K; ++x) {
+      for (std::uint32_t v = 1; v < V && dirty_; ++v)  // an intermediate write, then the final one
+        if (val(intermediate_var(t, x, v))) h.add_write(id, x, v);
       for (std::uint32_t v = duplicates_ ? 0 : 1; v < V; ++v)
         if (val(write_var(t, x, v))) h.add_write(id, x, v);
+    }
   }
   return h;
 }

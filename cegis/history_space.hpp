@@ -17,7 +17,8 @@
 // T0 writes the initial value of every key and precedes everything. Every
 // read returns a value another transaction wrote (T0 for the initial value):
 // no thin-air reads. When index ordered, some such transaction has a lower
-// index.
+// index (for a read of a committed version; dirty reads, below, may read
+// any other transaction).
 //
 // Written values are unique per key by default: read-from (rf, and wrx, its
 // projection) is then a function of the values, bound once here. With
@@ -39,6 +40,25 @@
 // tests/unit/test_synth_operations.cpp checks completeness against
 // histories enumerated with every interleaving (test_synth_duplicates.cpp
 // with repeated values).
+//
+// Dirty reads (SpaceOptions::dirty_reads) add, per transaction, A[t] "t
+// aborts" and, per committed transaction and key, I[t][x][v] "t writes x = v
+// and later its final value of x" (at most one intermediate write per key,
+// which is all a read can tell apart: any second one is read like the first).
+// Written values stay unique per key over final, intermediate and aborted
+// writes. A read may return an aborted write (G1a) or another transaction's
+// intermediate write (G1b), of any index: such a read carries no dependency.
+// The base relations are those of the committed part, as a checked history's
+// concrete instance has them (engine/model/concrete.hpp): the sort Txn's
+// extent is the committed transactions, writes holds committed final writes
+// only, and a dirty read is no read event (not in reads, wrx, rf, nor the
+// sort Read) but a tuple of abr or irr (engine/model/schema.hpp). An aborted
+// transaction has writes only (what it read is no part of any level's view),
+// no session, and comes before the committed transactions (T1, ... are the
+// aborted ones: an aborted transaction is outside every level's view, so
+// where it stands changes no verdict). Whether a level sees dirty reads at all is the
+// synthesizer's business (cegis/synthesizer.cpp): one that does not permit
+// them (Level::permits) is violated by them, as decide() has it.
 //
 // Symmetry breaking, each step sound on its own and together (rename the
 // transactions along a witness order, then the values of each key, then the
@@ -98,6 +118,11 @@ struct SpaceOptions {
   // Written values may repeat (several writers of one value of a key, the
   // initial value included), and read-from is a choice per execution.
   bool duplicates = false;
+  // Dirty reads (Adya's G1a, G1b): transactions may abort, a committed
+  // transaction may write a key twice (its first value an intermediate
+  // write), and a read may return an aborted or an intermediate write.
+  // Not with duplicates (a read's writer must follow from its value).
+  bool dirty_reads = false;
 };
 
 class HistorySpace {
@@ -135,8 +160,19 @@ class HistorySpace {
                                              const logic::Bindings& b) const;
   // Well-formedness of the space and the symmetry breaking.
   logic::BLit constraints() const { return constraints_; }
-  // Txn atoms in index order: T0 < T1 < ... < Tn, the fixed commit order.
-  logic::BoolMatrix index_order() const;
+  // Txn atoms in index order: T0 < T1 < ... < Tn, the fixed commit order
+  // (with dirty reads, over the committed transactions: the sort's extent).
+  const logic::BoolMatrix& index_order() const { return index_order_; }
+  bool dirty_reads() const { return dirty_; }
+  // With dirty reads: a literal that holds iff the history has an aborted
+  // read (abr non-empty), an intermediate read (irr non-empty); kFalse
+  // without.
+  logic::BLit some_aborted_read() const { return some_abr_; }
+  logic::BLit some_intermediate_read() const { return some_irr_; }
+  // t aborts (kFalse without dirty reads, and for T0).
+  logic::BLit aborted_var(std::uint32_t t) const { return aborted_[t]; }
+  // t's intermediate write of x is v (kFalse without dirty reads).
+  logic::BLit intermediate_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const;
 
   // The history of a model (values of the circuit's inputs). Transaction i is
   // named "Ti" and has TxnId i; empty transactions are kept (each alone in its
@@ -184,6 +220,14 @@ class HistorySpace {
   logic::Bindings bindings_;
   logic::BoolMatrix reads_, writes_, so_;
   logic::BLit constraints_ = logic::kTrue;
+  logic::BoolMatrix index_order_;
+  bool dirty_ = false;
+  std::vector<logic::BLit> aborted_;       // [t], t = 0..n
+  std::vector<logic::BLit> intermediate_;  // [(t * k + x) * m + v]
+  // clean_[x * m + v]: a read of x returning v is a read of a committed
+  // version (v = 0, or a committed transaction's final write).
+  std::vector<logic::BLit> clean_;
+  logic::BLit some_abr_ = logic::kFalse, some_irr_ = logic::kFalse;
 };
 
 // Key names: x, y, z, then k3, k4, ...

@@ -82,7 +82,8 @@ Execution make_execution(const lua::Framework& fw, const HistorySpace& space, Ci
 
 // The witness of an execution in the current model.
 Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<bool>& inputs,
-                       const Universe& u, std::uint32_t n_txns) {
+                       const HistorySpace& space, std::uint32_t n_txns) {
+  const Universe& u = space.universe();
   Witness w;
   for (std::size_t i = 0; i < e.framework->witness.size(); ++i) {
     const auto& decl = e.framework->witness[i];
@@ -91,16 +92,19 @@ Witness decode_witness(const Execution& e, const Circuit& c, const std::vector<b
       if (!c.eval(lit, inputs)) continue;
       std::vector<std::uint32_t> tuple(decl.rel->type.size());
       Index rest = idx;
+      bool committed = true;  // aborted transactions are outside the sort Txn
       for (std::size_t col = tuple.size(); col-- > 0;) {
         const Atom a = static_cast<Atom>(rest % u.size());
         rest /= u.size();
         tuple[col] = a - u.first(decl.rel->type[col]);
+        if (decl.rel->type[col] == model::kTxn && c.eval(space.aborted_var(tuple[col]), inputs)) committed = false;
       }
-      rel.tuples.push_back(std::move(tuple));
+      if (committed) rel.tuples.push_back(std::move(tuple));
     }
     if (is_txn_order(decl)) {
-      std::vector<TxnId> all(n_txns + 1);
-      for (TxnId t = 0; t <= n_txns; ++t) all[t] = t;
+      std::vector<TxnId> all;  // the committed transactions (aborted ones are not ordered)
+      for (TxnId t = 0; t <= n_txns; ++t)
+        if (!c.eval(space.aborted_var(t), inputs)) all.push_back(t);
       rel.sequence = order_sequence(rel.tuples, all);
     }
     w.relations.push_back(std::move(rel));
@@ -130,8 +134,9 @@ bool states_so_wr_within(const FormulaPtr& f, const RelationPtr& order) {
 bool refuted(const std::string& question, const lua::Framework& fw, const FormulaPtr& f,
              const std::function<FormulaPtr(const Execution&)>& goal, const Scope& scope, SpaceOptions space) {
   space.index_ordered = false;
-  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}", question, fw.location, fw.name, scope.text(),
-                                      space.operations, space.blind_writes, space.sessions, space.duplicates);
+  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}{}", question, fw.location, fw.name, scope.text(),
+                                      space.operations, space.blind_writes, space.sessions, space.duplicates,
+                                      space.dirty_reads);
   static std::map<std::string, bool> cache;
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   Circuit c;
@@ -201,6 +206,17 @@ Decision decide_with_witness(const History& h, const lua::Level& level, DecideOp
     d = decide(h, level, opt);
   }
   return d;
+}
+
+// With dirty reads: the history has a read that `level` does not permit
+// (an aborted read, an intermediate read), which violates it before its
+// formula is evaluated, as decide() has it (engine/level/level.hpp,
+// Level::permits). kFalse for a level that permits both, or without them.
+BLit unpermitted_read(const HistorySpace& space, const lua::Level& level, Circuit& c) {
+  BLit out = kFalse;
+  if (!level.permits.aborted_reads) out = c.or_(out, space.some_aborted_read());
+  if (!level.permits.intermediate_reads) out = c.or_(out, space.some_intermediate_read());
+  return out;
 }
 
 class Loop {
@@ -412,6 +428,10 @@ BLit Loop::lemma(const lua::Level& d, const Witness& w) {
   Translator tr(space_.universe(), circuit_, b);
   BLit l = tr.formula(d.constraint());
   if (legal != kTrue) l = circuit_.and_(legal, l);
+  // A history with a read the level does not permit violates it whatever
+  // the witness: the lemma excludes only histories without one. (The
+  // candidate has none: the level allows it.)
+  l = circuit_.and_(!unpermitted_read(space_, d, circuit_), l);
   stats_.translate_seconds += seconds_since(t);
   return l;
 }
@@ -446,14 +466,23 @@ void Loop::run_loop(SynthResult& result) {
     allow_execs_.push_back(make_execution(*p_.allow[i]->framework, space_, circuit_, fix_here));
     cnf_.assert_true(allow_execs_.back().wellformed);
     assert_formula(p_.allow[i]->constraint(), allow_execs_.back().bindings, false);
+    cnf_.assert_true(!unpermitted_read(space_, *p_.allow[i], circuit_));
   }
   // A history violates a deny level under *every* witness, so any
   // witness built from the history and the allow executions gives a sound
   // constraint on candidates: not (WF and N)(h, W). These instances prune the
   // candidate space before the first oracle call; the allow witnesses of the
   // deny level's own framework are Isolde's smart search.
-  for (const lua::Level* d : p_.deny)
-    for (const Bindings& b : deny_templates(*d)) assert_formula(d->constraint(), b, true);
+  // With dirty reads, a read the level does not permit violates it too.
+  for (const lua::Level* d : p_.deny) {
+    const BLit unpermitted = unpermitted_read(space_, *d, circuit_);
+    for (const Bindings& b : deny_templates(*d)) {
+      auto t = Clock::now();
+      Translator tr(space_.universe(), circuit_, b);
+      cnf_.assert_true(circuit_.or_(unpermitted, !tr.formula(d->constraint())));
+      stats_.translate_seconds += seconds_since(t);
+    }
+  }
 
   phase_ = "searching";
   while (true) {
@@ -483,7 +512,9 @@ void Loop::run_loop(SynthResult& result) {
       // (progress): it does when the witness names the read-from of every
       // read with several candidates. The generic oracle always does; a
       // graph checker that did not is asked again through it.
-      if (space_.duplicates() && !circuit_.eval(l, inputs)) {
+      // (Without repeated values a graph checker's witness does too; asked
+      // again all the same, the loop could not progress otherwise.)
+      if (!circuit_.eval(l, inputs)) {
         w = counterexample(h, *d, timed_out, true);
         if (!w && timed_out) continue;
         if (!w)
@@ -507,7 +538,7 @@ void Loop::run_loop(SynthResult& result) {
       result.outcome = Outcome::Found;
       std::vector<Witness> ws;
       for (const auto& e : allow_execs_) {
-        ws.push_back(decode_witness(e, circuit_, inputs, space_.universe(), p_.scope.txns));
+        ws.push_back(decode_witness(e, circuit_, inputs, space_, p_.scope.txns));
         ws.back().chosen_reads = space_.chosen_reads(circuit_, inputs, e.bindings);
       }
       result.history = without_empty_transactions(h, &ws);
@@ -591,8 +622,12 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
   budget::ScopedDeadline deadline(opt.timeout_seconds);
   // A level over read events needs the operation form of the space.
   Problem q = p;
+  // A level over aborted or intermediate reads needs the space that has them.
   for (const auto* levels : {&p.allow, &p.deny})
-    for (const lua::Level* l : *levels) q.space.operations = q.space.operations || l->uses_read_events();
+    for (const lua::Level* l : *levels) {
+      q.space.operations = q.space.operations || l->uses_read_events();
+      q.space.dirty_reads = q.space.dirty_reads || l->uses_dirty_reads();
+    }
   try {
     for (const lua::Level* l : q.allow) check_witness_sorts(*l->framework);
     for (const lua::Level* l : q.deny) check_witness_sorts(*l->framework);
@@ -646,7 +681,9 @@ bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow
 // more (which every level rejects, so a problem with only deny levels would
 // take it for a solution), or turn a read-modify-write into a blind write.
 static bool in_space(const History& h, const SpaceOptions& space) {
-  AbstractHistory ah = abstract_history(h);
+  AbstractOptions options;  // with dirty reads, those reads are in the space
+  options.set_aside_aborted_reads = options.set_aside_intermediate_reads = space.dirty_reads;
+  AbstractHistory ah = abstract_history(h, committed_members(h), options);
   if (!ah.unjustified_reads.empty() || !ah.int_violations.empty()) return false;
   if (space.blind_writes) return true;
   for (TxnId t : ah.txns) {
@@ -700,6 +737,11 @@ static Scope scope_of(const History& h, const Scope& bound) {
 
 SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt) {
   if (found.outcome != Outcome::Found) return found;
+  // The space searched: with dirty reads when a level mentions them, as
+  // synthesize() has it.
+  SpaceOptions space = p.space;
+  for (const auto* levels : {&p.allow, &p.deny})
+    for (const lua::Level* l : *levels) space.dirty_reads = space.dirty_reads || l->uses_dirty_reads();
   auto start = Clock::now();
   SynthStats total = found.stats;
   const double first_search = found.stats.total_seconds;
@@ -721,7 +763,7 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
           for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
             History smaller = drop_operation(h, t, i);
             std::vector<Witness> ws;
-            if (in_space(smaller, p.space) && is_solution(smaller, p, &ws)) {
+            if (in_space(smaller, space) && is_solution(smaller, p, &ws)) {
               h = without_empty_transactions(smaller, &ws);
               found.allow_witnesses = std::move(ws);
               changed = true;

@@ -48,6 +48,7 @@ struct SearchArgs {
   bool no_blind_writes = false;
   bool no_sessions = false;
   bool duplicates = false;
+  bool dirty_reads = false;
   double timeout = 0;
 };
 

@@ -87,6 +87,7 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
                                                        dot_escape(rel.name), ordinal(i));
   auto declare = [&](TxnId t, const std::string& indent) {
     std::string text = t == kInitTxn ? "T0 (initial values)" : format_txn(h, t);
+    if (h.txn(t).status == TxnStatus::Aborted) text += " [aborted]";
     out += fmt::format("{}{} [label=\"{}{}\"];\n", indent, node(t), dot_escape(text), rank_lines[t]);
   };
   if (ah.member[kInitTxn]) declare(kInitTxn, "  ");

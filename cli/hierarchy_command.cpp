@@ -135,6 +135,7 @@ int run_hierarchy(const HierarchyArgs& a) {
   opt.space.blind_writes = !a.search.no_blind_writes;
   opt.space.sessions = !a.search.no_sessions;
   opt.space.duplicates = a.search.duplicates;
+  opt.space.dirty_reads = a.search.dirty_reads;
   opt.minimize = a.search.minimize;
   opt.synth.timeout_seconds = a.search.timeout;
   const bool tty = isatty(fileno(stderr));

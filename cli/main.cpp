@@ -39,6 +39,9 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_flag("--duplicates", a.duplicates,
                 "Written values may repeat (several writers of one value of a key, the initial "
                 "value included: ABA); read-from is then chosen by each level's witness");
+  cmd->add_flag("--dirty-reads", a.dirty_reads,
+                "Transactions may abort and write a key twice, and reads may return an aborted "
+                "write (G1a) or an intermediate one (G1b); on by itself for levels that mention them");
 }
 
 // --format and --init: how check and show read their input.

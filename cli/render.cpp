@@ -182,7 +182,8 @@ std::string failing_text(const History& h, const Framework& fw, const FailingIns
     else
       s += fmt::format(":\n      {}\n", i.formula);
     if (!i.cycle.empty())
-      s += fmt::format("      with the cells above, it has the cycle {}\n", sequence_text(h, i.cycle, " → "));
+      s += fmt::format("      {}, it has the cycle {}\n", i.needs == "nothing" ? "in the history alone" : "with the cells above",
+                       sequence_text(h, i.cycle, " → "));
   }
   if (!f.cycle.empty())
     s += fmt::format("  they force the {} cycle {}\n", f.order, sequence_text(h, f.cycle, " → "));
@@ -275,7 +276,8 @@ std::string history_one_line(const History& h) {
   for (const auto& session : h.sessions()) {
     if (session.empty()) continue;
     std::string s;
-    for (TxnId t : session) s += (s.empty() ? "" : "; ") + format_txn(h, t);
+    for (TxnId t : session)
+      s += (s.empty() ? "" : "; ") + format_txn(h, t) + (h.txn(t).status == TxnStatus::Aborted ? " [aborted]" : "");
     out += (out.empty() ? "" : " | ") + s;
   }
   return out;

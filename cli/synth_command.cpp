@@ -108,6 +108,7 @@ cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::
   p.space.blind_writes = !a.no_blind_writes;
   p.space.sessions = !a.no_sessions;
   p.space.duplicates = a.duplicates;
+  p.space.dirty_reads = a.dirty_reads;
   return p;
 }
 

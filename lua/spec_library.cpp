@@ -520,6 +520,10 @@ void push_history(lua_State* L) {
   field("U", s.U);
   field("hb", s.hb);
   field("vo", rel(s.vo));
+  // Reads of writes that never became committed versions (seen only by a
+  // level that permits them: Level::permits).
+  field("aborted_reads", rel(s.abr));
+  field("intermediate_reads", rel(s.irr));
   // The operation level: read events (sort Read).
   field("txn", rel(s.rtxn));
   field("key", rel(s.rkey));
@@ -704,7 +708,10 @@ int declare_level(lua_State* L) {
 // anomaly "NAME" { framework = "adya", title = "...", doc = "...", pattern = function(h, e) ... end }
 // A history exhibits the anomaly when every execution of the framework
 // satisfies the pattern; it is stored as the level "no NAME" (the pattern
-// negated), which rejects exactly those histories.
+// negated), which rejects exactly those histories. That level permits
+// aborted and intermediate reads (sets them aside, as Adya's PL-1 does): a
+// pattern sees them through h.aborted_reads and h.intermediate_reads, and a
+// history with such a read exhibits only the anomalies whose pattern holds.
 int declare_anomaly(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -724,6 +731,8 @@ int declare_anomaly(lua_State* L) {
   an->doc = opt_string_field(L, 1, "doc");
   an->title = opt_string_field(L, 1, "title");
   an->framework = fw->second;
+  an->permits.aborted_reads = true;
+  an->permits.intermediate_reads = true;
   lua_getfield(L, 1, "pattern");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "anomaly '%s': 'pattern' must be a function(h, e) returning a formula",

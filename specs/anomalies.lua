@@ -7,10 +7,19 @@
 --   wr(x)  t3 read t1's version of x                        (h.wrx)
 --   ww(x)  t1's version of x precedes t2's                  (e.ww)
 --   rw(x)  s read a version of x that t's version follows
--- Anomalies that need aborted transactions, intermediate writes or known
--- version orders (G1a, G1b, G0) have no example in the synthesis space and
--- are not listed here; `check` names them in recorded histories. This file
--- loads after the levels (lua/embed_specs.cmake), whose patterns it reuses.
+-- Reads of writes that never became committed versions are no reads of any
+-- version and carry no dependency: every anomaly (as Adya's PL-1) permits
+-- them, sets them aside, and sees them only through
+--   h.aborted_reads(t, x, n)       t read x = n, written by an aborted transaction
+--   h.intermediate_reads(t, x, n)  t read x = n, another transaction's non-final write
+-- so G1a and G1b are patterns like any other, and synthesis searches the
+-- space with aborted transactions and intermediate writes for them (on by
+-- itself for a pattern that mentions these relations). G0 (a cycle of ww
+-- edges) is not listed: a version order is part of the witness, so a history
+-- exhibits G0 only when its known version orders (list-append reads) force
+-- one, and the synthesis space has no list reads; `check` names G0 in
+-- recorded histories. This file loads after the levels (lua/embed_specs.cmake),
+-- whose patterns it reuses.
 
 library "anomalies"
 
@@ -125,4 +134,20 @@ anomaly "ReadOnlyAnomaly" {
       end)
     end)
   end,
+}
+
+anomaly "G1a" {
+  framework = "adya",
+  title = "aborted read",
+  doc = "Aborted read (Adya 1999, §4.1–4.2, G1a; Berenson et al. 1995, A1 dirty read; Plume's "
+     .. "TAP-b): a committed transaction reads a value that only an aborted transaction wrote",
+  pattern = function(h, e) return some(h.aborted_reads) end,
+}
+
+anomaly "G1b" {
+  framework = "adya",
+  title = "intermediate read",
+  doc = "Intermediate read (Adya 1999, §4.1–4.2, G1b; Plume's TAP-f): a committed transaction "
+     .. "reads a version of x that its writer later overwrote, not the writer's final one",
+  pattern = function(h, e) return some(h.intermediate_reads) end,
 }

@@ -202,6 +202,15 @@ std::optional<FailingInstances> failing_instances(const AbstractHistory& h, cons
   for (Part& p : parts)
     if (p.lit == kFalse) {
       p.info.needs = "nothing";
+      if (p.graph.arity == 2) {  // an acyclicity instance: the history's own cycle
+        std::vector<std::pair<Atom, Atom>> edges;
+        for (const auto& [idx, lit] : p.graph.cells)
+          if (lit == kTrue) {
+            const auto t = index_tuple(u.size(), 2, idx);
+            if (u.in_sort(t[0], model::kTxn) && u.in_sort(t[1], model::kTxn)) edges.emplace_back(t[0], t[1]);
+          }
+        for (Atom a : find_cycle(edges)) p.info.cycle.push_back(enc.inst.txn_of_atom[a - u.first(model::kTxn)]);
+      }
       FailingInstances out;
       out.instances.push_back(std::move(p.info));
       return out;

@@ -50,7 +50,8 @@ struct FailingInstance {
   // already contradict it.
   std::string given;
   // An acyclicity instance: a cycle its relation has once the witness cells
-  // the other instances force one by one are set, whatever the rest are.
+  // the other instances force one by one are set, whatever the rest are
+  // (with needs "nothing": a cycle of the history alone).
   std::vector<TxnId> cycle;
 };
 

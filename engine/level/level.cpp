@@ -19,6 +19,8 @@ bool Level::uses_sessions() const {
 
 bool Level::uses_read_events() const { return model::mentions_read_events(constraint()); }
 
+bool Level::uses_dirty_reads() const { return model::mentions_dirty_reads(constraint()); }
+
 bool Level::uses_known_orders() const {
   return logic::mentions(constraint(), *model::history_schema().vo);
 }

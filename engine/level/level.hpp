@@ -65,6 +65,10 @@ struct Level {
   // Does the constraint talk about read events (the sort Read: h.po, h.rf,
   // ...)? Such a level needs operation-level histories.
   bool uses_read_events() const;
+  // Does the constraint mention aborted or intermediate reads
+  // (h.aborted_reads, h.intermediate_reads)? Synthesis then searches the
+  // space that has them.
+  bool uses_dirty_reads() const;
 };
 
 }  // namespace iso

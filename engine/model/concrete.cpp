@@ -100,6 +100,18 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
         vo.push_back({K(ko.key), T(ko.chain[i]), T(after[j])});
   }
   inst.bindings.bind(s.vo, constant_matrix(n, 3, vo));
+  // Aborted and intermediate reads the options set aside (a level that
+  // permits them): a read of a write that never became a committed version
+  // (a write of unknown status counts as aborted in this choice of members).
+  std::vector<std::vector<Atom>> abr, irr;
+  for (const UnjustifiedRead& r : h.set_aside) {
+    if (r.txn >= inst.atom_of_txn.size() || inst.atom_of_txn[r.txn] == UINT32_MAX) continue;
+    const Op& op = hist.txn(r.txn).ops[r.op];
+    std::vector<Atom> tuple{T(r.txn), K(op.key), V(op.value)};
+    (r.kind == ReadAnomaly::Intermediate ? irr : abr).push_back(std::move(tuple));
+  }
+  inst.bindings.bind(s.abr, constant_matrix(n, 3, abr));
+  inst.bindings.bind(s.irr, constant_matrix(n, 3, irr));
   // Read-from per read event: exactly one writer for each read with several
   // candidates; wrx is its projection on transactions.
   BoolMatrix rf = variable_matrix(c, n, 2, rf_certain, rf_upper);

@@ -4,6 +4,8 @@
 // rf is left variable between the certain and the candidate writers, with a
 // constraint choosing exactly one writer per read event, as in a
 // hyper-polygraph's WR constraints; wrx is rf projected on transactions.
+// The reads the abstract history set aside (aborted and intermediate reads
+// a level permits) bind abr and irr.
 #pragma once
 
 #include <vector>

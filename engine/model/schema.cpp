@@ -14,6 +14,8 @@ const HistorySchema& history_schema() {
     s.wrx = make_relation("wrx", {kTxn, kObj, kTxn});
     s.t0 = make_relation("T0", {kTxn});
     s.vo = make_relation("vo", {kObj, kTxn, kTxn});
+    s.abr = make_relation("abr", {kTxn, kObj, kVal});
+    s.irr = make_relation("irr", {kTxn, kObj, kVal});
     s.rtxn = make_relation("rtxn", {kRead, kTxn});
     s.rkey = make_relation("rkey", {kRead, kObj});
     s.rval = make_relation("rval", {kRead, kVal});
@@ -32,5 +34,10 @@ const HistorySchema& history_schema() {
 }
 
 bool mentions_read_events(const FormulaPtr& f) { return mentions_sort(f, kRead); }
+
+bool mentions_dirty_reads(const FormulaPtr& f) {
+  const HistorySchema& s = history_schema();
+  return mentions(f, *s.abr) || mentions(f, *s.irr);
+}
 
 }  // namespace iso::model

@@ -20,6 +20,18 @@
 //                            known_order.hpp); transitively closed. Every
 //                            framework's wf makes its version or commit
 //                            order contain it.
+//   abr    : Txn->Obj->Val   aborted reads (Adya's G1a): abr(t, x, n) iff a
+//                            read of x by committed t returns n, a value only
+//                            an aborted transaction wrote
+//   irr    : Txn->Obj->Val   intermediate reads (Adya's G1b): irr(t, x, n)
+//                            iff a read of x by t returns n, a value another
+//                            transaction wrote to x and then overwrote
+// Such reads are no reads of any version: they are in neither reads nor the
+// read events below, and carry no dependency. A level that does not permit
+// them (engine/level/level.hpp, Level::permits) rejects a history that has
+// one before its formula is evaluated, so the formulas that see abr and irr
+// non-empty are those of levels that permit them (Adya's PL-1, the
+// catalogue's anomalies).
 //
 // The operation level (LEVELS.md, "Operation-level histories"): a fourth
 // sort, Read, has one atom per external read event (a read not preceded by
@@ -47,7 +59,7 @@ inline constexpr logic::SortId kVal = 2;
 inline constexpr logic::SortId kRead = 3;
 
 struct HistorySchema {
-  logic::RelationPtr reads, writes, so, wrx, t0, vo;
+  logic::RelationPtr reads, writes, so, wrx, t0, vo, abr, irr;
   logic::RelationPtr rtxn, rkey, rval, po, rf;
 
   logic::ExprPtr T0;      // {t0}
@@ -66,5 +78,9 @@ const HistorySchema& history_schema();
 // it)? Such a formula needs a history's read events, which the synthesizer's
 // space of abstract transactions does not have.
 bool mentions_read_events(const logic::FormulaPtr& f);
+
+// Does `f` mention the aborted or intermediate reads (abr, irr)? Such a
+// formula needs the synthesis space that has them (SpaceOptions::dirty_reads).
+bool mentions_dirty_reads(const logic::FormulaPtr& f);
 
 }  // namespace iso::model

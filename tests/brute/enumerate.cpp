@@ -47,8 +47,11 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
     for (std::size_t i = 0; i < programs.size(); ++i) {
       if (static_cast<int>(programs[i].size()) == space.ops) continue;
       for (const Letter& l : alphabet) {
-        if (l.write && std::any_of(programs[i].begin(), programs[i].end(),
-                                   [&](const Letter& o) { return o.write && o.key == l.key; }))
+        // One write per key, or two with dirty reads (the first an
+        // intermediate one).
+        if (l.write && std::count_if(programs[i].begin(), programs[i].end(), [&](const Letter& o) {
+              return o.write && o.key == l.key;
+            }) >= (space.dirty_reads ? 2 : 1))
           continue;
         auto next = programs[i];
         next.push_back(l);
@@ -66,7 +69,14 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
             auto p = prog;
             if (r >= 0) p.insert(p.begin(), Letter{false, k, r});  // reads before every write
             if (w >= 0) p.push_back({true, k, w});
-            next.push_back(std::move(p));
+            next.push_back(p);
+            // With dirty reads, an intermediate write of another value first.
+            for (int i = first_written; space.dirty_reads && w >= 0 && i < space.values; ++i) {
+              if (i == w) continue;
+              auto q = p;
+              q.insert(q.end() - 1, Letter{true, k, i});
+              next.push_back(std::move(q));
+            }
           }
       programs = std::move(next);
     }
@@ -89,8 +99,13 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
   std::vector<std::vector<bool>> separated(L, std::vector<bool>(L, false));
   histories = 0;
   std::vector<std::size_t> pick(static_cast<std::size_t>(space.txns), 0);
+  // With dirty reads the reads of aborted and intermediate writes stay.
+  AbstractOptions dirty;
+  dirty.set_aside_aborted_reads = dirty.set_aside_intermediate_reads = space.dirty_reads;
+  const unsigned statuses = space.dirty_reads ? 1u << space.txns : 1u;  // bit t: T(t+1) aborts
   while (true) {
-    // Without duplicates, each (key, value) written by at most one transaction.
+    // Without duplicates, each (key, value) written once (by one write of
+    // one transaction).
     bool unique = true;
     if (!space.duplicates) {
       std::vector<int> writers(static_cast<std::size_t>(space.keys * space.values), 0);
@@ -98,7 +113,9 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
         for (const Letter& l : programs[pick[t]])
           if (l.write && ++writers[static_cast<std::size_t>(l.key * space.values + l.value)] > 1) unique = false;
     }
-    for (std::size_t m = 0; unique && m < session_maps.size(); ++m) {
+    for (std::size_t ms = 0; unique && ms < session_maps.size() * statuses; ++ms) {
+      const std::size_t m = ms % session_maps.size();
+      const unsigned aborted = static_cast<unsigned>(ms / session_maps.size());
       const auto& sm = session_maps[m];
       History h;
       for (int k = 0; k < space.keys; ++k) h.intern_key(std::string(1, static_cast<char>('x' + k)));  // x, y, z as synthesis names them
@@ -106,14 +123,16 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
       std::vector<SessionId> sids;
       for (int s = 0; s < space.txns; ++s) sids.push_back(h.add_session());
       for (int t = 0; t < space.txns; ++t) {
-        TxnId id = h.add_txn(sids[sm[t]], fmt::format("T{}", t + 1));
+        TxnId id = h.add_txn(sids[sm[t]], fmt::format("T{}", t + 1),
+                             (aborted >> t & 1u) ? TxnStatus::Aborted : TxnStatus::Committed);
         for (const Letter& l : programs[pick[t]]) {
           if (l.write) h.add_write(id, l.key, static_cast<ValueId>(l.value));
           else h.add_read(id, l.key, static_cast<ValueId>(l.value));
         }
       }
+      const AbstractHistory kept = abstract_history(h, committed_members(h), dirty);
+      if (!kept.unjustified_reads.empty() || !kept.int_violations.empty()) continue;
       AbstractHistory ah = abstract_history(h);
-      if (!ah.unjustified_reads.empty() || !ah.int_violations.empty()) continue;
       ++histories;
       record_separations(ah, levels, separated);
     }

@@ -26,6 +26,11 @@ struct EnumeratedSpace {
   // transaction, 0 by none (synthesis's default space); true: any value by
   // any number of transactions (synth --duplicates).
   bool duplicates = false;
+  // Dirty reads (synth --dirty-reads): any transaction may abort, and a
+  // transaction may write a key twice (in the transaction form: an
+  // intermediate write, then the final one); a read may then return an
+  // aborted or intermediate write. Values stay unique over every write.
+  bool dirty_reads = false;
 };
 
 // Every history of `space`: each transaction a sequence of at most `ops`
@@ -34,6 +39,8 @@ struct EnumeratedSpace {
 // read first; in any sessions (chains in index order); without the
 // histories no level allows (a read of a value nobody else wrote, a read
 // after an own write returning something else): those separate nothing.
+// With dirty reads, each transaction also committed or aborted, up to two
+// writes per key, and reads of aborted or intermediate writes kept.
 // Returns separated[a][b]: some history is allowed by levels[a] and violates
 // levels[b]; `histories` counts those decided.
 std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& space,

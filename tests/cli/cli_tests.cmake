@@ -170,7 +170,12 @@ add_test(NAME cli.hierarchy-html-browser
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
 set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
 # The catalogue: the table, JSON, naming in synth.
-cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A$" ${BIN} anomalies -l SI -l SER)
+cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A  -  -$" ${BIN} anomalies -l SI -l SER)
+# Aborted and intermediate reads: PL-1 permits them, every other level forbids them.
+cli_test(anomalies-dirty-reads 0 "" "^adya.PL-1 +A  A  A  A  A  A  A  A  A  A  A$" ${BIN} anomalies -l adya.PL-1 -l adya.PL-2)
+cli_test(synth-dirty-reads 0 "" "^adya.PL-2: violated: G1a" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --scope 2,1,2 --dirty-reads)
+cli_test(synth-dirty-reads-none 1 "" "none: no history" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --scope 2,1,2)
+cli_test(synth-dirty-reads-duplicates 2 "not available with repeated values" "" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --dirty-reads --duplicates)
 cli_test(anomalies-json 0 "" "\"anomaly\": \"anomalies.LongFork\"" ${BIN} anomalies -l CC -l PC --json)
 cli_test(anomalies-html 0 "" "^html ok$" sh -c
   "rm -rf \"$2\" && \"$1\" anomalies -l SI -l SER --html \"$2\" >/dev/null && grep -q 'write skew' \"$2/index.html\" && grep -q '<svg' \"$2/index.html\" && echo html ok"

@@ -151,3 +151,21 @@ TEST_CASE("failing instances: every generic violation of a random history gets s
   }
   CHECK(explained >= 40);
 }
+
+TEST_CASE("failing instances: circular information flow is a cycle of the history alone under adya.PL-2") {
+  History h;
+  const SessionId s1 = h.add_session(), s2 = h.add_session();
+  const KeyId x = h.intern_key("x");
+  const ValueId v1 = h.intern_value(Value{std::int64_t{1}}), v2 = h.intern_value(Value{std::int64_t{2}});
+  const TxnId t1 = h.add_txn(s1, "T1"), t2 = h.add_txn(s2, "T2");
+  h.add_read(t1, x, v2);
+  h.add_write(t1, x, v1);
+  h.add_read(t2, x, v1);
+  h.add_write(t2, x, v2);
+  const Decision d = decide(h, library().level("adya.PL-2"));
+  REQUIRE(d.verdict == Verdict::Violated);
+  REQUIRE(d.failing);
+  REQUIRE(d.failing->instances.size() == 1);
+  CHECK(d.failing->instances[0].needs == "nothing");
+  CHECK(same_cycle(h, d.failing->instances[0].cycle, "T1 T2 T1"));
+}

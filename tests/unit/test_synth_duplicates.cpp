@@ -34,39 +34,8 @@ Problem dup_problem(std::vector<std::string> allow, std::vector<std::string> den
 // With ops = 0, the transaction form: the levels over read events (which
 // imply the operation form) are left out.
 void check_against_enumeration(int txns, int keys, int values, int ops) {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<std::string> levels;
-  for (const std::string& l : all_levels())
-    if (ops > 0 || !library().level(l).uses_read_events()) levels.push_back(l);
-  std::size_t histories = 0;
-  EnumeratedSpace space;
-  space.txns = txns;
-  space.keys = keys;
-  space.values = values;
-  space.ops = ops;
-  space.duplicates = true;
-  auto separated = enumerate_separations(space, levels, histories);
-  const double enumerate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  CHECK(histories > 1000);
-  const std::string scope = ops > 0 ? fmt::format("{},{},{},{}", txns, keys, values, ops)
-                                    : fmt::format("{},{},{}", txns, keys, values);
-  std::size_t found = 0;
-  for (std::size_t a = 0; a < levels.size(); ++a)
-    for (std::size_t b = 0; b < levels.size(); ++b) {
-      if (a == b) continue;
-      Problem p = dup_problem({levels[a]}, {levels[b]}, scope);
-      SynthResult r = synthesize(p);
-      INFO(levels[a], " but not ", levels[b], " at ", scope, " with duplicates");
-      CHECK((r.outcome == Outcome::Found) == separated[a][b]);
-      if (r.outcome == Outcome::Found) {
-        verify_solution(p, r);
-        ++found;
-      }
-    }
-  const double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  MESSAGE(scope, " with duplicates: ", histories, " histories, ", found, " separations of ",
-          levels.size() * (levels.size() - 1), " ordered pairs; enumeration ", enumerate_s, " s, total ", total_s,
-          " s");
+  EnumeratedSpace space{txns, keys, values, ops, true, true, false};
+  cegis::check_against_enumeration(space, 1000);
 }
 
 }  // namespace

@@ -24,32 +24,8 @@ using namespace iso::cegis;
 namespace {
 
 void check_against_enumeration(int txns, int keys, int ops, bool sessions) {
-  const std::vector<std::string> levels = all_levels();
-  std::size_t histories = 0;
-  EnumeratedSpace space;
-  space.txns = txns;
-  space.keys = keys;
-  space.ops = ops;
-  space.sessions = sessions;
-  auto separated = enumerate_separations(space, levels, histories);
-  CHECK(histories > 1000);
-  const std::string scope = fmt::format("{},{},2,{}", txns, keys, ops);
-  std::size_t found = 0;
-  for (std::size_t a = 0; a < levels.size(); ++a)
-    for (std::size_t b = 0; b < levels.size(); ++b) {
-      if (a == b) continue;
-      Problem p = problem({levels[a]}, {levels[b]}, scope);
-      p.space.sessions = sessions;
-      SynthResult r = synthesize(p);
-      INFO(levels[a], " but not ", levels[b], " at ", scope, sessions ? "" : " without sessions");
-      CHECK((r.outcome == Outcome::Found) == separated[a][b]);
-      if (r.outcome == Outcome::Found) {
-        verify_solution(p, r);
-        ++found;
-      }
-    }
-  MESSAGE(scope, std::string(sessions ? "" : " (no sessions)"), ": ", histories, " histories, ", found,
-          " separations of ", levels.size() * (levels.size() - 1), " ordered pairs");
+  EnumeratedSpace space{txns, keys, 2, ops, sessions, false, false};
+  cegis::check_against_enumeration(space, 1000);
 }
 
 SynthResult synth(std::vector<std::string> allow, std::vector<std::string> deny, const std::string& scope,
