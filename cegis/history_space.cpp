@@ -345,13 +345,16 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
     }
     empty[t] = !c.or_(any);
   }
-  // Keys in order of first use.
+  // Keys in order of first use (in the constraints, or apart).
+  std::vector<BLit> key_order;
   for (std::uint32_t x = 0; x + 1 < K; ++x)
     for (std::uint32_t t = 1; t <= n; ++t) {
       std::vector<BLit> before;
       for (std::uint32_t w = 1; w <= t; ++w) before.push_back(used[w][x]);
-      k.push_back(c.implies(used[t][x + 1], c.or_(before)));
+      key_order.push_back(c.implies(used[t][x + 1], c.or_(before)));
     }
+  key_order_ = c.and_(key_order);
+  if (opt.key_order) k.push_back(key_order_);
   // Empty transactions last, in no session with others; aborted ones, not
   // empty, first (T1, T2, ...).
   for (std::uint32_t t = 1; t < n; ++t) k.push_back(c.implies(empty[t], empty[t + 1]));

@@ -76,7 +76,10 @@
 //     occurrence: scanning the writers of x in index order, a value v > 1
 //     appears only after v - 1 (renaming the non-initial values of one key
 //     injectively changes no relation; 0 stays T0's);
-//   - keys are numbered in the order of their first use;
+//   - keys are numbered in the order of their first use (unless
+//     SpaceOptions::key_order is off: the synthesizer then assumes it, or
+//     breaks the key symmetry by a deny level's violation instead,
+//     keys_canonical in synthesizer.cpp);
 //   - empty transactions (no reads, no writes) come last and are in no
 //     session with others. An empty transaction is invisible to every shipped
 //     level, so a history with e of them stands for the same history with
@@ -123,6 +126,10 @@ struct SpaceOptions {
   // write), and a read may return an aborted or an intermediate write.
   // Not with duplicates (a read's writer must follow from its value).
   bool dirty_reads = false;
+  // Keys numbered in the order of their first use (symmetry breaking). Off:
+  // HistorySpace::key_order() is left out of the constraints, for the
+  // synthesizer to assume it or break the key symmetry another way.
+  bool key_order = true;
 };
 
 class HistorySpace {
@@ -160,6 +167,9 @@ class HistorySpace {
                                              const logic::Bindings& b) const;
   // Well-formedness of the space and the symmetry breaking.
   logic::BLit constraints() const { return constraints_; }
+  // Keys numbered in the order of their first use: part of constraints()
+  // unless SpaceOptions::key_order is off.
+  logic::BLit key_order() const { return key_order_; }
   // Txn atoms in index order: T0 < T1 < ... < Tn, the fixed commit order
   // (with dirty reads, over the committed transactions: the sort's extent).
   const logic::BoolMatrix& index_order() const { return index_order_; }
@@ -228,6 +238,7 @@ class HistorySpace {
   // version (v = 0, or a committed transaction's final write).
   std::vector<logic::BLit> clean_;
   logic::BLit some_abr_ = logic::kFalse, some_irr_ = logic::kFalse;
+  logic::BLit key_order_ = logic::kTrue;
 };
 
 // Key names: x, y, z, then k3, k4, ...

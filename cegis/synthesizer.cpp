@@ -3,6 +3,7 @@
 #include "engine/util/timing.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -178,6 +179,157 @@ bool so_wr_acyclic(const lua::Level& level, const Scope& scope, const SpaceOptio
   return refuted("acyclic:" + level.name, *level.framework, level.constraint(), [&](const Execution&) {
     return not_(acyclic(union_(rel(s.so), s.wr)));
   }, scope, space);
+}
+
+// Implied facts. An allow execution whose order is fixed to the index
+// order may have one more witness relation on Txn (Cerone et al.'s
+// visibility), free cell by cell. Proofs that every history the level
+// allows has some property then go through many small steps per instance
+// (a read's writer is visible, because the latest visible writer writes
+// what the read returns, values are unique, ...), which the solver
+// rediscovers instance by instance. Some facts that tie the free relation
+// V to the history in one step are consequences of many levels' formulas;
+// each is added to the search only once proved for the level at hand, by a
+// SAT refutation of "the level holds and the fact does not" over the same
+// space with the order fixed (cached per level, scope and space). A proved
+// fact holds in every execution the level allows, so adding it excludes no
+// solution. The candidates, with R the fixed order:
+std::vector<FormulaPtr> fact_candidates(const RelationPtr& order, const RelationPtr& free) {
+  const model::HistorySchema& s = model::history_schema();
+  const ExprPtr R = rel(order), V = rel(free);
+  // so ∪ wr ⊆ V: what a transaction read from, and its session, is visible.
+  FormulaPtr so_wr = subset(union_(rel(s.so), s.wr), V);
+  // The writers of a key, in R's order, see each other.
+  FormulaPtr ww = subset(inter(join(s.writer, transpose(s.writer)), R), V);
+  // A read's writer is the latest visible one: no later writer of the key
+  // is visible to the reader.
+  auto t1 = make_variable("t1", model::kTxn), t2 = make_variable("t2", model::kTxn);
+  auto t3 = make_variable("t3", model::kTxn);
+  auto x = make_variable("x", model::kObj);
+  FormulaPtr latest = forall(
+      {{t1, sort(model::kTxn)}, {t2, sort(model::kTxn)}, {t3, sort(model::kTxn)}, {x, sort(model::kObj)}},
+      implies(and_({member({var(t1), var(x), var(t3)}, rel(s.wrx)), member({var(t2), var(x)}, s.writer),
+                    member({var(t1), var(t2)}, R)}),
+              not_(member({var(t2), var(t3)}, V))));
+  // What happens before a transaction is visible to it (transitive
+  // visibility: Cerone et al.'s TRANSVIS, or PREFIX with V ⊆ R).
+  FormulaPtr hb = subset(s.hb, V);
+  return {so_wr, latest, ww, hb};
+}
+
+// The index of the witness relation the facts are about: the framework has
+// exactly two witness relations, an order on Txn and a relation on Txn.
+std::optional<std::size_t> free_slot(const lua::Framework& fw) {
+  if (fw.witness.size() != 2) return std::nullopt;
+  const Type txn2{model::kTxn, model::kTxn};
+  for (std::size_t i = 0; i < 2; ++i)
+    if (is_txn_order(fw.witness[1 - i]) && !fw.witness[i].order && fw.witness[i].rel->type == txn2) return i;
+  return std::nullopt;
+}
+
+// The facts proved for `level` in the space (its order fixed to the index
+// order), each refuted within a bound of conflicts on one incremental
+// solver: a fact proved is asserted there before the next is asked.
+const std::vector<FormulaPtr>& implied_facts(const lua::Level& level, const Scope& scope, const SpaceOptions& space) {
+  static std::map<std::string, std::vector<FormulaPtr>> cache;
+  static const std::vector<FormulaPtr> none;
+  const lua::Framework& fw = *level.framework;
+  const std::optional<std::size_t> slot = free_slot(fw);
+  if (!slot) return none;
+  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}{}{}{}", level.name, level.location, fw.location,
+                                      scope.text(), space.operations, space.blind_writes, space.sessions,
+                                      space.duplicates, space.index_ordered, space.key_order, space.dirty_reads);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::vector<FormulaPtr> proved;
+  Circuit c;
+  sat::Solver solver;
+  CnfEncoder cnf(c, solver);
+  HistorySpace sp(scope, space, c);
+  cnf.assert_true(sp.constraints());
+  Execution e = make_execution(fw, sp, c, true);
+  cnf.assert_true(e.wellformed);
+  Translator tr(sp.universe(), c, e.bindings);
+  cnf.assert_true(tr.formula(level.constraint()));
+  for (const FormulaPtr& f : fact_candidates(fw.witness[1 - *slot].rel, fw.witness[*slot].rel)) {
+    const BLit l = tr.formula(f);
+    if (l == kTrue) continue;
+    const sat::Lit fact = cnf.literal(l);
+    solver.set_max_conflicts(50000);
+    const std::initializer_list<sat::Lit> assume{~fact};
+    if (solver.solve(std::span<const sat::Lit>(assume.begin(), assume.size())) == sat::Result::Unsat) {
+      solver.add_clause({fact});
+      proved.push_back(f);
+    }
+  }
+  return cache[key] = std::move(proved);
+}
+
+// Key symmetry, broken by a violation. Every level sees keys only through
+// the history's relations (the logic has no constant of sort Obj), so
+// renaming the keys of a history renames its executions and changes no
+// verdict: that is what numbering keys by first use relies on. A solution
+// violates the first deny level N under the witness W of each of its
+// templates; take one: read through conjunctions, negations and
+// quantifiers (below), some part of N fails for some atoms of its
+// quantified variables, the key variables among them x0, x1, ... taking
+// keys k0, k1, .... Renaming the
+// keys in order of first appearance in k0, k1, ... gives a solution (W is
+// built from so, wr, writers and allow witnesses on Txn, all renamed along)
+// whose violation has xi among the keys 0..i. So that template's negation
+// may range xi over those keys only, in place of numbering keys by first
+// use (the two together could lose a solution), for one template at a
+// time (Loop::run_loop). A negation that would otherwise be refuted once
+// per tuple of keys is refuted once.
+//
+// keys_canonical: the constraint with those key variables restricted, the
+// i-th over keys 0..i.
+//
+// Read as the violation of `f` (`violated`), the chain goes through
+// conjunctions (one of them fails: each conjunct has its own chain), ∀ (its
+// key variables are the violation's), and negations; read as what holds in
+// the violation, through ∃ and conjunctions (all hold: one chain goes on
+// through them in turn). `keys(i)`: the domain of the i-th key variable.
+FormulaPtr keys_canonical(const FormulaPtr& f, bool violated, std::size_t& next,
+                          const std::function<ExprPtr(std::size_t)>& keys) {
+  using Op = Formula::Op;
+  if (f->op == Op::And) {
+    std::vector<FormulaPtr> kids;
+    for (const auto& k : f->kids) {
+      const std::size_t before = next;
+      kids.push_back(keys_canonical(k, violated, next, keys));
+      if (violated) next = before;
+    }
+    return and_(std::move(kids));
+  }
+  if (f->op == Op::Not) return not_(keys_canonical(f->kids[0], !violated, next, keys));
+  if (f->op != (violated ? Op::Forall : Op::Exists)) return f;
+  std::vector<Decl> decls = f->decls;
+  for (Decl& d : decls)
+    if (d.domain->op == Expr::Op::Sort && d.domain->sort == model::kObj) d.domain = keys(next++);
+  FormulaPtr body = keys_canonical(f->kids[0], violated, next, keys);
+  return violated ? forall(std::move(decls), body) : exists(std::move(decls), body);
+}
+
+bool quantifies_keys(const FormulaPtr& f) {
+  std::size_t n = 0, restricted = 0;
+  keys_canonical(f, true, n, [&](std::size_t) {
+    ++restricted;
+    return sort(model::kObj);
+  });
+  return restricted > 0;
+}
+
+// The constraint with its violation's key variables restricted, the i-th to
+// the keys 0..i, with the bindings of those sets of keys added to `b`.
+FormulaPtr keys_canonical(const FormulaPtr& f, Bindings& b, const Universe& u) {
+  std::size_t n = 0;
+  return keys_canonical(f, true, n, [&](std::size_t i) {
+    RelationPtr r = make_relation(fmt::format("first{}keys", i + 1), Type{model::kObj});
+    std::vector<std::vector<Atom>> tuples;
+    for (std::uint32_t k = 0; k <= i && k < u.count(model::kObj); ++k) tuples.push_back({u.atom(model::kObj, k)});
+    b.bind(r, constant_matrix(u.size(), 1, tuples));
+    return rel(r);
+  });
 }
 
 // The transaction index order as pinned relations of a framework: its
@@ -473,23 +625,97 @@ void Loop::run_loop(SynthResult& result) {
   // constraint on candidates: not (WF and N)(h, W). These instances prune the
   // candidate space before the first oracle call; the allow witnesses of the
   // deny level's own framework are Isolde's smart search.
+  // Without keys numbered by first use in the space, the key symmetry is
+  // broken in one of two ways, each under selectors (assumptions), each
+  // giving a complete search: keys numbered by first use after all (the
+  // search starts so: histories are found as without the option), or, once
+  // a search call takes more than a couple of thousand conflicts, by the
+  // violation of one template of the first deny level (keys_canonical).
+  // Each of its templates is asserted as is, and restricted under a
+  // selector of its own; which one refutes fastest depends on the problem
+  // (the template whose witness the allow level's own proof would use), so
+  // the search takes them in turn, each for a budget of conflicts that
+  // doubles every round.
+  std::vector<sat::Lit> selectors;
+  std::optional<sat::Lit> by_first_use;
+  if (!p_.space.key_order) {
+    const BLit sel = circuit_.input();
+    cnf_.assert_true(circuit_.implies(sel, space_.key_order()));
+    by_first_use = cnf_.literal(sel);
+  }
   // With dirty reads, a read the level does not permit violates it too.
-  for (const lua::Level* d : p_.deny) {
-    const BLit unpermitted = unpermitted_read(space_, *d, circuit_);
-    for (const Bindings& b : deny_templates(*d)) {
-      auto t = Clock::now();
+  std::vector<Bindings> first_templates;  // of the first deny level, restricted when needed
+  for (std::size_t i = 0; i < p_.deny.size(); ++i) {
+    const BLit unpermitted = unpermitted_read(space_, *p_.deny[i], circuit_);
+    for (const Bindings& b : deny_templates(*p_.deny[i])) {
+      const auto t = Clock::now();
       Translator tr(space_.universe(), circuit_, b);
-      cnf_.assert_true(circuit_.or_(unpermitted, !tr.formula(d->constraint())));
+      cnf_.assert_true(circuit_.or_(unpermitted, !tr.formula(p_.deny[i]->constraint())));
       stats_.translate_seconds += seconds_since(t);
+      if (i == 0 && !p_.space.key_order) first_templates.push_back(b);
     }
   }
+  auto restrict_templates = [&] {
+    const auto t = Clock::now();
+    for (const Bindings& b : first_templates) {
+      Bindings kb = b;
+      const BLit selector = circuit_.input();
+      const FormulaPtr restricted = keys_canonical(p_.deny[0]->constraint(), kb, space_.universe());
+      const BLit violated = !Translator(space_.universe(), circuit_, kb).formula(restricted);
+      cnf_.assert_true(circuit_.implies(selector, circuit_.or_(unpermitted_read(space_, *p_.deny[0], circuit_), violated)));
+      selectors.push_back(cnf_.literal(selector));
+    }
+    stats_.translate_seconds += seconds_since(t);
+  };
+  std::size_t turn = 0;
+  std::uint64_t turn_budget = std::max<std::uint64_t>(opt_.template_conflicts, 1);
+
+  // The facts proved for the execution whose order is fixed (implied_facts)
+  // cost a few solver calls of their own: they are added once the search
+  // has taken a few thousand conflicts.
+  const std::size_t facts_exec = ordering_.value_or(0);
+  bool facts_pending = opt_.implied_facts && opt_.fixed_order && ordering_ &&
+                       free_slot(*p_.allow[facts_exec]->framework);
 
   phase_ = "searching";
   while (true) {
     report_progress();
+    constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
+    const std::uint64_t spent = solver_.stats().conflicts;
+    std::uint64_t limit = kNone;
+    if (facts_pending) limit = opt_.implied_facts_after > spent ? opt_.implied_facts_after - spent : 0;
+    std::vector<sat::Lit> assumptions;
+    if (by_first_use) {
+      limit = std::min(limit, opt_.first_use_conflicts);
+      assumptions.push_back(*by_first_use);
+    } else if (!selectors.empty()) {
+      if (selectors.size() > 1) limit = std::min(limit, turn_budget);
+      assumptions.push_back(selectors[turn]);
+    }
+    solver_.set_max_conflicts(limit);
     auto t = Clock::now();
-    sat::Result r = solver_.solve();
+    sat::Result r = solver_.solve(assumptions);
     stats_.solve_seconds += seconds_since(t);
+    // Unknown at the limit: add the facts, or go on the next way; before
+    // it, the search was interrupted (below).
+    if (r == sat::Result::Unknown && limit != kNone && solver_.stats().conflicts - spent >= limit) {
+      if (facts_pending && solver_.stats().conflicts >= opt_.implied_facts_after) {
+        auto tf = Clock::now();
+        for (const FormulaPtr& f : implied_facts(*p_.allow[facts_exec], p_.scope, p_.space)) {
+          assert_formula(f, allow_execs_[facts_exec].bindings, false);
+          ++stats_.implied_facts;
+        }
+        stats_.facts_seconds += seconds_since(tf);
+        facts_pending = false;
+      } else if (by_first_use) {
+        by_first_use.reset();
+        restrict_templates();
+      } else if (!selectors.empty()) {
+        turn = (turn + 1) % selectors.size();
+        if (turn == 0) turn_budget *= 2;
+      }
+      continue;
+    }
     if (r == sat::Result::Unknown) {
       result.outcome = Outcome::Timeout;
       break;
@@ -644,6 +870,7 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
       q.space.index_ordered = ordering.has_value();
       for (std::size_t i = 0; i < q.allow.size() && !q.space.index_ordered; ++i)
         q.space.index_ordered = so_wr_acyclic(*q.allow[i], q.scope, q.space);
+      q.space.key_order = !(opt.deny_key_symmetry && !q.deny.empty() && quantifies_keys(q.deny[0]->constraint()));
     }
     Loop loop(q, ordering, opt, start);
     return loop.run();

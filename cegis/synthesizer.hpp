@@ -42,6 +42,8 @@ struct SynthStats {
   double translate_seconds = 0;   // formulas to circuit to CNF
   double solve_seconds = 0;       // candidate search
   double oracle_seconds = 0;      // checking candidates against deny levels
+  std::uint64_t implied_facts = 0;  // facts proved for an allow level and added (implied_facts)
+  double facts_seconds = 0;       // proving and adding them (cached per level and scope)
   double total_seconds = 0;
   // The space was numbered along so ∪ wr (an allow level's order provably
   // contains it), not along so alone (docs/synthesis.md, "The scope").
@@ -60,6 +62,19 @@ struct SynthOptions {
   bool smart_search = true;          // allow witnesses must also violate the deny levels
   bool fixed_order = true;           // the first execution's order is the index order
   bool reuse_index_order = true;     // try the index order as a counterexample first
+  // Break the key symmetry by the first deny level's violation instead of
+  // numbering keys by first use once a search call has taken
+  // `first_use_conflicts`, each of its templates in turn for a budget that
+  // starts at `template_conflicts` and doubles every round
+  // (docs/synthesis.md, "Key symmetry").
+  bool deny_key_symmetry = true;
+  std::uint64_t first_use_conflicts = 2000;
+  std::uint64_t template_conflicts = 1000;
+  // Add facts proved for the allow level whose order is fixed (its other
+  // witness relation against the history) once the search has taken this
+  // many conflicts in all (0: from the start).
+  bool implied_facts = true;
+  std::uint64_t implied_facts_after = 3000;
   std::function<void(const Progress&)> on_progress;  // called about once a second
 };
 

@@ -53,9 +53,11 @@ void print_stats(const std::string& what, const cegis::SynthStats& s) {
   fmt::print(stderr,
              "{}: {} candidates, {} lemmas, {} gates, {} SAT variables, {} clauses, {} conflicts; "
              "translate {:.3f} s, candidate search {:.3f} s, oracle {:.3f} s, total {:.3f} s; "
-             "transactions numbered along {}\n",
+             "transactions numbered along {}{}\n",
              what, s.candidates, s.lemmas, s.gates, s.sat_vars, s.sat_clauses, s.conflicts, s.translate_seconds,
-             s.solve_seconds, s.oracle_seconds, s.total_seconds, s.index_ordered ? "so and wr" : "so");
+             s.solve_seconds, s.oracle_seconds, s.total_seconds, s.index_ordered ? "so and wr" : "so",
+             s.implied_facts > 0 ? fmt::format("; {} implied facts added ({:.3f} s)", s.implied_facts, s.facts_seconds)
+                                 : std::string());
 }
 
 nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& r) {
