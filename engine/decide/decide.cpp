@@ -7,6 +7,7 @@
 #include "engine/decide/core.hpp"
 #include "engine/decide/framework_witness.hpp"
 #include "engine/decide/generic.hpp"
+#include "engine/logic/translator.hpp"
 #include "engine/util/budget.hpp"
 
 namespace iso {
@@ -133,7 +134,15 @@ void explain_generic(const History& h, const Level& level, Decision& d) {
   const History& g = part ? *part : h;
   const AbstractHistory a = abstract_history(g, committed_members(g), generic::abstract_options(level));
   if (!a.int_violations.empty() || !a.unjustified_reads.empty()) return;
-  d.failing = failing_instances(a, level);
+  // The verdict is proved: running out of time or translation work while
+  // explaining it leaves it without the instances, not unknown.
+  try {
+    d.failing = failing_instances(a, level);
+  } catch (const TimeoutError&) {
+    d.notes.push_back("the time limit was reached before the failing instances were found");
+  } catch (const logic::TranslationError&) {
+    d.notes.push_back("the level's formula unrolls too far on this history to list its failing instances");
+  }
 }
 
 }  // namespace
