@@ -227,39 +227,113 @@ std::optional<std::size_t> free_slot(const lua::Framework& fw) {
   return std::nullopt;
 }
 
+// A fact's instances, whose conjunction is the fact: one per cell of a
+// subset's left side (that cell implies the right side's), or one per
+// tuple of atoms of a universal's outer variables, as many of them as keep
+// the instances at most a couple of hundred (the body with those variables
+// bound, guarded by the atoms' membership in their domains; outer variables
+// over sorts only). A formula of another form is its own one instance.
+std::vector<BLit> fact_instances(Translator& tr, Circuit& c, const FormulaPtr& f) {
+  using Op = Formula::Op;
+  if (f->op == Op::Subset) {
+    const BoolMatrix l = tr.expr(f->exprs[0]), r = tr.expr(f->exprs[1]);
+    std::vector<BLit> out;
+    for (const auto& [idx, lit] : l.cells) out.push_back(c.implies(lit, r.at(idx)));
+    return out;
+  }
+  if (f->op != Op::Forall || f->decls.front().domain->op != Expr::Op::Sort) return {tr.formula(f)};
+  std::vector<BoolMatrix> domains;
+  std::size_t count = 1, unrolled = 0;
+  for (const Decl& d : f->decls) {
+    // Only domains that are sorts: a later domain may name an earlier
+    // variable, and is left to the translation of the rest.
+    if (d.domain->op != Expr::Op::Sort) break;
+    BoolMatrix m = tr.expr(d.domain);
+    if (unrolled > 0 && count * m.cells.size() > 200) break;
+    count *= m.cells.size();
+    domains.push_back(std::move(m));
+    ++unrolled;
+  }
+  const FormulaPtr rest = unrolled == f->decls.size()
+                              ? f->kids[0]
+                              : forall(std::vector<Decl>(f->decls.begin() + static_cast<std::ptrdiff_t>(unrolled),
+                                                         f->decls.end()),
+                                       f->kids[0]);
+  std::vector<BLit> out;
+  std::vector<BLit> guard;
+  std::function<void(std::size_t)> unroll = [&](std::size_t i) {
+    if (i == unrolled) {
+      out.push_back(c.implies(c.and_(guard), tr.formula(rest)));
+      return;
+    }
+    for (const auto& [idx, lit] : domains[i].cells) {
+      tr.bind_variable(*f->decls[i].var, static_cast<Atom>(idx));
+      guard.push_back(lit);
+      unroll(i + 1);
+      guard.pop_back();
+      tr.unbind_variable(*f->decls[i].var);
+    }
+  };
+  unroll(0);
+  return out;
+}
+
 // The facts proved for `level` in the space (its order fixed to the index
 // order), each refuted within a bound of conflicts on one incremental
-// solver: a fact proved is asserted there before the next is asked.
+// solver: a fact proved is asserted there before the next is asked. A fact
+// is refuted instance by instance (fact_instances), each instance proved
+// asserted before the next is asked: the solver then works on one cell at
+// a time, and the instances together are the fact. Instances proved stay
+// asserted when a later one fails: each is a consequence of the level.
+//
+// The proof may take keys numbered by first use even when the search does
+// not: the level and the facts see keys only through the history's
+// relations, so a history and execution that the level allows and that
+// break a fact can have their keys renamed by first use, into one that
+// still does.
 const std::vector<FormulaPtr>& implied_facts(const lua::Level& level, const Scope& scope, const SpaceOptions& space) {
   static std::map<std::string, std::vector<FormulaPtr>> cache;
   static const std::vector<FormulaPtr> none;
   const lua::Framework& fw = *level.framework;
   const std::optional<std::size_t> slot = free_slot(fw);
   if (!slot) return none;
-  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}{}{}{}", level.name, level.location, fw.location,
+  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}{}{}", level.name, level.location, fw.location,
                                       scope.text(), space.operations, space.blind_writes, space.sessions,
-                                      space.duplicates, space.index_ordered, space.key_order, space.dirty_reads);
+                                      space.duplicates, space.index_ordered, space.dirty_reads);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   std::vector<FormulaPtr> proved;
   Circuit c;
   sat::Solver solver;
   CnfEncoder cnf(c, solver);
-  HistorySpace sp(scope, space, c);
+  SpaceOptions by_first_use = space;
+  by_first_use.key_order = true;
+  HistorySpace sp(scope, by_first_use, c);
   cnf.assert_true(sp.constraints());
   Execution e = make_execution(fw, sp, c, true);
   cnf.assert_true(e.wellformed);
   Translator tr(sp.universe(), c, e.bindings);
   cnf.assert_true(tr.formula(level.constraint()));
+  constexpr std::uint64_t kBudget = 50000;  // conflicts per fact
   for (const FormulaPtr& f : fact_candidates(fw.witness[1 - *slot].rel, fw.witness[*slot].rel)) {
-    const BLit l = tr.formula(f);
-    if (l == kTrue) continue;
-    const sat::Lit fact = cnf.literal(l);
-    solver.set_max_conflicts(50000);
-    const std::initializer_list<sat::Lit> assume{~fact};
-    if (solver.solve(std::span<const sat::Lit>(assume.begin(), assume.size())) == sat::Result::Unsat) {
-      solver.add_clause({fact});
-      proved.push_back(f);
+    const std::uint64_t start = solver.stats().conflicts;
+    bool holds = true;
+    for (const BLit l : fact_instances(tr, c, f)) {
+      if (l == kTrue) continue;
+      const std::uint64_t spent = solver.stats().conflicts - start;
+      if (l == kFalse || spent >= kBudget) {
+        holds = false;
+        break;
+      }
+      const sat::Lit instance = cnf.literal(l);
+      solver.set_max_conflicts(kBudget - spent);
+      const std::initializer_list<sat::Lit> assume{~instance};
+      if (solver.solve(std::span<const sat::Lit>(assume.begin(), assume.size())) != sat::Result::Unsat) {
+        holds = false;
+        break;
+      }
+      solver.add_clause({instance});
     }
+    if (holds) proved.push_back(f);
   }
   return cache[key] = std::move(proved);
 }
@@ -412,6 +486,10 @@ class Loop {
   // With repeated values and no allow execution: a read-from for the deny
   // templates (the lowest-indexed writer of every read).
   std::optional<Bindings> lowest_read_from_;
+  // The transitivity of the templates' happens-before, cell by cell: valid
+  // (true under every assignment of the inputs), asserted once the search
+  // has taken `implied_facts_after` conflicts.
+  std::vector<BLit> hb_transitive_;
 };
 
 void Loop::assert_formula(const FormulaPtr& f, const Bindings& b, bool negate) {
@@ -506,6 +584,17 @@ std::vector<Bindings> Loop::deny_templates(const lua::Level& deny) {
     Translator tb(space_.universe(), circuit_, *bases[o]);
     so_wrs.push_back(tb.expr(union_(rel(s.so), s.wr)));
     hbs.push_back(tb.expr(s.hb));
+    // Happens-before is transitive whatever the history: asserting it
+    // removes no assignment of the inputs, and spares the solver unfolding
+    // the closure's circuit whenever a template needs it (asserted once the
+    // search has taken a few thousand conflicts, hb_transitive_).
+    const BoolMatrix& hb = hbs.back();
+    for (const auto& [ab, x] : hb.cells)
+      for (const auto& [bc, y] : hb.cells) {
+        if (ab % n != bc / n) continue;
+        const BLit z = hb.at(Index{ab / n} * n + bc % n);
+        if (z != kTrue) hb_transitive_.push_back(circuit_.implies(circuit_.and_(x, y), z));
+      }
   }
   BoolMatrix iden_txn;
   for (std::uint32_t t = 0; t <= p_.scope.txns; ++t) iden_txn.cells.emplace_back(Index{t} * n + t, kTrue);
@@ -677,13 +766,16 @@ void Loop::run_loop(SynthResult& result) {
   bool facts_pending = opt_.implied_facts && opt_.fixed_order && ordering_ &&
                        free_slot(*p_.allow[facts_exec]->framework);
 
+  bool transitive_pending = opt_.implied_facts && !hb_transitive_.empty();
+
   phase_ = "searching";
   while (true) {
     report_progress();
     constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
     const std::uint64_t spent = solver_.stats().conflicts;
     std::uint64_t limit = kNone;
-    if (facts_pending) limit = opt_.implied_facts_after > spent ? opt_.implied_facts_after - spent : 0;
+    if (facts_pending || transitive_pending)
+      limit = opt_.implied_facts_after > spent ? opt_.implied_facts_after - spent : 0;
     std::vector<sat::Lit> assumptions;
     if (by_first_use) {
       limit = std::min(limit, opt_.first_use_conflicts);
@@ -699,12 +791,15 @@ void Loop::run_loop(SynthResult& result) {
     // Unknown at the limit: add the facts, or go on the next way; before
     // it, the search was interrupted (below).
     if (r == sat::Result::Unknown && limit != kNone && solver_.stats().conflicts - spent >= limit) {
-      if (facts_pending && solver_.stats().conflicts >= opt_.implied_facts_after) {
+      if ((facts_pending || transitive_pending) && solver_.stats().conflicts >= opt_.implied_facts_after) {
         auto tf = Clock::now();
-        for (const FormulaPtr& f : implied_facts(*p_.allow[facts_exec], p_.scope, p_.space)) {
-          assert_formula(f, allow_execs_[facts_exec].bindings, false);
-          ++stats_.implied_facts;
-        }
+        if (transitive_pending) cnf_.assert_true(circuit_.and_(hb_transitive_));
+        transitive_pending = false;
+        if (facts_pending)
+          for (const FormulaPtr& f : implied_facts(*p_.allow[facts_exec], p_.scope, p_.space)) {
+            assert_formula(f, allow_execs_[facts_exec].bindings, false);
+            ++stats_.implied_facts;
+          }
         stats_.facts_seconds += seconds_since(tf);
         facts_pending = false;
       } else if (by_first_use) {

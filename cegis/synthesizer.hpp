@@ -71,7 +71,8 @@ struct SynthOptions {
   std::uint64_t first_use_conflicts = 2000;
   std::uint64_t template_conflicts = 1000;
   // Add facts proved for the allow level whose order is fixed (its other
-  // witness relation against the history) once the search has taken this
+  // witness relation against the history), and the transitivity of the
+  // deny templates' happens-before (valid), once the search has taken this
   // many conflicts in all (0: from the start).
   bool implied_facts = true;
   std::uint64_t implied_facts_after = 3000;
