@@ -346,8 +346,8 @@ const std::vector<FormulaPtr>& implied_facts(const lua::Level& level, const Scop
 // templates; take one: read through conjunctions, negations and
 // quantifiers (below), some part of N fails for some atoms of its
 // quantified variables, the key variables among them x0, x1, ... taking
-// keys k0, k1, .... Renaming the
-// keys in order of first appearance in k0, k1, ... gives a solution (W is
+// keys k0, k1, .... Renaming the keys in order of first appearance in
+// k0, k1, ... gives a solution (W is
 // built from so, wr, writers and allow witnesses on Txn, all renamed along)
 // whose violation has xi among the keys 0..i. So that template's negation
 // may range xi over those keys only, in place of numbering keys by first
@@ -746,12 +746,13 @@ void Loop::run_loop(SynthResult& result) {
   }
   auto restrict_templates = [&] {
     const auto t = Clock::now();
+    const BLit unpermitted = unpermitted_read(space_, *p_.deny[0], circuit_);
     for (const Bindings& b : first_templates) {
       Bindings kb = b;
       const BLit selector = circuit_.input();
       const FormulaPtr restricted = keys_canonical(p_.deny[0]->constraint(), kb, space_.universe());
       const BLit violated = !Translator(space_.universe(), circuit_, kb).formula(restricted);
-      cnf_.assert_true(circuit_.implies(selector, circuit_.or_(unpermitted_read(space_, *p_.deny[0], circuit_), violated)));
+      cnf_.assert_true(circuit_.implies(selector, circuit_.or_(unpermitted, violated)));
       selectors.push_back(cnf_.literal(selector));
     }
     stats_.translate_seconds += seconds_since(t);
@@ -937,18 +938,25 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
   return out;
 }
 
+// The space a problem searches, as its levels need it: the operation form
+// for a level over read events, aborted and intermediate reads for a level
+// that mentions them.
+static SpaceOptions needed_space(const Problem& p) {
+  SpaceOptions space = p.space;
+  for (const auto* levels : {&p.allow, &p.deny})
+    for (const lua::Level* l : *levels) {
+      space.operations = space.operations || l->uses_read_events();
+      space.dirty_reads = space.dirty_reads || l->uses_dirty_reads();
+    }
+  return space;
+}
+
 SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
   const auto start = Clock::now();
   // The deadline covers building the history space too (Loop's constructor).
   budget::ScopedDeadline deadline(opt.timeout_seconds);
-  // A level over read events needs the operation form of the space.
   Problem q = p;
-  // A level over aborted or intermediate reads needs the space that has them.
-  for (const auto* levels : {&p.allow, &p.deny})
-    for (const lua::Level* l : *levels) {
-      q.space.operations = q.space.operations || l->uses_read_events();
-      q.space.dirty_reads = q.space.dirty_reads || l->uses_dirty_reads();
-    }
+  q.space = needed_space(p);
   try {
     for (const lua::Level* l : q.allow) check_witness_sorts(*l->framework);
     for (const lua::Level* l : q.deny) check_witness_sorts(*l->framework);
@@ -1059,11 +1067,7 @@ static Scope scope_of(const History& h, const Scope& bound) {
 
 SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt) {
   if (found.outcome != Outcome::Found) return found;
-  // The space searched: with dirty reads when a level mentions them, as
-  // synthesize() has it.
-  SpaceOptions space = p.space;
-  for (const auto* levels : {&p.allow, &p.deny})
-    for (const lua::Level* l : *levels) space.dirty_reads = space.dirty_reads || l->uses_dirty_reads();
+  const SpaceOptions space = needed_space(p);  // as synthesize() searches it
   auto start = Clock::now();
   SynthStats total = found.stats;
   const double first_search = found.stats.total_seconds;

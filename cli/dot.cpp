@@ -124,6 +124,15 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
       }
     }
   }
+  // A red edge of a reason's cycle. Graphviz lays two edges between the
+  // same transactions in opposite directions on one line; written in one
+  // direction (the other with dir=back), they become parallel curves.
+  auto red_edge = [&](TxnId from, TxnId to, const std::string& text, const char* style) {
+    const bool back = from > to;
+    out += fmt::format("  {} -> {} [label=\"{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2.5{}{}];\n",
+                       node(back ? to : from), node(back ? from : to), dot_escape(text), kDenyColor, kDenyColor,
+                       style, back ? ", dir=back" : "");
+  };
   // Why each denied level rejects it: its cycle in red, or, for a level
   // decided without one, its reason in a red note.
   for (std::size_t k = 0; k < denials.size(); ++k) {
@@ -133,15 +142,7 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
       // of each other, the back edge curves round), and names its level
       // only when several levels are denied.
       const std::string prefix = denials.size() > 1 ? denials[k].level + ": " : "";
-      // Graphviz lays two edges between the same transactions in opposite
-      // directions on one line; written in one direction (the other with
-      // dir=back), they become parallel curves.
-      for (const auto& e : d.anomaly->cycle) {
-        const bool back = e.from > e.to;
-        out += fmt::format("  {} -> {} [label=\"{}{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2.5{}];\n",
-                           node(back ? e.to : e.from), node(back ? e.from : e.to), dot_escape(prefix),
-                           dot_escape(edge_label(h, e)), kDenyColor, kDenyColor, back ? ", dir=back" : "");
-      }
+      for (const auto& e : d.anomaly->cycle) red_edge(e.from, e.to, prefix + edge_label(h, e), "");
       continue;
     }
     std::string why = d.anomaly ? d.anomaly->name + ": " + d.anomaly->description : d.reason;
@@ -156,9 +157,7 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
           why += "\n...";
           break;
         }
-        std::vector<std::string> at;
-        for (const auto& [var, value] : i.at) at.push_back(var.empty() ? value : var + " = " + value);
-        std::string line = i.of + (at.empty() ? "" : fmt::format(" at {}", fmt::join(at, ", ")));
+        std::string line = i.of + (i.at.empty() ? "" : " at " + i.at_text());
         // What it needs given the lines before it, when that is simpler.
         const std::string& needs = i.given.empty() ? i.needs : i.given;
         if (!i.cycle.empty())
@@ -177,24 +176,17 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
           cycle_label = "cycle";
         }
       const std::string prefix = denials.size() > 1 ? denials[k].level + ": " : "";
-      for (std::size_t e = 0; e + 1 < cycle.size(); ++e) {
-        const TxnId from = cycle[e], to = cycle[e + 1];
-        const bool back = from > to;
-        out += fmt::format("  {} -> {} [label=\"{}{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2.5, style=dashed{}];\n",
-                           node(back ? to : from), node(back ? from : to), dot_escape(prefix),
-                           dot_escape(cycle_label), kDenyColor, kDenyColor, back ? ", dir=back" : "");
-      }
+      for (std::size_t e = 0; e + 1 < cycle.size(); ++e) red_edge(cycle[e], cycle[e + 1], prefix + cycle_label, ", style=dashed");
     }
     out += fmt::format("  \"deny{}\" [shape=note, color=\"{}\", fontcolor=\"{}\", fontname=\"sans-serif\", "
                        "label=\"{} rejects it:\\n{}\"];\n",
                        k, kDenyColor, kDenyColor, dot_escape(denials[k].level), dot_escape(why));
-    for (TxnId t : d.core)
+    // The note points at the transactions the reason involves.
+    std::vector<TxnId> involved = d.core;
+    if (d.anomaly) involved.insert(involved.end(), d.anomaly->txns.begin(), d.anomaly->txns.end());
+    for (TxnId t : involved)
       out += fmt::format("  \"deny{}\" -> {} [color=\"{}\", style=dotted, arrowhead=none, constraint=false];\n",
                          k, node(t), kDenyColor);
-    if (d.anomaly)
-      for (TxnId t : d.anomaly->txns)
-        out += fmt::format("  \"deny{}\" -> {} [color=\"{}\", style=dotted, arrowhead=none, constraint=false];\n",
-                           k, node(t), kDenyColor);
   }
   out += "}\n";
   return out;

@@ -166,10 +166,8 @@ std::string failing_text(const History& h, const Framework& fw, const FailingIns
   std::string s = fmt::format("  no {} satisfies these together (without any one of them, one does):\n",
                               fmt::join(names, " and "));
   for (const FailingInstance& i : f.instances) {
-    std::vector<std::string> at;
-    for (const auto& [var, value] : i.at) at.push_back(var.empty() ? value : fmt::format("{} = {}", var, value));
     s += "    " + i.of;
-    if (!at.empty()) s += fmt::format(" at {}", fmt::join(at, ", "));
+    if (!i.at.empty()) s += " at " + i.at_text();
     if (i.needs == "nothing" && i.forbids)
       s += fmt::format(": forbids what holds in this history:\n      {}\n", i.formula);
     else if (i.needs == "nothing")

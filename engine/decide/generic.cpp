@@ -57,8 +57,7 @@ AbstractOptions abstract_options(const Level& level) {
 
 Encoding::Encoding(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned)
     : inst(model::concrete_instance(h, circuit)) {
-  Encoding& e = *this;
-  const Universe& u = e.inst.universe;
+  const Universe& u = inst.universe;
   const std::uint32_t n = u.size();
   for (const auto& w : level.framework->witness) {
     const auto arity = static_cast<std::uint32_t>(w.rel->type.size());
@@ -70,14 +69,14 @@ Encoding::Encoding(const AbstractHistory& h, const Level& level, const PinnedRel
         if (tuple.size() != arity) continue;
         std::vector<Atom> atoms;
         for (std::size_t c = 0; c < arity; ++c)
-          if (auto a = atom_of(e.inst, w.rel->type[c], tuple[c])) atoms.push_back(*a);
+          if (auto a = atom_of(inst, w.rel->type[c], tuple[c])) atoms.push_back(*a);
         if (atoms.size() == arity) tuples.push_back(std::move(atoms));
       }
-      e.witness.push_back(constant_matrix(n, arity, tuples));
+      witness.push_back(constant_matrix(n, arity, tuples));
     } else {
-      e.witness.push_back(variable_matrix(e.circuit, n, arity, {}, model::all_tuples(u, w.rel->type)));
+      witness.push_back(variable_matrix(circuit, n, arity, {}, model::all_tuples(u, w.rel->type)));
     }
-    e.inst.bindings.bind(w.rel, e.witness.back());
+    inst.bindings.bind(w.rel, witness.back());
   }
 }
 

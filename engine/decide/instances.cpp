@@ -169,6 +169,12 @@ std::vector<Atom> find_cycle(const std::vector<std::pair<Atom, Atom>>& edges) {
 
 }  // namespace
 
+std::string FailingInstance::at_text() const {
+  std::vector<std::string> parts;
+  for (const auto& [var, value] : at) parts.push_back(var.empty() ? value : var + " = " + value);
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
 std::optional<FailingInstances> failing_instances(const AbstractHistory& h, const Level& level,
                                                   std::size_t max_instances) {
   generic::Encoding enc(h, level, {});

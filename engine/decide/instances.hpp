@@ -34,7 +34,8 @@ struct FailingInstance {
   // "biswas.PC axiom".
   std::string of;
   // The quantified variables above the instance, outermost first, each with
-  // the transaction, key, value or read it is bound to.
+  // the transaction, key, value or read it is bound to; a tuple of a subset
+  // has no variable name ("", "(T0, T1)").
   std::vector<std::pair<std::string, std::string>> at;
   // The instance as written in the spec (variables by name), shortened.
   std::string formula;
@@ -53,6 +54,9 @@ struct FailingInstance {
   // the other instances force one by one are set, whatever the rest are
   // (with needs "nothing": a cycle of the history alone).
   std::vector<TxnId> cycle;
+
+  // The bindings as printed: "x = x, t1 = T0, (T0, T1)".
+  std::string at_text() const;
 };
 
 struct FailingInstances {

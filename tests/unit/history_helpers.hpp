@@ -5,9 +5,12 @@
 #include <utility>
 #include <vector>
 
+#include <random>
+
 #include "engine/decide/decide.hpp"
 #include "engine/history/history.hpp"
 #include "lua/spec_library.hpp"
+#include "tests/brute/random_history.hpp"
 
 namespace iso {
 
@@ -49,6 +52,19 @@ inline std::optional<Decision> decide_unless_permitted(const History& h, const L
     if (p.aborted_reads || p.intermediate_reads) return std::nullopt;
     throw;
   }
+}
+
+// A random history of 3 to 5 transactions with neither thin-air reads nor
+// INT violations (the ones every level rejects before any formula), with
+// re-reads when asked: what the generic oracle's explanations are tried on.
+inline History small_random_history(std::mt19937_64& rng, bool rereads) {
+  brute::RandomHistoryOptions opt;
+  opt.min_txns = 3;
+  opt.max_txns = 5;
+  opt.thin_air = 0;
+  opt.int_violation = 0;
+  opt.reread = rereads ? 0.3 : 0;
+  return brute::random_history(rng, opt);
 }
 
 // T1 writes x = 1 in its own session; T2, in another, reads x twice: the
