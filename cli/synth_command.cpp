@@ -60,7 +60,21 @@ void print_stats(const std::string& what, const cegis::SynthStats& s) {
                                  : std::string());
 }
 
-nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& r) {
+// Why each deny level rejects a solution (decided once more on it), and
+// what the catalogue (specs/anomalies.lua) calls it.
+struct Explanation {
+  std::vector<Decision> denied;
+  std::vector<std::string> exhibits;
+};
+
+Explanation explain(const lua::SpecLibrary& lib, const cegis::Problem& p, const History& h) {
+  Explanation e;
+  for (const auto* level : p.deny) e.denied.push_back(decide(h, *level));
+  e.exhibits = exhibited_anomalies(lib, h);
+  return e;
+}
+
+nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& r, const Explanation& e) {
   nlohmann::json j = write_native_json(*r.history);
   nlohmann::json ws = nlohmann::json::object();
   for (std::size_t i = 0; i < p.allow.size(); ++i) ws[p.allow[i]->name] = witness_json(*r.history, r.allow_witnesses[i]);
@@ -71,22 +85,18 @@ nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& 
   for (const auto* l : p.deny) deny.push_back(l->name);
   j["allow"] = allow;
   j["deny"] = deny;
+  nlohmann::json why = nlohmann::json::array();
+  for (std::size_t i = 0; i < p.deny.size(); ++i) why.push_back(decision_json(*r.history, *p.deny[i], e.denied[i], false));
+  j["denied"] = why;
+  j["exhibits"] = e.exhibits;
   return j;
 }
 
-// Each deny level decided once more on the solution, to show why it rejects it.
-std::vector<Decision> deny_decisions(const cegis::Problem& p, const History& h) {
-  std::vector<Decision> out;
-  for (const auto* level : p.deny) out.push_back(decide(h, *level));
-  return out;
-}
-
-std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r,
-                          const std::vector<Decision>& denied, const std::vector<std::string>& exhibits) {
+std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r, const Explanation& e) {
   const History& h = *r.history;
   std::string s = format_history(h) + "\n";
   // What the catalogue (specs/anomalies.lua) calls it.
-  if (!exhibits.empty()) s += fmt::format("exhibits: {}\n\n", fmt::join(exhibits, ", "));
+  if (!e.exhibits.empty()) s += fmt::format("exhibits: {}\n\n", fmt::join(e.exhibits, ", "));
   for (std::size_t i = 0; i < p.allow.size(); ++i) {
     Decision d;
     d.verdict = Verdict::Allowed;
@@ -94,7 +104,7 @@ std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r,
     d.sessions_ignored = decided_without_sessions(h, *p.allow[i], SessionMode::Auto);
     s += decision_text(h, *p.allow[i], d, true);
   }
-  for (std::size_t i = 0; i < p.deny.size(); ++i) s += decision_text(h, *p.deny[i], denied[i], false);
+  for (std::size_t i = 0; i < p.deny.size(); ++i) s += decision_text(h, *p.deny[i], e.denied[i], false);
   for (const auto& note : r.notes) s += fmt::format("note: {}\n", note);
   return s;
 }
@@ -146,21 +156,21 @@ int run_synth(const SynthArgs& a) {
     }
     return kExitNo;
   }
-  const std::vector<Decision> denied = deny_decisions(p, *r.history);
+  const Explanation why = explain(lib, p, *r.history);
   if (!a.dot.empty() || !a.svg.empty()) {
     std::vector<LabelledWitness> ws;
     for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
     std::vector<Denial> ds;
-    for (std::size_t i = 0; i < p.deny.size(); ++i) ds.push_back({p.deny[i]->name, &denied[i]});
+    for (std::size_t i = 0; i < p.deny.size(); ++i) ds.push_back({p.deny[i]->name, &why.denied[i]});
     const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
     if (!a.dot.empty()) write_text_file(a.dot, picture);
     if (!a.svg.empty()) write_svg(a.svg, picture);
   }
   if (a.search.json) {
-    fmt::print("{}\n", dump_json(solution_json(p, r)));
+    fmt::print("{}\n", dump_json(solution_json(p, r, why)));
   } else {
     fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(),
-               solution_text(p, r, denied, exhibited_anomalies(lib, *r.history)));
+               solution_text(p, r, why));
   }
   return kExitOk;
 }
@@ -186,8 +196,8 @@ int run_compare(const CompareArgs& a) {
                                                : "equivalent";
   if (a.search.json) {
     nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
-    j["a_not_b"] = a_not_b ? solution_json(ab, r1) : nlohmann::json(nullptr);
-    j["b_not_a"] = b_not_a ? solution_json(ba, r2) : nlohmann::json(nullptr);
+    j["a_not_b"] = a_not_b ? solution_json(ab, r1, explain(lib, ab, *r1.history)) : nlohmann::json(nullptr);
+    j["b_not_a"] = b_not_a ? solution_json(ba, r2, explain(lib, ba, *r2.history)) : nlohmann::json(nullptr);
     fmt::print("{}\n", dump_json(j));
     return timeout ? kExitTimeout : kExitOk;
   }
@@ -200,10 +210,10 @@ int run_compare(const CompareArgs& a) {
   fmt::print("{}: {} within scope {}\n", verdict, meaning.at(verdict), ab.scope.text());
   if (a_not_b)
     fmt::print("\nallowed by {}, violating {}:\n{}", A, B,
-               solution_text(ab, r1, deny_decisions(ab, *r1.history), exhibited_anomalies(lib, *r1.history)));
+               solution_text(ab, r1, explain(lib, ab, *r1.history)));
   if (b_not_a)
     fmt::print("\nallowed by {}, violating {}:\n{}", B, A,
-               solution_text(ba, r2, deny_decisions(ba, *r2.history), exhibited_anomalies(lib, *r2.history)));
+               solution_text(ba, r2, explain(lib, ba, *r2.history)));
   return timeout ? kExitTimeout : kExitOk;
 }
 

@@ -139,6 +139,11 @@ cli_test(synth-dot 0 "" "^dot ok$" sh -c
 cli_test(synth-dot-note 0 "" "^note ok$" sh -c
   "\"$1\" synth --allow adya.PL-2 --deny adya.PL-2.99 --dot \"$2\" >/dev/null && grep -q 'shape=note.*adya.PL-2.99 rejects it' \"$2\" && echo note ok"
   _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-adya.dot)
+# --json says why each deny level rejects the solution, as check --json does,
+# and what the catalogue calls it.
+cli_test(synth-json-exhibits 0 "" "^ *\"write skew\"$" ${BIN} synth --allow SI --deny SER --scope 4,3,3 --json)
+cli_test(synth-json-denied-cycle 0 "" "\"name\": \"write skew\"" ${BIN} synth --allow SI --deny SER --scope 4,3,3 --json)
+cli_test(synth-json-denied-instances 0 "" "\"of\": \"cerone.UA axiom\"" ${BIN} synth --allow biswas.CC --deny cerone.UA --scope 4,2,3 --json)
 cli_test(synth-svg 0 "" "^svg ok$" sh -c
   "\"$1\" synth --allow SI --deny SER --scope 4,3,3 --svg \"$2\" >/dev/null && grep -q '<svg' \"$2\" && grep -q 'rw(x)' \"$2\" && echo svg ok"
   _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-ws.svg)
