@@ -54,6 +54,7 @@ struct SearchArgs {
 
 struct SynthArgs {
   std::vector<std::string> allow, deny;
+  std::vector<std::string> exhibit;  // catalogue anomalies the history must exhibit
   SearchArgs search;
   bool stats = false;
   std::string dot;

@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
   auto* sy = app.add_subcommand("synth", "Synthesize a history allowed by some levels and violating others");
   sy->add_option("--allow", synth.allow, "Level the history must be allowed by (repeatable)");
   sy->add_option("--deny", synth.deny, "Level the history must violate (repeatable)");
+  sy->add_option("--exhibit", synth.exhibit,
+                 "Anomaly of the catalogue the history must exhibit, e.g. ReadOnlyAnomaly (repeatable; "
+                 "'isosynth anomalies' lists them)");
   add_search_options(sy, synth.search, "Print the history as native JSON with the witnesses");
   sy->add_option("--dot", synth.dot,
                  "Write a Graphviz picture of the history to this file: sessions, read-from, the allowed "
@@ -105,6 +108,7 @@ int main(int argc, char** argv) {
       "  isosynth synth --allow biswas.RC --deny biswas.RA --scope 3,2,2,2   # 2 operations per transaction\n"
       "  isosynth synth --allow adya.PL-2 --deny adya.PL-2.99\n"
       "  isosynth synth --allow SI --deny SER --scope 20,5,5 --no-minimize   # the first history found\n"
+      "  isosynth synth --allow SI --deny SER --exhibit ReadOnlyAnomaly   # not the smallest: Fekete's\n"
       "Exit code: 0 found, 1 none within the scope, 2 usage or input error, 3 timeout.");
 
   CompareArgs compare;

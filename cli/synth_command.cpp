@@ -5,6 +5,8 @@
 #include <map>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -60,16 +62,24 @@ void print_stats(const std::string& what, const cegis::SynthStats& s) {
                                  : std::string());
 }
 
-// Why each deny level rejects a solution (decided once more on it), and
-// what the catalogue (specs/anomalies.lua) calls it.
+// Is `l` one of the catalogue's anomalies? (As a deny level it means "the
+// history exhibits it": synth --exhibit.)
+bool is_anomaly(const lua::SpecLibrary& lib, const lua::Level* l) {
+  const auto all = lib.anomalies();
+  return std::find(all.begin(), all.end(), l) != all.end();
+}
+
+// Why each deny level that is not an anomaly rejects a solution (decided
+// once more on it), and what the catalogue (specs/anomalies.lua) calls it.
 struct Explanation {
-  std::vector<Decision> denied;
+  std::vector<std::pair<const lua::Level*, Decision>> denied;
   std::vector<std::string> exhibits;
 };
 
 Explanation explain(const lua::SpecLibrary& lib, const cegis::Problem& p, const History& h) {
   Explanation e;
-  for (const auto* level : p.deny) e.denied.push_back(decide(h, *level));
+  for (const auto* level : p.deny)
+    if (!is_anomaly(lib, level)) e.denied.emplace_back(level, decide(h, *level));
   e.exhibits = exhibited_anomalies(lib, h);
   return e;
 }
@@ -86,7 +96,7 @@ nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& 
   j["allow"] = allow;
   j["deny"] = deny;
   nlohmann::json why = nlohmann::json::array();
-  for (std::size_t i = 0; i < p.deny.size(); ++i) why.push_back(decision_json(*r.history, *p.deny[i], e.denied[i], false));
+  for (const auto& [level, d] : e.denied) why.push_back(decision_json(*r.history, *level, d, false));
   j["denied"] = why;
   j["exhibits"] = e.exhibits;
   return j;
@@ -104,7 +114,7 @@ std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r, 
     d.sessions_ignored = decided_without_sessions(h, *p.allow[i], SessionMode::Auto);
     s += decision_text(h, *p.allow[i], d, true);
   }
-  for (std::size_t i = 0; i < p.deny.size(); ++i) s += decision_text(h, *p.deny[i], e.denied[i], false);
+  for (const auto& [level, d] : e.denied) s += decision_text(h, *level, d, false);
   for (const auto& note : r.notes) s += fmt::format("note: {}\n", note);
   return s;
 }
@@ -130,15 +140,28 @@ int run_synth(const SynthArgs& a) {
   lua::SpecLibrary lib;
   for (const auto& spec : a.search.specs) lib.load_file(spec);
   cegis::Problem p = make_problem(lib, a.allow, a.deny, a.search);
+  // An anomaly to exhibit is a deny level (specs/anomalies.lua: its level
+  // forbids its pattern), after the levels: the first deny level stays the
+  // one the search breaks symmetry by.
+  std::vector<std::string> exhibit;
+  for (const auto& n : a.exhibit) {
+    const lua::Level& an = lib.anomaly(n);
+    p.deny.push_back(&an);
+    exhibit.push_back(anomaly_display_name(an));
+  }
   if (p.allow.empty() && p.deny.empty())
-    throw std::invalid_argument("nothing to synthesize: give at least one --allow or --deny level");
+    throw std::invalid_argument("nothing to synthesize: give at least one --allow, --deny or --exhibit");
   cegis::SynthOptions opt = synth_options(a.search.timeout);
   cegis::SynthResult r = cegis::synthesize(p, opt);
   if (a.search.minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
   end_progress_line(r);
   if (a.stats) print_stats("synth", r.stats);
 
-  const std::string what = fmt::format("allowed by {{{}}} and violating {{{}}}", names(p.allow), names(p.deny));
+  std::vector<const lua::Level*> levels_denied;
+  for (const auto* l : p.deny)
+    if (!is_anomaly(lib, l)) levels_denied.push_back(l);
+  std::string what = fmt::format("allowed by {{{}}} and violating {{{}}}", names(p.allow), names(levels_denied));
+  if (!exhibit.empty()) what += fmt::format(" that exhibits {}", fmt::join(exhibit, " and "));
   if (r.outcome == cegis::Outcome::Timeout) {
     if (a.search.json) {
       fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}));
@@ -161,7 +184,7 @@ int run_synth(const SynthArgs& a) {
     std::vector<LabelledWitness> ws;
     for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
     std::vector<Denial> ds;
-    for (std::size_t i = 0; i < p.deny.size(); ++i) ds.push_back({p.deny[i]->name, &why.denied[i]});
+    for (const auto& [level, d] : why.denied) ds.push_back({level->name, &d});
     const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
     if (!a.dot.empty()) write_text_file(a.dot, picture);
     if (!a.svg.empty()) write_svg(a.svg, picture);

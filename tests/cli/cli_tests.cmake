@@ -187,6 +187,10 @@ cli_test(anomalies-html 0 "" "^html ok$" sh -c
   _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/anomalies-page)
 cli_test(anomalies-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} anomalies -l NOPE)
 cli_test(synth-names-anomaly 0 "" "^exhibits: lost update$" ${BIN} synth --allow CC --deny SI --scope 3,1,3)
+# --exhibit: a history that also exhibits the named anomaly, said in the heading.
+cli_test(synth-exhibit 0 "" "that exhibits long fork" ${BIN} synth --allow CC --deny PC --exhibit LongFork)
+cli_test(synth-exhibit-reason 0 "" "^biswas.PC: violated" ${BIN} synth --allow CC --deny PC --exhibit LongFork)
+cli_test(synth-exhibit-unknown 2 "unknown anomaly 'Nope'" "" ${BIN} synth --allow SI --deny SER --exhibit Nope)
 cli_test(hierarchy-one-level 2 "at least two distinct levels" "" ${BIN} hierarchy SER SER)
 cli_test(hierarchy-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} hierarchy SER NOPE)
 cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)
