@@ -1,5 +1,6 @@
 #include "cegis/history_space.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -41,6 +42,12 @@ Scope parse_scope(const std::string& text) {
     if (parts[i] > 30) throw std::invalid_argument(fmt::format("scope '{}': each dimension is at most 30", text));
   }
   return Scope{parts[0], parts[1], parts[2], parts.size() == 4 ? parts[3] : 0};
+}
+
+std::string SpaceOptions::text() const {
+  return fmt::format("blind_writes={} operations={} sessions={} index_ordered={} duplicates={} dirty_reads={} "
+                     "key_order={} lists={}",
+                     blind_writes, operations, sessions, index_ordered, duplicates, dirty_reads, key_order, lists);
 }
 
 std::string key_name(std::uint32_t k) {
@@ -105,6 +112,12 @@ BLit HistorySpace::so_var(std::uint32_t i, std::uint32_t j) const {
   return so_.at(Index{i} * universe_.size() + j);
 }
 
+BLit HistorySpace::list_order_var(std::uint32_t x, std::uint32_t a, std::uint32_t b) const {
+  if (!lists_) return kFalse;
+  const std::size_t n1 = scope_.txns + 1;
+  return list_order_.at((x * n1 + a) * n1 + b);
+}
+
 BLit HistorySpace::intermediate_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const {
   if (!dirty_) return kFalse;
   return intermediate_.at((static_cast<std::size_t>(t) * scope_.objects + x) * scope_.values + v);
@@ -127,6 +140,12 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
     throw std::invalid_argument(
         "dirty reads (aborted transactions and intermediate writes) need unique written values: "
         "they are not available with repeated values (--duplicates)");
+  lists_ = opt.lists;
+  if (lists_ && (dup || dirty_ || slots_ > 0))
+    throw std::invalid_argument(
+        "list-append keys (--lists) are searched in the transaction form with unique values and without "
+        "aborted transactions: not with --duplicates, --dirty-reads, a fourth scope number, or a level "
+        "over read events");
   // Variables. T0 writes value 0 everywhere and reads nothing. In the
   // operation form, R(t, x, v) is "some slot of t reads x and returns v".
   // Other transactions write the initial value only when values may repeat.
@@ -368,6 +387,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       k.push_back(c.implies(empty[j], !SO(i, j)));
     }
   if (slots_ > 0) build_read_slots(c, k);
+  if (lists_) build_lists(c, k);
   constraints_ = c.and_(k);
   bindings_.bind(s.reads, clean_reads);
   bindings_.bind(s.writes, committed_writes);
@@ -379,7 +399,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
   }
   bindings_.bind(s.so, so_);
   bindings_.bind(s.t0, constant_matrix(N, 1, {{T(0)}}));
-  bindings_.bind(s.vo, constant_matrix(N, 3, {}));  // synthesized histories have no list reads
+  if (!lists_) bindings_.bind(s.vo, constant_matrix(N, 3, {}));  // register reads reveal no version order
   if (dup) {
     build_read_events(c);
     return;
@@ -477,6 +497,62 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
   bindings_.bind(s.po, make_matrix(c, 2, std::move(po)));
   if (!duplicates_) bindings_.bind(s.rf, make_matrix(c, 2, std::move(rf)));
   bindings_.bind_extent(model::kRead, make_matrix(c, 1, std::move(extent)));
+}
+
+void HistorySpace::build_lists(Circuit& c, std::vector<BLit>& k) {
+  const std::uint32_t n = scope_.txns, K = scope_.objects, V = scope_.values;
+  const Universe& u = universe_;
+  const std::uint32_t N = u.size();
+  const std::size_t n1 = n + 1;
+  list_order_.assign(K * n1 * n1, kFalse);
+  for (std::uint32_t x = 0; x < K; ++x)
+    for (std::uint32_t a = 1; a <= n; ++a)
+      for (std::uint32_t b = a + 1; b <= n; ++b) {
+        const BLit l = c.input();
+        list_order_[(x * n1 + a) * n1 + b] = l;
+        list_order_[(x * n1 + b) * n1 + a] = !l;
+      }
+  auto O = [&](std::uint32_t x, std::uint32_t a, std::uint32_t b) { return list_order_var(x, a, b); };
+  std::vector<std::pair<Index, BLit>> vo;
+  for (std::uint32_t x = 0; x < K; ++x) {
+    // A strict total order: one variable per pair makes it total and
+    // antisymmetric; transitivity remains.
+    for (std::uint32_t a = 1; a <= n; ++a)
+      for (std::uint32_t b = 1; b <= n; ++b)
+        for (std::uint32_t d = 1; d <= n; ++d)
+          if (a != b && b != d && a != d) k.push_back(c.implies(c.and_(O(x, a, b), O(x, b, d)), O(x, a, d)));
+    std::vector<BLit> appends(n + 1, kFalse);
+    for (std::uint32_t t = 1; t <= n; ++t) {
+      std::vector<BLit> ws;
+      for (std::uint32_t v = 1; v < V; ++v) ws.push_back(write_var(t, x, v));
+      appends[t] = c.or_(ws);
+    }
+    // ends[t][w]: t's read of x returns the list ending with w's element.
+    std::vector<std::vector<BLit>> ends(n + 1, std::vector<BLit>(n + 1, kFalse));
+    for (std::uint32_t t = 1; t <= n; ++t)
+      for (std::uint32_t w = 1; w <= n; ++w) {
+        if (w == t) continue;
+        std::vector<BLit> same;
+        for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(read_var(t, x, v), write_var(w, x, v)));
+        ends[t][w] = c.or_(same);
+        // The read comes before the reader's own append.
+        k.push_back(c.implies(c.and_(ends[t][w], appends[t]), O(x, w, t)));
+      }
+    // In the longest list returned: a's append is some read's last element or
+    // precedes it.
+    for (std::uint32_t a = 1; a <= n; ++a) {
+      std::vector<BLit> shown;
+      for (std::uint32_t t = 1; t <= n; ++t)
+        for (std::uint32_t w = 1; w <= n; ++w)
+          if (ends[t][w] != kFalse) shown.push_back(w == a ? ends[t][w] : c.and_(ends[t][w], O(x, a, w)));
+      const BLit in_chain = c.and_(appends[a], c.or_(shown));
+      for (std::uint32_t b = 1; b <= n; ++b)
+        if (b != a)
+          vo.emplace_back(tuple_index(N, {u.atom(model::kObj, x), u.atom(model::kTxn, a), u.atom(model::kTxn, b)}),
+                          c.and_(c.and_(in_chain, appends[b]), O(x, a, b)));
+    }
+  }
+  bindings_.bind(model::history_schema().vo, make_matrix(c, 3, std::move(vo)));
 }
 
 void HistorySpace::build_read_events(Circuit& c) {
@@ -661,6 +737,28 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
     }
     members[session[t]].push_back(t);
   }
+  // With lists: the list of x whose last element is v (v = 0: the empty
+  // list), the appends up to v's in x's list order.
+  auto list_of = [&](std::uint32_t x, std::uint32_t v) {
+    std::vector<ValueId> out;
+    if (v == 0) return out;
+    std::uint32_t last = 0;
+    std::vector<std::pair<std::uint32_t, ValueId>> appends;  // (writer, element)
+    for (std::uint32_t w = 1; w <= n; ++w)
+      for (std::uint32_t e = 1; e < V; ++e)
+        if (val(write_var(w, x, e))) {
+          appends.emplace_back(w, e);
+          if (e == v) last = w;
+        }
+    std::sort(appends.begin(), appends.end(), [&](const auto& a, const auto& b) {
+      return a.first != b.first && val(list_order_var(x, a.first, b.first));
+    });
+    for (const auto& [w, e] : appends) {
+      out.push_back(e);
+      if (w == last) break;
+    }
+    return out;
+  };
   // Transactions are added in index order so that TxnId = index; sessions are
   // created in order of their first transaction, which keeps that true.
   std::vector<SessionId> sid(members.size());
@@ -670,8 +768,11 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
                          val(aborted_var(t)) ? TxnStatus::Aborted : TxnStatus::Committed);
     if (slots_ == 0) {
       for (std::uint32_t x = 0; x < K; ++x)
-        for (std::uint32_t v = 0; v < V; ++v)
-          if (val(read_var(t, x, v))) h.add_read(id, x, v);
+        for (std::uint32_t v = 0; v < V; ++v) {
+          if (!val(read_var(t, x, v))) continue;
+          if (lists_) h.add_list_read(id, x, list_of(x, v), 0);
+          else h.add_read(id, x, v);
+        }
     }
     for (std::uint32_t i = 0; i < slots_; ++i)  // reads in program order
       for (std::uint32_t x = 0; x < K; ++x)

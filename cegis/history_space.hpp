@@ -60,6 +60,23 @@
 // synthesizer's business (cegis/synthesizer.cpp): one that does not permit
 // them (Level::permits) is violated by them, as decide() has it.
 //
+// List-append keys (SpaceOptions::lists; Elle's list-append, the known
+// version orders of LEVELS.md): every key is a list, a write appends its
+// value (an element unique to the key, as above), and a read returns the
+// whole list. Per key, L[x][a][b] "a's append to x precedes b's" is a strict
+// total order of the transactions (read only on x's appenders), and a read
+// of x returning v, the element of w (v = 0: the empty list, T0's version),
+// returns the appends up to w's in that order: the reads of a key are
+// prefixes of one list, and the reader's own append is not in what it read
+// (its read comes first). Read-from is the reader of the last element, as
+// for registers, and the known version order is what the lists show
+// (engine/history/known_order.hpp): each appender in the longest list
+// returned precedes every later appender of the key. This space leaves out
+// what no level allows (garbage, duplicate and incompatible-order reads, and
+// reads of aborted or intermediate appends) and reads after the reader's own
+// append; it is where a history exhibits G0, the write cycle that only
+// revealed version orders can force.
+//
 // Symmetry breaking, each step sound on its own and together (rename the
 // transactions along a witness order, then the values of each key, then the
 // keys):
@@ -130,6 +147,13 @@ struct SpaceOptions {
   // HistorySpace::key_order() is left out of the constraints, for the
   // synthesizer to assume it or break the key symmetry another way.
   bool key_order = true;
+  // Every key a list: writes append, reads return the whole list, and the
+  // lists reveal version orders (above). Only in the transaction form, with
+  // unique values and without dirty reads.
+  bool lists = false;
+
+  // The options as text, for caches of proofs over the space.
+  std::string text() const;
 };
 
 class HistorySpace {
@@ -174,6 +198,9 @@ class HistorySpace {
   // (with dirty reads, over the committed transactions: the sort's extent).
   const logic::BoolMatrix& index_order() const { return index_order_; }
   bool dirty_reads() const { return dirty_; }
+  bool lists() const { return lists_; }
+  // With lists: a's append to x precedes b's (a ≠ b, both 1..n).
+  logic::BLit list_order_var(std::uint32_t x, std::uint32_t a, std::uint32_t b) const;
   // With dirty reads: a literal that holds iff the history has an aborted
   // read (abr non-empty), an intermediate read (irr non-empty); kFalse
   // without.
@@ -215,6 +242,8 @@ class HistorySpace {
     std::vector<logic::BLit> from;
   };
   void build_read_events(logic::Circuit& c);
+  // With lists: the order variables, the prefix rule, and vo.
+  void build_lists(logic::Circuit& c, std::vector<logic::BLit>& constraints);
   // Binds rf and wrx in `b` to choice[e][w] (event e reads from w).
   void bind_read_from(logic::Circuit& c, logic::Bindings& b,
                       const std::vector<std::vector<logic::BLit>>& choice) const;
@@ -239,6 +268,8 @@ class HistorySpace {
   std::vector<logic::BLit> clean_;
   logic::BLit some_abr_ = logic::kFalse, some_irr_ = logic::kFalse;
   logic::BLit key_order_ = logic::kTrue;
+  bool lists_ = false;
+  std::vector<logic::BLit> list_order_;  // [(x * (n + 1) + a) * (n + 1) + b]
 };
 
 // Key names: x, y, z, then k3, k4, ...

@@ -135,9 +135,7 @@ bool states_so_wr_within(const FormulaPtr& f, const RelationPtr& order) {
 bool refuted(const std::string& question, const lua::Framework& fw, const FormulaPtr& f,
              const std::function<FormulaPtr(const Execution&)>& goal, const Scope& scope, SpaceOptions space) {
   space.index_ordered = false;
-  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}{}", question, fw.location, fw.name, scope.text(),
-                                      space.operations, space.blind_writes, space.sessions, space.duplicates,
-                                      space.dirty_reads);
+  const std::string key = fmt::format("{}|{}|{}|{}|{}", question, fw.location, fw.name, scope.text(), space.text());
   static std::map<std::string, bool> cache;
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   Circuit c;
@@ -297,9 +295,8 @@ const std::vector<FormulaPtr>& implied_facts(const lua::Level& level, const Scop
   const lua::Framework& fw = *level.framework;
   const std::optional<std::size_t> slot = free_slot(fw);
   if (!slot) return none;
-  const std::string key = fmt::format("{}|{}|{}|{}|{}{}{}{}{}{}", level.name, level.location, fw.location,
-                                      scope.text(), space.operations, space.blind_writes, space.sessions,
-                                      space.duplicates, space.index_ordered, space.dirty_reads);
+  const std::string key =
+      fmt::format("{}|{}|{}|{}|{}", level.name, level.location, fw.location, scope.text(), space.text());
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   std::vector<FormulaPtr> proved;
   Circuit c;
@@ -889,7 +886,8 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
       TxnId id = out.add_txn(s, tx.name, tx.status);
       renamed[t] = id;
       for (const Op& op : tx.ops) {
-        if (op.kind == OpKind::Read) out.add_read(id, op.key, op.value);
+        if (op.kind == OpKind::Read && op.list == kNoList) out.add_read(id, op.key, op.value);
+        if (op.kind == OpKind::Read && op.list != kNoList) out.add_list_read(id, op.key, h.lists()[op.list], op.value);
         if (op.kind == OpKind::Write) out.add_write(id, op.key, op.value);
         if (op.kind == OpKind::PredicateRead) out.add_predicate_read(id, h.predicate_reads()[op.predicate]);
       }
@@ -947,6 +945,7 @@ static SpaceOptions needed_space(const Problem& p) {
     for (const lua::Level* l : *levels) {
       space.operations = space.operations || l->uses_read_events();
       space.dirty_reads = space.dirty_reads || l->uses_dirty_reads();
+      space.lists = space.lists || l->list_reads;
     }
   return space;
 }

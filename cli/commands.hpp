@@ -49,6 +49,7 @@ struct SearchArgs {
   bool no_sessions = false;
   bool duplicates = false;
   bool dirty_reads = false;
+  bool lists = false;
   double timeout = 0;
 };
 

@@ -136,6 +136,7 @@ int run_hierarchy(const HierarchyArgs& a) {
   opt.space.sessions = !a.search.no_sessions;
   opt.space.duplicates = a.search.duplicates;
   opt.space.dirty_reads = a.search.dirty_reads;
+  opt.space.lists = a.search.lists;
   opt.minimize = a.search.minimize;
   opt.synth.timeout_seconds = a.search.timeout;
   const bool tty = isatty(fileno(stderr));

@@ -42,6 +42,9 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_flag("--dirty-reads", a.dirty_reads,
                 "Transactions may abort and write a key twice, and reads may return an aborted "
                 "write (G1a) or an intermediate one (G1b); on by itself for levels that mention them");
+  cmd->add_flag("--lists", a.lists,
+                "Every key a list: writes append, reads return the whole list, and the lists "
+                "reveal version orders (Elle's list-append); on by itself for the G0 anomaly");
 }
 
 // --format and --init: how check and show read their input.

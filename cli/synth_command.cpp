@@ -131,6 +131,7 @@ cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::
   p.space.sessions = !a.no_sessions;
   p.space.duplicates = a.duplicates;
   p.space.dirty_reads = a.dirty_reads;
+  p.space.lists = a.lists;
   return p;
 }
 

@@ -705,13 +705,16 @@ int declare_level(lua_State* L) {
   return 0;
 }
 
-// anomaly "NAME" { framework = "adya", title = "...", doc = "...", pattern = function(h, e) ... end }
+// anomaly "NAME" { framework = "adya", title = "...", doc = "...", histories = "list-append",
+//                  pattern = function(h, e) ... end }
 // A history exhibits the anomaly when every execution of the framework
 // satisfies the pattern; it is stored as the level "no NAME" (the pattern
 // negated), which rejects exactly those histories. That level permits
 // aborted and intermediate reads (sets them aside, as Adya's PL-1 does): a
 // pattern sees them through h.aborted_reads and h.intermediate_reads, and a
 // history with such a read exhibits only the anomalies whose pattern holds.
+// `histories = "list-append"`: the pattern needs the version orders that
+// list reads reveal (G0), and synthesis searches list-append histories.
 int declare_anomaly(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
@@ -733,6 +736,11 @@ int declare_anomaly(lua_State* L) {
   an->framework = fw->second;
   an->permits.aborted_reads = true;
   an->permits.intermediate_reads = true;
+  const std::string histories = opt_string_field(L, 1, "histories");
+  if (!histories.empty() && histories != "list-append")
+    return luaL_error(L, "anomaly '%s': histories = \"%s\" is not known (the one kind is \"list-append\")",
+                      name.c_str(), histories.c_str());
+  an->list_reads = histories == "list-append";
   lua_getfield(L, 1, "pattern");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "anomaly '%s': 'pattern' must be a function(h, e) returning a formula",

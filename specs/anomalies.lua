@@ -14,12 +14,12 @@
 --   h.intermediate_reads(t, x, n)  t read x = n, another transaction's non-final write
 -- so G1a and G1b are patterns like any other, and synthesis searches the
 -- space with aborted transactions and intermediate writes for them (on by
--- itself for a pattern that mentions these relations). G0 (a cycle of ww
--- edges) is not listed: a version order is part of the witness, so a history
--- exhibits G0 only when its known version orders (list-append reads) force
--- one, and the synthesis space has no list reads; `check` names G0 in
--- recorded histories. This file loads after the levels (lua/embed_specs.cmake),
--- whose patterns it reuses.
+-- itself for a pattern that mentions these relations). G0, a cycle of ww
+-- edges, is different: a version order is part of the witness, so only a
+-- history whose reads reveal version orders (list-append reads, h.vo) can
+-- force one; `histories = "list-append"` makes synthesis search those.
+-- This file loads after the levels (lua/embed_specs.cmake), whose patterns
+-- it reuses.
 
 library "anomalies"
 
@@ -134,6 +134,16 @@ anomaly "ReadOnlyAnomaly" {
       end)
     end)
   end,
+}
+
+anomaly "G0" {
+  framework = "adya",
+  title = "dirty write",
+  doc = "Dirty write (Adya 1999, §4.1, G0; Berenson et al. 1995, P0): a cycle of write "
+     .. "dependencies; the transactions' writes to two keys are installed in opposite orders, "
+     .. "which only version orders revealed by the history (list-append reads) can show",
+  histories = "list-append",
+  pattern = function(h, e) return NOT(acyclic(Obj .. e.ww)) end,
 }
 
 anomaly "G1a" {

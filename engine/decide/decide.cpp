@@ -120,13 +120,15 @@ std::optional<std::string> permitted_list_read(const History& h, const Level& le
 // where no choice of commits is left: every transaction committed or
 // aborted, and no list reads (whose orders are facts, not instances).
 void explain_generic(const History& h, const Level& level, Decision& d) {
-  if (h.has_list_reads()) return;
   for (TxnId t = 1; t < h.num_txns(); ++t)
     if (h.txn(t).status == TxnStatus::Unknown) return;
+  // Lists read by the core may hold appends of transactions outside it: a
+  // history with list reads is explained whole.
+  const bool whole = d.core.empty() || h.has_list_reads();
   // As the core: only on small histories (the instances grow as n^3 and more).
-  if (d.core.empty() && h.num_txns() - 1 > kExplainMaxTxns) return;
+  if (whole && h.num_txns() - 1 > kExplainMaxTxns) return;
   std::optional<History> part;
-  if (!d.core.empty()) {
+  if (!whole) {
     std::vector<bool> keep(h.num_txns(), false);
     for (TxnId t : d.core) keep[t] = true;
     part = part_of(h, keep);

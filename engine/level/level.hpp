@@ -52,6 +52,10 @@ struct Level {
     bool aborted_reads = false;
     bool intermediate_reads = false;
   } permits;
+  // Exhibited only by histories whose list-append reads reveal version
+  // orders (the catalogue's G0): synthesis searches list-append histories
+  // for it.
+  bool list_reads = false;
 
   // The whole constraint on an execution: order witnesses, wf, and the axiom.
   logic::FormulaPtr constraint() const;

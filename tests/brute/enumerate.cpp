@@ -117,24 +117,58 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
       const std::size_t m = ms % session_maps.size();
       const unsigned aborted = static_cast<unsigned>(ms / session_maps.size());
       const auto& sm = session_maps[m];
-      History h;
-      for (int k = 0; k < space.keys; ++k) h.intern_key(std::string(1, static_cast<char>('x' + k)));  // x, y, z as synthesis names them
-      for (int v = 0; v < space.values; ++v) h.intern_value(Value{std::int64_t{v}});
-      std::vector<SessionId> sids;
-      for (int s = 0; s < space.txns; ++s) sids.push_back(h.add_session());
-      for (int t = 0; t < space.txns; ++t) {
-        TxnId id = h.add_txn(sids[sm[t]], fmt::format("T{}", t + 1),
-                             (aborted >> t & 1u) ? TxnStatus::Aborted : TxnStatus::Committed);
-        for (const Letter& l : programs[pick[t]]) {
-          if (l.write) h.add_write(id, l.key, static_cast<ValueId>(l.value));
-          else h.add_read(id, l.key, static_cast<ValueId>(l.value));
+      // With lists: orders[k] is an order of k's appenders (transactions
+      // 0-based), each key's tried in turn.
+      std::vector<std::vector<int>> orders(static_cast<std::size_t>(space.keys));
+      for (int t = 0; t < space.txns && space.lists; ++t)
+        for (const Letter& l : programs[pick[t]])
+          if (l.write) orders[static_cast<std::size_t>(l.key)].push_back(t);
+      while (true) {
+        History h;
+        for (int k = 0; k < space.keys; ++k) h.intern_key(std::string(1, static_cast<char>('x' + k)));  // x, y, z as synthesis names them
+        for (int v = 0; v < space.values; ++v) h.intern_value(Value{std::int64_t{v}});
+        std::vector<SessionId> sids;
+        for (int s = 0; s < space.txns; ++s) sids.push_back(h.add_session());
+        bool lists_ok = true;
+        for (int t = 0; t < space.txns; ++t) {
+          TxnId id = h.add_txn(sids[sm[t]], fmt::format("T{}", t + 1),
+                               (aborted >> t & 1u) ? TxnStatus::Aborted : TxnStatus::Committed);
+          for (const Letter& l : programs[pick[t]]) {
+            if (l.write) {
+              h.add_write(id, l.key, static_cast<ValueId>(l.value));
+            } else if (!space.lists) {
+              h.add_read(id, l.key, static_cast<ValueId>(l.value));
+            } else {
+              // The appends up to the one of l.value, without the reader's.
+              std::vector<ValueId> list;
+              bool found = l.value == 0;
+              for (int w : orders[static_cast<std::size_t>(l.key)]) {
+                if (found) break;
+                if (w == t) lists_ok = false;
+                for (const Letter& o : programs[pick[w]])
+                  if (o.write && o.key == l.key) {
+                    list.push_back(static_cast<ValueId>(o.value));
+                    found = o.value == l.value;
+                  }
+              }
+              if (!found) lists_ok = false;  // nobody appends it: thin air
+              h.add_list_read(id, l.key, std::move(list), 0);
+            }
+          }
         }
+        if (lists_ok) {
+          const AbstractHistory kept = abstract_history(h, committed_members(h), dirty);
+          if (kept.unjustified_reads.empty() && kept.int_violations.empty()) {
+            AbstractHistory ah = abstract_history(h);
+            ++histories;
+            record_separations(ah, levels, separated);
+          }
+        }
+        // The next combination of orders (each key's in lexicographic turn).
+        std::size_t k = 0;
+        while (k < orders.size() && !std::next_permutation(orders[k].begin(), orders[k].end())) ++k;
+        if (k == orders.size()) break;
       }
-      const AbstractHistory kept = abstract_history(h, committed_members(h), dirty);
-      if (!kept.unjustified_reads.empty() || !kept.int_violations.empty()) continue;
-      AbstractHistory ah = abstract_history(h);
-      ++histories;
-      record_separations(ah, levels, separated);
     }
     int t = 0;
     while (t < space.txns && ++pick[t] == P) pick[t++] = 0;

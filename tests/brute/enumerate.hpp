@@ -31,6 +31,12 @@ struct EnumeratedSpace {
   // intermediate write, then the final one); a read may then return an
   // aborted or intermediate write. Values stay unique over every write.
   bool dirty_reads = false;
+  // List-append keys (synth --lists; transaction form, unique values, no
+  // dirty reads): each write appends its value, and each read returns the
+  // list of every appender of the key up to the writer of the value it
+  // returns, in one order of the key's appenders (every order of each
+  // key's appenders is tried), without the reader's own append.
+  bool lists = false;
 };
 
 // Every history of `space`: each transaction a sequence of at most `ops`
@@ -40,7 +46,8 @@ struct EnumeratedSpace {
 // histories no level allows (a read of a value nobody else wrote, a read
 // after an own write returning something else): those separate nothing.
 // With dirty reads, each transaction also committed or aborted, up to two
-// writes per key, and reads of aborted or intermediate writes kept.
+// writes per key, and reads of aborted or intermediate writes kept. With
+// lists, every such history once per order of each key's appenders.
 // Returns separated[a][b]: some history is allowed by levels[a] and violates
 // levels[b]; `histories` counts those decided.
 std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& space,

@@ -175,9 +175,13 @@ add_test(NAME cli.hierarchy-html-browser
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
 set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
 # The catalogue: the table, JSON, naming in synth.
-cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A  -  -$" ${BIN} anomalies -l SI -l SER)
-# Aborted and intermediate reads: PL-1 permits them, every other level forbids them.
-cli_test(anomalies-dirty-reads 0 "" "^adya.PL-1 +A  A  A  A  A  A  A  A  A  A  A$" ${BIN} anomalies -l adya.PL-1 -l adya.PL-2)
+cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A  -  -  -$" ${BIN} anomalies -l SI -l SER)
+# Aborted and intermediate reads: PL-1 permits them, every other level
+# forbids them; G0 (column 10) PL-1 forbids too.
+cli_test(anomalies-dirty-reads 0 "" "^adya.PL-1 +A  A  A  A  A  A  A  A  A  -  A  A$" ${BIN} anomalies -l adya.PL-1 -l adya.PL-2)
+# G0 needs list-append reads: the space has them for it by itself.
+cli_test(synth-exhibit-g0 0 "" "^session 2:  T2: r\\(x,\\[1\\]\\) w\\(x,2\\) w\\(y,2\\)$" ${BIN} synth --exhibit G0 --scope 3,2,3)
+cli_test(synth-lists-dirty-reads 2 "list-append keys \\(--lists\\) are searched in the transaction form" "" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --lists --dirty-reads)
 cli_test(synth-dirty-reads 0 "" "^adya.PL-2: violated: G1a" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --scope 2,1,2 --dirty-reads)
 cli_test(synth-dirty-reads-none 1 "" "none: no history" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --scope 2,1,2)
 cli_test(synth-dirty-reads-duplicates 2 "not available with repeated values" "" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --dirty-reads --duplicates)

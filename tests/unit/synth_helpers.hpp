@@ -93,8 +93,9 @@ inline void check_against_enumeration(const EnumeratedSpace& space, std::size_t 
   CHECK(histories >= min_histories);
   const std::string scope = space.ops > 0 ? fmt::format("{},{},{},{}", space.txns, space.keys, space.values, space.ops)
                                           : fmt::format("{},{},{}", space.txns, space.keys, space.values);
-  const std::string what = fmt::format("{}{}{}{}", scope, space.sessions ? "" : ", no sessions",
-                                       space.duplicates ? ", duplicates" : "", space.dirty_reads ? ", dirty reads" : "");
+  const std::string what = fmt::format("{}{}{}{}{}", scope, space.sessions ? "" : ", no sessions",
+                                       space.duplicates ? ", duplicates" : "", space.dirty_reads ? ", dirty reads" : "",
+                                       space.lists ? ", lists" : "");
   std::size_t found = 0;
   for (std::size_t a = 0; a < levels.size(); ++a)
     for (std::size_t b = 0; b < levels.size(); ++b) {
@@ -103,6 +104,7 @@ inline void check_against_enumeration(const EnumeratedSpace& space, std::size_t 
       p.space.sessions = space.sessions;
       p.space.duplicates = space.duplicates;
       p.space.dirty_reads = space.dirty_reads;
+      p.space.lists = space.lists;
       SynthResult r = synthesize(p);
       INFO(levels[a], " but not ", levels[b], " at ", what);
       CHECK((r.outcome == Outcome::Found) == separated[a][b]);
