@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "engine/history/formats/formats.hpp"
+#include "engine/polygraph/checker.hpp"
 
 using namespace iso;
 
@@ -459,6 +460,64 @@ TEST_CASE("cobra: hand-built logs") {
   CHECK(has_note(r, "1 transaction at the end of a log has no commit record"));
   CHECK(has_note(r, "1 garbage-collection read"));
   CHECK(has_note(r, "1 of them null reads"));
+}
+
+TEST_CASE("cobra: writes with the universal id are identified by key and value hash") {
+  // Cobra's benchmark clients log every write with the id 0xabddefee, and
+  // every read names 0xabddefee as writer and write: read-from is by value.
+  constexpr std::int64_t kUniversal = 0xabddefee;
+  CobraLog a, b;
+  a.rec('S', {0x10});
+  a.rec('W', {kUniversal, 7, 111});
+  a.rec('W', {kUniversal, 8, 222});
+  a.rec('C', {0x10});
+  a.rec('S', {0x11});
+  a.rec('W', {kUniversal, 7, 333});
+  a.rec('C', {0x11});
+  b.rec('S', {0x20});
+  b.rec('R', {kUniversal, kUniversal, 7, 111});  // T10's write of key 7
+  b.rec('R', {kUniversal, kUniversal, 8, 999});  // a value nobody wrote
+  b.rec('R', {kInit, kInit, 7, 5});              // the initial value
+  b.rec('C', {0x20});
+  b.rec('S', {0x21});
+  b.rec('W', {kUniversal, 8, 222});  // the value T10 wrote, again
+  b.rec('C', {0x21});
+  ReadResult r = read_cobra(logs_of({a, b}), "d", {});
+  const History& h = r.history;
+  const Transaction& t10 = h.txn(*h.find_txn("T10"));
+  const Transaction& t11 = h.txn(*h.find_txn("T11"));
+  const Transaction& t20 = h.txn(*h.find_txn("T20"));
+  REQUIRE(t20.ops.size() == 3);
+  CHECK(int_of(h, t10.ops[0].value) == 111);
+  CHECK(t20.ops[0].value == t10.ops[0].value);   // read-from T10, not T11
+  CHECK(t20.ops[0].value != t11.ops[0].value);
+  CHECK(int_of(h, t20.ops[1].value) == 999);
+  CHECK(t20.ops[2].value == h.init_value(t20.ops[2].key));
+  CHECK(has_note(r, "identified by key and value hash"));
+  CHECK(has_note(r, "1 of 3 reads name writes that no logged committed transaction made"));
+  CHECK(has_note(r, "1 write repeat a key's value hash written earlier"));
+  CHECK_FALSE(has_note(r, "names a writer transaction or key other than"));
+  // Decided by value: T20 reads T10's x and a value nobody wrote.
+  CHECK(poly::check_history(h, {}).verdict == Verdict::Violated);
+}
+
+TEST_CASE("cobra: a history mixing universal and unique write ids is refused") {
+  constexpr std::int64_t kUniversal = 0xabddefee;
+  CobraLog a;
+  a.rec('S', {1});
+  a.rec('W', {1001, 7, 0});
+  a.rec('W', {kUniversal, 8, 5});
+  a.rec('C', {1});
+  CHECK(message_of([&] { read_cobra(logs_of({a}), "d", {}); }) ==
+        "d/T0.log: byte 35: this record identifies a write by its value (universal id 0xabddefee), but d/T0.log at "
+        "byte 10 identifies one by a unique write id: a history must use one kind (Cobra's unique write ids, or "
+        "the universal id 0xabddefee of its benchmark clients)");
+  CobraLog b;
+  b.rec('S', {1});
+  b.rec('R', {kUniversal, 1001, 7, 0});
+  b.rec('C', {1});
+  CHECK(message_of([&] { read_cobra(logs_of({b}), "d", {}); }).find("the universal id 0xabddefee must appear as both") !=
+        std::string::npos);
 }
 
 TEST_CASE("cobra: a read of a write of an unfinished transaction counts as unlogged") {

@@ -36,7 +36,17 @@
 //    is what read-from is built on, and a checker then reports the anomaly;
 //  - Cobra's garbage-collection reads (writer INIT with the write ids
 //    0x23332333 / 0x66666666) are verifier bookkeeping, not database reads:
-//    dropped and counted.
+//    dropped and counted;
+//  - writes identified by value: Cobra's benchmark clients (TPC-C, RUBiS,
+//    Twitter, as in VeriStrong's artifact) log every write with the
+//    "universal" write id 0xabddefee, and every read with that id as both
+//    writer transaction and write; such a write is identified by its key and
+//    value hash, as VeriStrong's loader identifies it. Its value is then the
+//    value hash, and read-from is by (key, value hash): exact where a value
+//    is written once, a choice among the writers where it repeats (counted
+//    in a note). A history is read in one mode: one whose logs mix
+//    universal and real write ids is refused, since the two kinds of value
+//    could not be told apart.
 //
 // Time-ordered mode is detected per log from its first record: after 'S' and
 // the 8-byte id comes either the next record's tag (plain mode) or an 8-byte
@@ -64,6 +74,7 @@ constexpr std::int64_t kInitId = 0xbebeebee;   // initial transaction and write
 constexpr std::int64_t kNullId = 0xdeadbeef;   // read of a key that did not exist
 constexpr std::int64_t kGcTrue = 0x23332333;   // garbage-collection reads
 constexpr std::int64_t kGcFalse = 0x66666666;
+constexpr std::int64_t kUniversalId = 0xabddefee;  // write identified by its value hash
 
 bool is_tag(std::uint8_t c) { return c == 'S' || c == 'C' || c == 'W' || c == 'R'; }
 
@@ -93,6 +104,17 @@ struct WriteInfo {
 
 struct PendingRead {
   std::int64_t writer_txn, write_id, key_hash;
+  bool by_value;  // universal ids: write_id is the value hash
+};
+
+struct KeyValue {
+  std::int64_t key_hash, value_hash;
+  bool operator==(const KeyValue&) const = default;
+};
+struct KeyValueHash {
+  std::size_t operator()(const KeyValue& kv) const {
+    return std::hash<std::int64_t>()(kv.key_hash) * 31 + std::hash<std::int64_t>()(kv.value_hash);
+  }
 };
 
 }  // namespace
@@ -108,6 +130,23 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
   const ValueId init_value = h.intern_value(Value{kInitId});
 
   std::unordered_map<std::int64_t, WriteInfo> writes;  // by write id
+  // Writes with the universal id, by (key, value hash); committed or not.
+  std::unordered_map<KeyValue, bool, KeyValueHash> value_writes;
+  // Where the first write or read of each kind was, for the refusal of a
+  // history mixing them (0: none yet).
+  std::string first_real, first_universal;
+  std::size_t repeated_values = 0;
+  auto mode_seen = [&](bool universal, const ByteCursor& at, const std::string& log, std::size_t offset) {
+    std::string& mine = universal ? first_universal : first_real;
+    if (mine.empty()) mine = fmt::format("{} at byte {}", log, offset);
+    const std::string& other = universal ? first_real : first_universal;
+    if (!other.empty())
+      at.fail_at(offset, fmt::format("this record identifies a write by {}, but {} identifies one by {}: a history "
+                                     "must use one kind (Cobra's unique write ids, or the universal id 0xabddefee "
+                                     "of its benchmark clients)",
+                                     universal ? "its value (universal id 0xabddefee)" : "a unique write id",
+                                     other, universal ? "a unique write id" : "its value (universal id 0xabddefee)"));
+  };
   std::vector<PendingRead> reads;                      // checked once all logs are read
   std::unordered_map<std::string, std::size_t> next_suffix;  // for repeated txn ids
   std::size_t n_txns = 0, n_unfinished = 0, n_timed_logs = 0, renamed = 0;
@@ -122,6 +161,7 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
     std::optional<TxnId> open;            // the transaction between 'S' and 'C'
     std::int64_t open_id = 0;
     std::vector<std::int64_t> open_writes;  // write ids of the open transaction
+    std::vector<KeyValue> open_value_writes;  // its writes identified by value
 
     while (!in.at_end()) {
       const std::size_t record_at = in.offset();
@@ -155,6 +195,7 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
           open = h.add_txn(session, std::move(name), TxnStatus::Unknown);
           h.txn(*open).begin = begin;
           open_writes.clear();
+          open_value_writes.clear();
           ++n_txns;
           break;
         }
@@ -179,6 +220,7 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
           }
           h.txn(*open).status = TxnStatus::Committed;
           for (std::int64_t w : open_writes) writes[w].committed = true;
+          for (const KeyValue& kv : open_value_writes) value_writes[kv] = true;
           open.reset();
           break;
         }
@@ -187,10 +229,21 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
           const std::size_t id_at = in.offset();
           std::int64_t write_id = in.i64_be("the write id of a 'W' record");
           std::int64_t key_hash = in.i64_be("the key hash of a 'W' record");
-          in.i64_be("the value hash of a 'W' record");
+          const std::size_t value_at = in.offset();
+          const std::int64_t value_hash = in.i64_be("the value hash of a 'W' record");
           if (write_id == kInitId)
             in.fail_at(id_at, "write id 0xbebeebee is reserved for the initial write");
           KeyId k = h.intern_key(std::to_string(key_hash), /*integer=*/true);
+          mode_seen(write_id == kUniversalId, in, log.name, id_at);
+          if (write_id == kUniversalId) {
+            if (value_hash == kInitId)
+              in.fail_at(value_at, "value hash 0xbebeebee is reserved for the initial write");
+            h.add_write(*open, k, h.intern_value(Value{value_hash}));
+            const KeyValue kv{key_hash, value_hash};
+            if (!value_writes.try_emplace(kv, false).second) ++repeated_values;
+            open_value_writes.push_back(kv);
+            break;
+          }
           h.add_write(*open, k, h.intern_value(Value{write_id}));
           auto [it, fresh] = writes.try_emplace(write_id, WriteInfo{open_id, key_hash, false, *open});
           if (!fresh) {
@@ -206,7 +259,17 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
           std::int64_t writer = in.i64_be("the writer transaction id of an 'R' record");
           std::int64_t write_id = in.i64_be("the write id of an 'R' record");
           std::int64_t key_hash = in.i64_be("the key hash of an 'R' record");
-          in.i64_be("the value hash of an 'R' record");
+          const std::int64_t value_hash = in.i64_be("the value hash of an 'R' record");
+          if (writer == kUniversalId || write_id == kUniversalId) {
+            if (writer != write_id)
+              in.fail_at(ids_at, fmt::format("read names writer T{} and write {:#x}: the universal id "
+                                             "0xabddefee must appear as both",
+                                             hex(writer), static_cast<std::uint64_t>(write_id)));
+            mode_seen(true, in, log.name, ids_at);
+            h.add_read(*open, h.intern_key(std::to_string(key_hash), true), h.intern_value(Value{value_hash}));
+            reads.push_back(PendingRead{writer, value_hash, key_hash, true});
+            break;
+          }
           const bool magic_writer = writer == kInitId || writer == kNullId;
           const bool magic_write = write_id == kInitId || write_id == kNullId;
           if (magic_writer && magic_write) {
@@ -220,9 +283,10 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
                                            "together",
                                            hex(writer), static_cast<std::uint64_t>(write_id)));
           } else {
+            mode_seen(false, in, log.name, ids_at);
             h.add_read(*open, h.intern_key(std::to_string(key_hash), true),
                        h.intern_value(Value{write_id}));
-            reads.push_back(PendingRead{writer, write_id, key_hash});
+            reads.push_back(PendingRead{writer, write_id, key_hash, false});
           }
           break;
         }
@@ -245,6 +309,11 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
 
   std::size_t unlogged = 0, mismatched = 0;
   for (const PendingRead& r : reads) {
+    if (r.by_value) {
+      auto it = value_writes.find(KeyValue{r.key_hash, r.write_id});
+      if (it == value_writes.end() || !it->second) ++unlogged;
+      continue;
+    }
     auto it = writes.find(r.write_id);
     if (it == writes.end() || !it->second.committed) {
       ++unlogged;
@@ -287,6 +356,14 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
     result.notes.push_back(fmt::format("{} write{} reuse a write id logged earlier: reads of "
                                        "those ids are ambiguous",
                                        duplicate_write_ids, duplicate_write_ids == 1 ? "" : "s"));
+  if (!first_universal.empty())
+    result.notes.push_back(
+        "writes are identified by key and value hash (the universal write id 0xabddefee of Cobra's "
+        "benchmark clients): read-from is by value");
+  if (repeated_values > 0)
+    result.notes.push_back(fmt::format("{} write{} repeat a key's value hash written earlier: reads of those "
+                                       "values may have read from either writer",
+                                       repeated_values, repeated_values == 1 ? "" : "s"));
   if (gc_reads > 0)
     result.notes.push_back(fmt::format("{} garbage-collection read{} of Cobra's verifier "
                                        "dropped",
