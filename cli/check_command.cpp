@@ -78,7 +78,9 @@ nlohmann::json graph_stats_json(const poly::CheckStats& s, double parse_seconds)
           {"read_choices", s.wr_choices}, {"read_choices_open", s.wr_open},
           {"prune_passes", s.prune_passes}, {"vars", s.vars}, {"clauses", s.clauses},
           {"two_width_clauses", s.two_width_clauses}, {"rounds", s.rounds},
-          {"cycle_clauses", s.cycle_clauses}, {"reachability_bytes", s.reach_bytes}};
+          {"cycle_clauses", s.cycle_clauses}, {"reachability_bytes", s.reach_bytes},
+          {"peak_bytes", {{"construct", s.peak_bytes.construct}, {"prune", s.peak_bytes.prune},
+                          {"encode", s.peak_bytes.encode}, {"end", s.peak_bytes.end}}}};
 }
 
 nlohmann::json generic_stats_json(const GenericStats& s, double parse_seconds) {
@@ -86,6 +88,17 @@ nlohmann::json generic_stats_json(const GenericStats& s, double parse_seconds) {
                        {"solve", s.solve_seconds}}},
           {"gates", s.gates}, {"vars", s.sat_vars}, {"clauses", s.sat_clauses},
           {"solver_calls", s.solver_calls}};
+}
+
+// The peak resident memory at the end of each phase that ran, in MB.
+void print_peaks(const poly::PhasePeaks& p, std::size_t reach_bytes) {
+  std::string line;
+  for (const auto& [name, bytes] : {std::pair{"construct", p.construct}, std::pair{"prune", p.prune},
+                                    std::pair{"encode", p.encode}, std::pair{"end", p.end}})
+    if (bytes > 0) line += fmt::format("{}{} {:.0f} MB", line.empty() ? "" : ", ", name, bytes / 1e6);
+  if (line.empty()) return;
+  fmt::print(stderr, "  peak memory after: {}{}\n", line,
+             reach_bytes > 0 ? fmt::format(" (reachability {:.0f} MB)", reach_bytes / 1e6) : std::string());
 }
 
 void print_stats(const Level& level, const Decision& d, double parse_seconds) {
@@ -106,6 +119,7 @@ void print_stats(const Level& level, const Decision& d, double parse_seconds) {
                level.name, parse_seconds, s.seconds.construct, s.seconds.prune, s.prune_passes,
                s.seconds.encode, s.seconds.solve, s.rounds, s.txns, s.known_edges, s.wr_choices,
                s.wr_open, s.vars, s.clauses, s.cycle_clauses, s.reach_bytes);
+    print_peaks(s.peak_bytes, 0);
     return;
   }
   fmt::print(stderr,
@@ -121,6 +135,7 @@ void print_stats(const Level& level, const Decision& d, double parse_seconds) {
                                    : std::string(),
              s.txns, s.known_edges, s.ww_pairs, s.ww_open, s.wr_choices, s.wr_open, s.vars,
              s.clauses, s.two_width_clauses, s.cycle_clauses);
+  print_peaks(s.peak_bytes, s.reach_bytes);
 }
 
 }  // namespace

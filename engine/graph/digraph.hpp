@@ -23,6 +23,9 @@ class Digraph {
   explicit Digraph(std::uint32_t nodes = 0) : out_(nodes) {}
   std::uint32_t size() const { return static_cast<std::uint32_t>(out_.size()); }
   std::size_t num_edges() const { return edges_; }
+  // Room for `arcs` edges out of `from`: a graph built from a known count
+  // per node then holds no spare capacity.
+  void reserve(Node from, std::size_t arcs) { out_[from].reserve(arcs); }
   void add_edge(Node from, Node to, EdgeId id) {
     out_[from].push_back(Arc{to, id});
     ++edges_;

@@ -5,17 +5,22 @@
 
 namespace iso::graph {
 
-DynamicOrder::DynamicOrder(const Digraph& g, const std::vector<Node>& order)
-    : g_(g), in_(g.size()), pos_(g.size()), at_(order), mark_(g.size(), 0),
-      parent_(g.size()), parent_edge_(g.size()) {
+DynamicOrder::DynamicOrder(const Digraph& base, const std::vector<Node>& order)
+    : base_(base), base_in_begin_(base.size() + 1, 0), added_(base.size()), added_in_(base.size()),
+      pos_(base.size()), at_(order), mark_(base.size(), 0), parent_(base.size()), parent_edge_(base.size()) {
   for (std::uint32_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
-  for (Node u = 0; u < g.size(); ++u)
-    for (const Arc& a : g.out(u)) in_[a.to].push_back(Arc{u, a.id});
+  for (Node u = 0; u < base.size(); ++u)
+    for (const Arc& a : base.out(u)) ++base_in_begin_[a.to + 1];
+  for (Node v = 0; v < base.size(); ++v) base_in_begin_[v + 1] += base_in_begin_[v];
+  base_in_.resize(base_in_begin_[base.size()]);
+  std::vector<std::size_t> fill(base_in_begin_.begin(), base_in_begin_.end() - 1);
+  for (Node u = 0; u < base.size(); ++u)
+    for (const Arc& a : base.out(u)) base_in_[fill[a.to]++] = Arc{u, a.id};
 }
 
 void DynamicOrder::remove_edge(Node from, Node to, EdgeId id) {
-  g_.remove_edge(from, id);
-  auto& arcs = in_[to];
+  added_.remove_edge(from, id);
+  auto& arcs = added_in_[to];
   for (std::size_t i = 0; i < arcs.size(); ++i)
     if (arcs[i].id == id) {
       arcs[i] = arcs.back();
@@ -28,8 +33,8 @@ std::optional<std::vector<EdgeId>> DynamicOrder::add_edge(Node from, Node to, Ed
   if (from == to) return std::vector<EdgeId>{};
   const std::uint32_t lb = pos_[to], ub = pos_[from];
   if (lb > ub) {  // already in order
-    g_.add_edge(from, to, id);
-    in_[to].push_back(Arc{from, id});
+    added_.add_edge(from, to, id);
+    added_in_[to].push_back(Arc{from, id});
     return std::nullopt;
   }
   // Forward search from `to` among positions <= ub, breadth-first so that a
@@ -41,18 +46,20 @@ std::optional<std::vector<EdgeId>> DynamicOrder::add_edge(Node from, Node to, Ed
   for (std::size_t head = 0; head < forward.size(); ++head) {
     budget::poll();
     Node u = forward[head];
-    for (const Arc& a : g_.out(u)) {
-      if (pos_[a.to] > ub || mark_[a.to] == stamp_) continue;
+    bool found = false;
+    for_out(u, [&](const Arc& a) {
+      if (found || pos_[a.to] > ub || mark_[a.to] == stamp_) return;
       mark_[a.to] = stamp_;
       parent_[a.to] = u;
       parent_edge_[a.to] = a.id;
-      if (a.to == from) {
-        std::vector<EdgeId> path;
-        for (Node x = from; x != to; x = parent_[x]) path.push_back(parent_edge_[x]);
-        std::reverse(path.begin(), path.end());
-        return path;
-      }
-      forward.push_back(a.to);
+      if (a.to == from) found = true;
+      else forward.push_back(a.to);
+    });
+    if (found) {
+      std::vector<EdgeId> path;
+      for (Node x = from; x != to; x = parent_[x]) path.push_back(parent_edge_[x]);
+      std::reverse(path.begin(), path.end());
+      return path;
     }
   }
   // Backward search from `from` among positions >= lb.
@@ -62,11 +69,11 @@ std::optional<std::vector<EdgeId>> DynamicOrder::add_edge(Node from, Node to, Ed
   for (std::size_t head = 0; head < backward.size(); ++head) {
     budget::poll();
     Node u = backward[head];
-    for (const Arc& a : in_[u]) {
-      if (pos_[a.to] < lb || mark_[a.to] == back_stamp) continue;
+    for_in(u, [&](const Arc& a) {
+      if (pos_[a.to] < lb || mark_[a.to] == back_stamp) return;
       mark_[a.to] = back_stamp;
       backward.push_back(a.to);
-    }
+    });
   }
   // Reorder: the backward set (ancestors of `from`) goes before the forward
   // set (descendants of `to`), reusing the positions both sets held.
@@ -81,8 +88,8 @@ std::optional<std::vector<EdgeId>> DynamicOrder::add_edge(Node from, Node to, Ed
   std::size_t i = 0;
   for (Node n : backward) { pos_[n] = slots[i]; at_[slots[i]] = n; ++i; }
   for (Node n : forward) { pos_[n] = slots[i]; at_[slots[i]] = n; ++i; }
-  g_.add_edge(from, to, id);
-  in_[to].push_back(Arc{from, id});
+  added_.add_edge(from, to, id);
+  added_in_[to].push_back(Arc{from, id});
   return std::nullopt;
 }
 

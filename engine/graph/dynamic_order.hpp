@@ -15,24 +15,42 @@ namespace iso::graph {
 
 class DynamicOrder {
  public:
-  // Starts from the DAG `g` with its topological order `order`.
-  DynamicOrder(const Digraph& g, const std::vector<Node>& order);
+  // Starts from the DAG `base` with its topological order `order`. `base`
+  // is not copied: it must outlive this object and not change meanwhile
+  // (a large history's known graph has tens of millions of arcs; only the
+  // arcs into each node are kept here, compactly, for the backward search).
+  DynamicOrder(const Digraph& base, const std::vector<Node>& order);
 
   // Adds from -> to (with `id`). Returns nullopt when added; otherwise the
   // edge ids of a shortest path to ⇝ from (the edge closes a cycle with it)
   // and the edge is not added.
   std::optional<std::vector<EdgeId>> add_edge(Node from, Node to, EdgeId id);
-  // Removes an edge added before. The order stays topological: removing an
-  // edge never breaks one. So a caller can keep one order across a series of
-  // similar graphs and pay only for the edges that change.
+  // Removes an edge add_edge() added. The order stays topological: removing
+  // an edge never breaks one. So a caller can keep one order across a series
+  // of similar graphs and pay only for the edges that change.
   void remove_edge(Node from, Node to, EdgeId id);
 
   std::uint32_t position(Node n) const { return pos_[n]; }
-  const Digraph& graph() const { return g_; }
+  // The edges add_edge() added and remove_edge() did not remove.
+  std::size_t added_edges() const { return added_.num_edges(); }
 
  private:
-  Digraph g_;
-  std::vector<std::vector<Arc>> in_;
+  template <typename F>
+  void for_out(Node u, F&& f) const {
+    for (const Arc& a : base_.out(u)) f(a);
+    for (const Arc& a : added_.out(u)) f(a);
+  }
+  template <typename F>
+  void for_in(Node u, F&& f) const {
+    for (std::size_t i = base_in_begin_[u]; i < base_in_begin_[u + 1]; ++i) f(base_in_[i]);
+    for (const Arc& a : added_in_[u]) f(a);
+  }
+
+  const Digraph& base_;
+  std::vector<std::size_t> base_in_begin_;  // arcs into u: base_in_[begin[u], begin[u + 1])
+  std::vector<Arc> base_in_;                // (from, id)
+  Digraph added_;
+  std::vector<std::vector<Arc>> added_in_;
   std::vector<std::uint32_t> pos_;   // node -> position
   std::vector<Node> at_;             // position -> node
   // Scratch, reused across calls (stamped to avoid clearing).

@@ -1,14 +1,153 @@
 #include "engine/graph/reachability.hpp"
 
+#include <algorithm>
 #include <new>
+#include <stdexcept>
 
 #include "engine/util/budget.hpp"
 
 namespace iso::graph {
 
-Reachability::Reachability(const Digraph& g, const std::vector<Node>& order)
-    : words_((g.size() + 63) / 64), size_(static_cast<std::size_t>(g.size()) * words_),
-      bits_(static_cast<std::uint64_t*>(std::calloc(size_ == 0 ? 1 : size_, sizeof(std::uint64_t)))) {
+Reachability::Reachability(const Digraph& g, const std::vector<Node>& order) : Reachability(g, order, Hints{}) {}
+
+Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, const Hints& hints) {
+  const std::uint32_t n = g.size();
+  const std::vector<bool>* relayed = hints.relayed;
+  auto is_relayed = [&](Node v) { return relayed && (*relayed)[v]; };
+  std::vector<std::uint32_t> rank(n);
+  for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
+  // Arcs into unrelayed nodes from unrelayed ones, as compressed rows.
+  std::vector<std::uint32_t> in_begin(n + 1, 0);
+  for (Node u = 0; u < n; ++u)
+    for (const Arc& a : g.out(u)) {
+      if (is_relayed(u) && is_relayed(a.to))
+        throw std::logic_error("reachability: an arc joins two relayed nodes");
+      if (!is_relayed(u) && !is_relayed(a.to) && a.to != u) ++in_begin[a.to + 1];
+    }
+  for (Node v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
+  std::vector<Node> in(in_begin[n]);
+  {
+    std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
+    for (Node u = 0; u < n; ++u)
+      if (!is_relayed(u))
+        for (const Arc& a : g.out(u))
+          if (!is_relayed(a.to) && a.to != u) in[fill[a.to]++] = u;
+  }
+  // Chains, greedily in topological order: a node extends the chain of its
+  // preferred predecessor if that is a chain's last node, else of the latest
+  // in-neighbour that is one and that no node still to come prefers, or it
+  // starts a chain.
+  auto preferred = [&](Node u) { return hints.preferred ? (*hints.preferred)[u] : kNoNode; };
+  std::vector<std::uint32_t> wanted(n, 0);  // nodes still to come preferring each node
+  for (Node u = 0; u < n && hints.preferred; ++u)
+    if (preferred(u) != kNoNode && !is_relayed(u)) ++wanted[preferred(u)];
+  chain_.assign(n, kRelayed);
+  pos_.assign(n, 0);
+  std::vector<Node> tail;  // per chain, its last node so far
+  for (Node u : order) {
+    budget::poll();
+    if (is_relayed(u)) continue;
+    const Node pref = preferred(u);
+    if (pref != kNoNode) --wanted[pref];
+    Node best = kNone;
+    for (std::uint32_t i = in_begin[u]; i < in_begin[u + 1]; ++i) {
+      const Node p = in[i];
+      if (tail[chain_[p]] != p) continue;
+      if (p == pref) {
+        best = p;
+        break;
+      }
+      if (wanted[p] == 0 && (best == kNone || rank[p] > rank[best])) best = p;
+    }
+    if (best == kNone) {
+      chain_[u] = static_cast<std::uint32_t>(tail.size());
+      tail.push_back(u);
+    } else {
+      chain_[u] = chain_[best];
+      pos_[u] = pos_[best] + 1;
+      tail[chain_[u]] = u;
+    }
+  }
+  in = {};
+  in_begin = {};
+  const std::size_t k = tail.size();
+  // The chain form holds 32 bits per (node, chain); bitsets, 1 per (node, node).
+  if (k == 0 || 32 * k >= n) {
+    chain_ = {};
+    pos_ = {};
+    build_bitsets(g, order);
+    return;
+  }
+  chains_ = static_cast<std::uint32_t>(k);
+  // Per relayed node, the latest position of an in-neighbour on each chain:
+  // the arcs in, counted and placed per node, then reduced to one entry per
+  // chain with a scratch row stamped by node.
+  {
+    relay_begin_.assign(n + 1, 0);
+    for (Node u = 0; u < n; ++u)
+      if (!is_relayed(u))
+        for (const Arc& a : g.out(u))
+          if (is_relayed(a.to)) ++relay_begin_[a.to + 1];
+    for (Node v = 0; v < n; ++v) relay_begin_[v + 1] += relay_begin_[v];
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> into(relay_begin_[n]);
+    std::vector<std::uint32_t> fill(relay_begin_.begin(), relay_begin_.end() - 1);
+    for (Node u = 0; u < n; ++u)
+      if (!is_relayed(u))
+        for (const Arc& a : g.out(u))
+          if (is_relayed(a.to)) into[fill[a.to]++] = {chain_[u], pos_[u]};
+    fill = {};
+    std::vector<std::uint32_t> latest(k, kNone), stamp(k, kNone);
+    std::uint32_t kept = 0;
+    for (Node v = 0; v < n; ++v) {
+      budget::poll();
+      const std::uint32_t from = relay_begin_[v], to = relay_begin_[v + 1];
+      relay_begin_[v] = kept;
+      std::uint32_t first_kept = kept;
+      for (std::uint32_t i = from; i < to; ++i) {
+        const auto [h, p] = into[i];
+        if (stamp[h] != v) {
+          stamp[h] = v;
+          latest[h] = p;
+          into[kept++] = {h, p};
+        } else if (p > latest[h]) {
+          latest[h] = p;
+        }
+      }
+      for (std::uint32_t i = first_kept; i < kept; ++i) into[i].second = latest[into[i].first];
+    }
+    relay_begin_[n] = kept;
+    into.resize(kept);
+    relay_ = std::move(into);
+  }
+  // The first position reached on each chain, in reverse topological order.
+  first_.assign(static_cast<std::size_t>(n) * k, kNever);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    budget::poll();
+    const Node u = *it;
+    std::uint32_t* row = first_.data() + static_cast<std::size_t>(u) * k;
+    for (const Arc& a : g.out(u)) {
+      const Node v = a.to;
+      if (v == u) continue;
+      if (chain_[v] != kRelayed) {
+        // Reaching v or an earlier node of its chain covers all v reaches.
+        if (row[chain_[v]] <= pos_[v]) continue;
+        row[chain_[v]] = pos_[v];
+      } else if (reaches_relayed(row, kNone, v)) {
+        // The row reaches an in-neighbour of v, whose row (merged through
+        // the successor that reaches it) covers v's. (Not u's own chain:
+        // its arcs may not be merged yet.)
+        continue;
+      }
+      const std::uint32_t* succ = first_.data() + static_cast<std::size_t>(v) * k;
+      for (std::size_t h = 0; h < k; ++h) row[h] = std::min(row[h], succ[h]);
+    }
+  }
+}
+
+void Reachability::build_bitsets(const Digraph& g, const std::vector<Node>& order) {
+  words_ = (g.size() + 63) / 64;
+  size_ = static_cast<std::size_t>(g.size()) * words_;
+  bits_.reset(static_cast<std::uint64_t*>(std::calloc(size_ == 0 ? 1 : size_, sizeof(std::uint64_t))));
   if (!bits_) throw std::bad_alloc();
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     budget::poll();
@@ -23,6 +162,12 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order)
       for (std::size_t w = 0; w < words_; ++w) row[w] |= succ[w];
     }
   }
+}
+
+std::size_t Reachability::bytes() const {
+  if (!chains_) return size_ * sizeof(std::uint64_t);
+  return (first_.size() + chain_.size() + pos_.size() + relay_begin_.size()) * sizeof(std::uint32_t) +
+         relay_.size() * sizeof(relay_[0]);
 }
 
 }  // namespace iso::graph

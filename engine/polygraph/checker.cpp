@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include "engine/polygraph/saturation.hpp"
 #include "engine/polygraph/solve.hpp"
 #include "engine/util/budget.hpp"
+#include "engine/util/memory.hpp"
 #include "engine/util/timing.hpp"
 
 namespace iso::poly {
@@ -30,6 +32,25 @@ namespace {
 CheckResult check_within_budget(const History& h, const CheckOptions& options) {
   CheckResult result;
   auto start = Clock::now();
+  // Construction and pruning have no rounds to report: a heartbeat says,
+  // about once a second after the first, which phase runs and how far it is.
+  const Polygraph* pruning = nullptr;
+  std::optional<budget::ScopedHeartbeat> beat;
+  if (options.progress)
+    beat.emplace([&] {
+      if (seconds_since(start) < 1.0) return;
+      if (!pruning) {
+        options.progress(fmt::format("constructing the graph, {:.1f} s", seconds_since(start)));
+        return;
+      }
+      const Polygraph::PruneProgress& p = pruning->prune_progress();
+      if (!p.examining)
+        options.progress(fmt::format("pruning, pass {}: ordering the known graph ({} edges), {:.1f} s", p.pass,
+                                     pruning->known().size(), seconds_since(start)));
+      else
+        options.progress(fmt::format("pruning, pass {}: {} of {} constraints examined, {} known edges, {:.1f} s",
+                                     p.pass, p.done, p.total, pruning->known().size(), seconds_since(start)));
+    });
   AbstractHistory a = check_abstraction(h);
   result.stats.txns = a.txns.size();
   if (a.has_predicate_reads)
@@ -71,7 +92,9 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
   // Read Committed, Read Atomic and Causal Consistency: by saturation, no
   // polygraph.
   if (saturated(options.level)) {
+    beat.reset();  // saturation reports its own rounds
     result.stats.seconds.construct = seconds_since(start);
+    result.stats.peak_bytes.construct = peak_resident_bytes();
     SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats);
     result.verdict = out.verdict;
     result.commit_order = std::move(out.commit_order);
@@ -85,13 +108,17 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
   result.stats.ww_pairs = pg.pairs().size();
   result.stats.wr_choices = pg.choices().size();
   result.stats.seconds.construct = seconds_since(start);
+  result.stats.peak_bytes.construct = peak_resident_bytes();
   if (options.progress && result.stats.seconds.construct > 1.0)
     options.progress(fmt::format("constructed: {} transactions, {} ww pairs, {} read choices",
                                  a.txns.size(), pg.pairs().size(), pg.choices().size()));
 
   auto t_prune = Clock::now();
+  pruning = &pg;
   auto forced = pg.prune(options.prune, result.stats.prune_passes);
+  beat.reset();  // the solver reports its own rounds
   result.stats.seconds.prune = seconds_since(t_prune);
+  result.stats.peak_bytes.prune = peak_resident_bytes();
   result.stats.known_edges = pg.known().size();
   result.stats.reach_bytes = pg.reach().bytes();
   if (forced) {
@@ -129,6 +156,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   } catch (const TimeoutError&) {
     return CheckResult{};  // Unknown
   }
+  result.stats.peak_bytes.end = peak_resident_bytes();
   // The execution's unknown-status transactions are the committed ones.
   for (TxnId t : result.commit_order)
     if (h.txn(t).status == TxnStatus::Unknown) result.committed_unknown.push_back(t);

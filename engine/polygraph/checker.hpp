@@ -76,8 +76,16 @@ struct PhaseSeconds {
   double explain = 0;  // eager violations: the lazy search for a cycle
 };
 
+// The process's peak resident memory (engine/util/memory.hpp) when each
+// phase ended, in bytes: a phase's own share is its increase over the one
+// before (0: the phase did not run, or the system does not say).
+struct PhasePeaks {
+  std::size_t construct = 0, prune = 0, encode = 0, end = 0;
+};
+
 struct CheckStats {
   PhaseSeconds seconds;
+  PhasePeaks peak_bytes;
   std::size_t txns = 0;             // nodes (T0 and members)
   std::size_t known_edges = 0;      // after pruning
   std::size_t ww_pairs = 0;         // either/or write-write constraints built

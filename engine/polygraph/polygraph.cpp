@@ -245,6 +245,14 @@ std::vector<DepEdge> Polygraph::alternative_cycle(std::size_t id) const {
 void Polygraph::rebuild_graph() {
   graph_ = graph::Digraph(theory_.num_nodes());
   std::array<TheoryArc, 2> arcs;
+  {
+    std::vector<std::size_t> out(theory_.num_nodes(), 0);
+    for (const DepEdge& e : known_) {
+      const std::uint32_t n = theory_.arcs(e, arcs);
+      for (std::uint32_t j = 0; j < n; ++j) ++out[arcs[j].from];
+    }
+    for (graph::Node u = 0; u < out.size(); ++u) graph_.reserve(u, out[u]);
+  }
   for (std::size_t i = 0; i < known_.size(); ++i) {
     std::uint32_t n = theory_.arcs(known_[i], arcs);
     for (std::uint32_t j = 0; j < n; ++j)
@@ -328,18 +336,33 @@ std::vector<DepEdge> Polygraph::cycle_through(const DepEdge& e) const {
 std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes) {
   passes = 0;
   std::vector<DepEdge> ab, ba;  // reused: the edges each alternative implies
+  std::vector<bool> relayed;
+  std::vector<graph::Node> preferred;
   for (;;) {
     ++passes;
+    progress_ = {passes, 0, pairs_.size() + choices_.size(), false};
     const EdgeWhy pruned{EdgeWhy::Kind::Pruned, static_cast<std::uint32_t>(known_.size())};
     rebuild_graph();
+    if (passes == 1) {
+      // Reachability's chains follow the sessions: each transaction prefers
+      // its session predecessor (graph::Reachability::Hints).
+      relayed = theory_.relayed();
+      preferred.assign(theory_.num_nodes(), graph::Reachability::kNoNode);
+      std::array<TheoryArc, 2> arcs;
+      for (const DepEdge& e : known_)
+        if (e.type == Dep::SO && theory_.arcs(e, arcs) > 0) preferred[arcs[0].to] = arcs[0].from;
+    }
     auto order = graph::topological_order(graph_);
     if (!order) return PruneViolation{to_deps(graph::short_cycles(graph_).front()), {}};
     order_ = std::move(*order);
-    reach_ = graph::Reachability(graph_, order_);
+    reach_ = {};  // before the next one is built: never two at once
+    reach_ = graph::Reachability(graph_, order_, {&relayed, &preferred});
+    progress_.examining = true;
     if (!enabled) return std::nullopt;
 
     bool changed = false;
     for (WwPair& p : pairs_) {
+      ++progress_.done;
       budget::poll();
       if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
       implied_by_ww(p.a, p.b, p.key, ab);
@@ -359,6 +382,7 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
       }
     }
     for (WrChoice& c : choices_) {
+      ++progress_.done;
       budget::poll();
       if (c.fixed || unknown_[c.reader]) continue;
       std::vector<TxnId> alive;

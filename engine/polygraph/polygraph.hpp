@@ -74,6 +74,14 @@ class Polygraph {
   // alternatives' cycles). Otherwise leaves `order()` and `reach()` computed
   // on the final known graph.
   std::optional<PruneViolation> prune(bool enabled, std::size_t& passes);
+  // How far prune() has got, for progress reports: the pass, whether it is
+  // examining the constraints yet (first it orders the known graph and
+  // builds its reachability), and how many (pairs, then choices) it has.
+  struct PruneProgress {
+    std::size_t pass = 0, done = 0, total = 0;
+    bool examining = false;
+  };
+  const PruneProgress& prune_progress() const { return progress_; }
 
   // --- state read by the encoder --------------------------------------------
   const History& history() const { return h_; }
@@ -180,6 +188,7 @@ class Polygraph {
   graph::Digraph graph_;
   std::vector<graph::Node> order_;
   graph::Reachability reach_;
+  PruneProgress progress_;
 };
 
 inline std::uint64_t key_txn(KeyId k, TxnId t) {

@@ -6,6 +6,7 @@
 
 #include "engine/polygraph/encoder.hpp"
 #include "engine/util/budget.hpp"
+#include "engine/util/memory.hpp"
 
 namespace iso::poly {
 
@@ -33,6 +34,7 @@ SolveOutcome solve_polygraph(Polygraph& pg, const std::vector<TxnId>& forced_abo
     auto t0 = Clock::now();
     enc.encode(forced_aborts, options.two_width);
     encode_seconds = seconds_since(t0);
+    st.peak_bytes.encode = peak_resident_bytes();
     auto t1 = Clock::now();
     SolveOutcome out = solve_lazy(enc, options, start);
     solve_seconds = seconds_since(t1);
@@ -45,6 +47,7 @@ SolveOutcome solve_polygraph(Polygraph& pg, const std::vector<TxnId>& forced_abo
   auto t0 = Clock::now();
   enc.encode(forced_aborts, false);
   stats.seconds.encode = seconds_since(t0);
+  stats.peak_bytes.encode = peak_resident_bytes();
   SolveOutcome proved = solve_eager(enc);
   if (proved.verdict != Verdict::Violated || !options.explain) return proved;
   CheckStats lazy_stats;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "engine/graph/digraph.hpp"
 #include "engine/polygraph/dependency.hpp"
@@ -42,6 +43,15 @@ class TheoryGraph {
     out[0] = {2 * e.from, 2 * e.to};
     out[1] = {2 * e.from + 1, 2 * e.to};
     return 2;
+  }
+  // Nodes whose arcs in all come from unrelayed nodes (the copies t¹, which
+  // only anti-dependencies enter): graph::Reachability keeps them off its
+  // chains.
+  std::vector<bool> relayed() const {
+    std::vector<bool> out(num_nodes(), false);
+    if (level_ == GraphLevel::Si)
+      for (std::uint32_t t = 0; t < txns_; ++t) out[2 * t + 1] = true;
+    return out;
   }
   // The transaction a node stands for.
   TxnId txn(graph::Node n) const { return level_ == GraphLevel::Ser ? n : n / 2; }

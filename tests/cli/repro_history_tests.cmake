@@ -23,14 +23,16 @@ if(EXISTS ${REPRO})
              ${REPRO}/e-incompat.edn -l ${level})
   endforeach()
   # --timeout bounds the whole run on 100,000 transactions (the time it takes
-  # is measured in bench/results, not here).
+  # is measured in bench/results, not here). The repro's SER check now ends
+  # in under 2 s; SI on the same history takes several times longer, so it
+  # is the run the time limit cuts.
   find_program(PYTHON3 python3)
   if(PYTHON3)
     # The 100,000-transaction history, made once for the tests that use it.
     add_test(NAME cli.gen-100k COMMAND ${PYTHON3} ${REPRO}/gen.py 100000 10000 100 text gen-100k.txt)
     set_tests_properties(cli.gen-100k PROPERTIES FIXTURES_SETUP gen-100k)
     add_test(NAME cli.repro-gen-timeout
-             COMMAND ${EXPECT} 3 "" "biswas.SER: unknown" -- ${BIN} check gen-100k.txt -l SER --timeout 2)
+             COMMAND ${EXPECT} 3 "" "biswas.SI: unknown" -- ${BIN} check gen-100k.txt -l SI --timeout 2)
     set_tests_properties(cli.repro-gen-timeout PROPERTIES FIXTURES_REQUIRED gen-100k)
     # Notes of the reader may come first; the error is the last line. Under
     # AddressSanitizer the address space cannot be capped (cli/memory_limit.hpp).

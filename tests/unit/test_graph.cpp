@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "engine/graph/digraph.hpp"
@@ -102,6 +103,64 @@ TEST_CASE("reachability and topological order agree with the closure") {
   }
 }
 
+TEST_CASE("reachability over chains, with relayed nodes, agrees with the closure") {
+  // Graphs shaped like a history's: members in a few sessions (chains of
+  // arcs), sparse arcs between sessions going forward, and relayed nodes
+  // (the SI graph's anti-dependency copies) entered from members only.
+  std::mt19937_64 rng(11);
+  int chain_form = 0;
+  for (int round = 0; round < 40; ++round) {
+    const std::uint32_t members = 200 + rng() % 200, sessions = 1 + rng() % 6, relays = rng() % 120;
+    const std::uint32_t n = members + relays;
+    // Members 0..members-1 in a global order; relayed nodes placed between.
+    std::vector<Edge> edges;
+    auto add = [&](Node a, Node b) { edges.push_back({a, b, static_cast<EdgeId>(edges.size())}); };
+    std::vector<Node> last(sessions, UINT32_MAX);
+    for (Node m = 0; m < members; ++m) {
+      const std::uint32_t s = rng() % sessions;
+      if (last[s] != UINT32_MAX) add(last[s], m);
+      last[s] = m;
+      for (int e = 0; e < 2; ++e)
+        if (m > 0 && rng() % 3 == 0) add(rng() % m, m);
+    }
+    std::vector<bool> relayed(n, false);
+    for (Node r = members; r < n; ++r) {
+      relayed[r] = true;
+      const Node at = 1 + rng() % (members - 1);  // after members < at, before the rest
+      for (int e = 0, ins = 1 + static_cast<int>(rng() % 4); e < ins; ++e) add(rng() % at, r);
+      for (int e = 0, outs = static_cast<int>(rng() % 3); e < outs; ++e) add(r, at + rng() % (members - at));
+    }
+    Digraph g = build(n, edges);
+    auto order = topological_order(g);
+    REQUIRE(order.has_value());
+    Reachability r(g, *order, {&relayed});
+    if (r.chains() > 0) ++chain_form;
+    // The closure by breadth-first search from every node.
+    for (Node a = 0; a < n; ++a) {
+      std::vector<bool> seen(n, false);
+      std::vector<Node> q{a};
+      for (std::size_t h = 0; h < q.size(); ++h)
+        for (const Arc& arc : g.out(q[h]))
+          if (!seen[arc.to]) {
+            seen[arc.to] = true;
+            q.push_back(arc.to);
+          }
+      for (Node b = 0; b < n; ++b)
+        if (r.reaches(a, b) != seen[b]) {
+          FAIL_CHECK("reaches(", a, ", ", b, ") is ", r.reaches(a, b), " with ", r.chains(), " chains");
+          break;
+        }
+    }
+    // An arc between two relayed nodes breaks the precondition.
+    if (relays >= 2) {
+      Digraph bad = build(n, edges);
+      bad.add_edge(members, members + 1, 0);
+      CHECK_THROWS_AS(Reachability(bad, *order, {&relayed}), std::logic_error);
+    }
+  }
+  CHECK(chain_form >= 30);  // the chain form was what was tested
+}
+
 TEST_CASE("shortest paths and short cycles are shortest") {
   std::mt19937_64 rng(11);
   int cyclic = 0;
@@ -148,7 +207,14 @@ TEST_CASE("dynamic order: edges added and removed, cycles refused with a shortes
   int refused = 0, removed = 0;
   for (int round = 0; round < 200; ++round) {
     std::uint32_t n = 2 + rng() % 10;
-    DynamicOrder dyn(Digraph(n), [&] {
+    // A base DAG along 0, 1, ..., n-1 (every other round), which the order
+    // starts from and never removes.
+    std::vector<Edge> base;
+    for (Node a = 0; a < n && round % 2 == 1; ++a)
+      for (Node b = a + 1; b < n; ++b)
+        if (rng() % 5 == 0) base.push_back({a, b, static_cast<EdgeId>(1000 + base.size())});
+    const Digraph base_graph = build(n, base);
+    DynamicOrder dyn(base_graph, [&] {
       std::vector<Node> o(n);
       for (Node i = 0; i < n; ++i) o[i] = i;
       return o;
@@ -166,21 +232,24 @@ TEST_CASE("dynamic order: edges added and removed, cycles refused with a shortes
         if (a == b) continue;
         Edge e{a, b, next++};
         auto with = live;
+        with.insert(with.end(), base.begin(), base.end());
+        auto all = with;
         with.push_back(e);
         auto path = dyn.add_edge(a, b, e.id);
         CHECK(path.has_value() == !acyclic(n, with));
         if (path) {
           ++refused;
-          // A shortest path b ⇝ a among the live edges.
-          CHECK(is_path(live, *path, b, a));
-          CHECK(static_cast<int>(path->size()) == distance(n, live, b, a));
+          // A shortest path b ⇝ a among the live and base edges.
+          CHECK(is_path(all, *path, b, a));
+          CHECK(static_cast<int>(path->size()) == distance(n, all, b, a));
         } else {
           live.push_back(e);
         }
       }
-      // The positions stay a topological order of the live edges.
+      // The positions stay a topological order of the live and base edges.
       for (const Edge& e : live) CHECK(dyn.position(e.from) < dyn.position(e.to));
-      CHECK(dyn.graph().num_edges() == live.size());
+      for (const Edge& e : base) CHECK(dyn.position(e.from) < dyn.position(e.to));
+      CHECK(dyn.added_edges() == live.size());
     }
   }
   CHECK(refused > 100);
