@@ -2,8 +2,10 @@
 """Generate a key-value history in the text format r/w(key,value,session,txn).
 
 The history is what a simulated database returns to a workload of
-transactions over integer keys (initial value 0), under one of two
-isolation levels:
+transactions over integer keys (initial value 0): BL-like independent reads
+and writes, or the application transactions of TPC-C, RUBiS or a Twitter
+clone (--workload), under one of two isolation levels, optionally with
+anomalies injected (--anomaly-rate):
 
   ser  transactions run one at a time; at each step a session is chosen at
        random among those with work left and runs its next transaction to
@@ -61,7 +63,8 @@ class KeyChooser:
 
 
 class Workload:
-    """Draws the operations of transactions: (is_write, key) pairs."""
+    """Draws the operations of transactions: (is_write, key) pairs (BL-like:
+    independent reads and writes of skewed keys)."""
 
     def __init__(self, args, rng):
         self.rng = rng
@@ -72,6 +75,119 @@ class Workload:
     def txn(self):
         n = self.rng.randint(*self.ops)
         return [(self.rng.random() >= self.read_ratio, self.key()) for _ in range(n)]
+
+
+class Templates:
+    """Workloads of application transactions, after the benchmarks Cobra ran
+    (TPC-C, RUBiS, a Twitter clone): each transaction is a template over
+    tables mapped to disjoint integer key ranges, with read-modify-writes of
+    hot rows (a read of a key, then a write of it) and inserts (writes of
+    fresh keys, numbered after every table). --keys scales the tables;
+    --dist and --zipf-theta skew the choice of rows within a table."""
+
+    def __init__(self, args, rng):
+        self.rng = rng
+        self.dist, self.theta = args.dist, args.zipf_theta
+        self.base = 0
+        self.fresh = None  # first fresh key, once the tables are laid out
+        self.kind = args.workload
+        n = args.keys
+        if self.kind == "tpcc":
+            # Warehouses of 10 districts; customers, items and stock scale with --keys.
+            self.w = max(1, args.warehouses)
+            self.warehouse = self.table(self.w, skew=False)
+            self.district = self.table(self.w * 10, skew=False)
+            self.customer = self.table(max(30, n // 4))
+            self.item = self.table(max(100, n // 4))
+            self.stock = self.table(max(100, n // 4))
+            self.last_order = self.table(max(30, n // 4))  # a customer's latest order
+            self.mix = [(0.45, self.new_order), (0.43, self.payment), (0.04, self.order_status),
+                        (0.04, self.delivery), (0.04, self.stock_level)]
+        elif self.kind == "rubis":
+            self.user = self.table(max(50, n // 3))
+            self.item = self.table(max(50, n // 2))
+            self.category = self.table(20, skew=False)
+            self.bids = self.table(max(50, n // 2))  # an item's bid summary
+            self.mix = [(0.20, self.bid), (0.40, self.view_item), (0.25, self.browse),
+                        (0.05, self.register_item), (0.10, self.comment)]
+        else:  # twitter
+            self.user = self.table(max(50, n // 4))
+            self.timeline = self.table(max(50, n // 4))  # a user's latest tweet
+            self.follows = self.table(max(50, n // 4))  # whom a user follows
+            self.mix = [(0.30, self.tweet), (0.10, self.follow), (0.60, self.read_timeline)]
+        self.fresh = self.base
+
+    def table(self, rows, skew=True):
+        first = self.base
+        self.base += rows
+        chooser = KeyChooser(self.rng, rows, self.dist if skew else "uniform", self.theta)
+        return lambda: first + chooser()
+
+    def new_key(self):
+        k = self.fresh
+        self.fresh += 1
+        return k
+
+    def txn(self):
+        x = self.rng.random()
+        for p, make in self.mix:
+            if x < p:
+                return make()
+            x -= p
+        return self.mix[-1][1]()
+
+    @staticmethod
+    def rmw(k):
+        return [(False, k), (True, k)]
+
+    # TPC-C
+    def new_order(self):
+        ops = [(False, self.warehouse())] + self.rmw(self.district()) + [(False, self.customer())]
+        for _ in range(self.rng.randint(5, 15)):
+            ops += [(False, self.item())] + self.rmw(self.stock())
+        return ops + [(True, self.new_key()), (True, self.last_order())]
+
+    def payment(self):
+        return (self.rmw(self.warehouse()) + self.rmw(self.district()) + self.rmw(self.customer())
+                + [(True, self.new_key())])
+
+    def order_status(self):
+        return [(False, self.customer()), (False, self.last_order())]
+
+    def delivery(self):
+        ops = []
+        for _ in range(10):
+            ops += self.rmw(self.district()) + self.rmw(self.customer())
+        return ops
+
+    def stock_level(self):
+        return [(False, self.district())] + [(False, self.stock()) for _ in range(20)]
+
+    # RUBiS
+    def bid(self):
+        return [(False, self.user())] + self.rmw(self.item()) + self.rmw(self.bids()) + [(True, self.new_key())]
+
+    def view_item(self):
+        return [(False, self.item()), (False, self.bids())]
+
+    def browse(self):
+        return [(False, self.category())] + [(False, self.item()) for _ in range(10)]
+
+    def register_item(self):
+        return self.rmw(self.category()) + [(True, self.new_key())]
+
+    def comment(self):
+        return self.rmw(self.user()) + [(True, self.new_key())]
+
+    # Twitter
+    def tweet(self):
+        return [(True, self.new_key())] + self.rmw(self.timeline())
+
+    def follow(self):
+        return self.rmw(self.follows()) + self.rmw(self.follows())
+
+    def read_timeline(self):
+        return [(False, self.follows())] + [(False, self.timeline()) for _ in range(10)]
 
 
 class Values:
@@ -87,10 +203,10 @@ class Values:
         self.duplicates = 0
         self.writes = 0
 
-    def pick(self, key):
+    def pick(self, key, fresh=False):
         self.writes += 1
         pool = self.committed.get(key)
-        if pool and self.dup_ratio > 0 and self.rng.random() < self.dup_ratio:
+        if not fresh and pool and self.dup_ratio > 0 and self.rng.random() < self.dup_ratio:
             self.duplicates += 1
             return self.rng.choice(pool)
         v = self.next
@@ -109,32 +225,56 @@ def session_quota(txns, sessions):
     return [base + (1 if i < extra else 0) for i in range(sessions)]
 
 
-def make_txn(work, values, read):
-    """One transaction's ops: a read sees the transaction's own last write of
-    the key, else read(key); returns the ops and the final writes."""
-    ops, local = [], {}
-    for write, k in work.txn():
+def make_txn(work, values, read_value, first=()):
+    """One transaction's ops (`first`, then the workload's): a read sees the
+    transaction's own last write of the key, else read_value(key); returns
+    the ops and the final writes."""
+    ops, local, read = [], {}, set()
+    for write, k in list(first) + work.txn():
         if write:
-            v = values.pick(k)
+            # A read-modify-write (an increment, a balance update) writes a
+            # new value: only blind writes repeat values (with the templates;
+            # the BL-like workload keeps its duplicates as they were).
+            v = values.pick(k, fresh=k in read and not isinstance(work, Workload))
             local[k] = v
             ops.append(("w", k, v))
         else:
-            ops.append(("r", k, local[k] if k in local else read(k)))
+            ops.append(("r", k, local[k] if k in local else read_value(k)))
+            read.add(k)
     return ops, local
 
 
+def workload(args, rng):
+    return Workload(args, rng) if args.workload == "bl" else Templates(args, rng)
+
+
 def simulate_ser(args, rng):
-    """Serial execution in a random interleaving of sessions."""
-    work = Workload(args, rng)
+    """Serial execution in a random interleaving of sessions. With
+    --anomaly-rate P, a transaction starts, with probability P, with a
+    read-modify-write of a key the latest writing transaction wrote, and
+    reads the state before that transaction committed (a stale read and a
+    lost update, which neither a serializable nor a snapshot-isolated
+    database returns)."""
+    work = workload(args, rng)
     values = Values(rng, args.dup_ratio)
     store = {}  # key -> current value
+    previous = {}  # the state before the latest commit: key -> value, for the keys it changed
+    stale = 0
     left = session_quota(args.txns, args.sessions)
     out = [[] for _ in range(args.sessions)]  # per session: list of txns (list of ops)
     active = [s for s in range(args.sessions) if left[s] > 0]
     while active:
         i = rng.randrange(len(active))
         s = active[i]
-        ops, local = make_txn(work, values, lambda k: store.get(k, 0))
+        if args.anomaly_rate > 0 and previous and rng.random() < args.anomaly_rate:
+            stale += 1
+            k = rng.choice(sorted(previous))
+            ops, local = make_txn(work, values, lambda k: previous.get(k, store.get(k, 0)),
+                                  first=[(False, k), (True, k)])
+        else:
+            ops, local = make_txn(work, values, lambda k: store.get(k, 0))
+        if local:
+            previous = {k: store.get(k, 0) for k in local}
         for k, v in local.items():
             store[k] = v
             values.commit(k, v)
@@ -143,12 +283,15 @@ def simulate_ser(args, rng):
         if left[s] == 0:
             active[i] = active[-1]
             active.pop()
-    return out, values, {"aborted": 0}
+    return out, values, {"aborted": 0, "stale_reads_injected": stale}
 
 
 def simulate_si(args, rng):
-    """Snapshot isolation with first-committer-wins and bounded concurrency."""
-    work = Workload(args, rng)
+    """Snapshot isolation with first-committer-wins and bounded concurrency.
+    With --anomaly-rate P, a transaction that first-committer-wins would
+    abort commits anyway with probability P (a lost update, which snapshot
+    isolation forbids)."""
+    work = workload(args, rng)
     values = Values(rng, args.dup_ratio)
     versions = {}  # key -> list of (commit_ts, value), commit_ts increasing
     last_commit = {}  # key -> commit_ts of its latest version
@@ -158,6 +301,7 @@ def simulate_si(args, rng):
     idle = [s for s in range(args.sessions) if left[s] > 0]
     running = []  # (session, start_ts, ops, writes{key: value})
     aborted = 0
+    lost = 0
     overlaps = 0
 
     def read(k, ts):
@@ -183,7 +327,11 @@ def simulate_si(args, rng):
         s, ts, ops, local = running[j]
         running[j] = running[-1]
         running.pop()
-        if any(last_commit.get(k, 0) > ts for k in local):
+        conflict = any(last_commit.get(k, 0) > ts for k in local)
+        if conflict and args.anomaly_rate > 0 and rng.random() < args.anomaly_rate:
+            conflict = False
+            lost += 1
+        if conflict:
             aborted += 1  # first committer wins; the session tries a new transaction
         else:
             if local:
@@ -196,7 +344,8 @@ def simulate_si(args, rng):
             left[s] -= 1
         if left[s] > 0:
             idle.append(s)
-    return out, values, {"aborted": aborted, "mean_overlap_at_start": overlaps / max(1, args.txns + aborted)}
+    return out, values, {"aborted": aborted, "lost_updates_injected": lost,
+                         "mean_overlap_at_start": overlaps / max(1, args.txns + aborted)}
 
 
 def main():
@@ -226,6 +375,18 @@ def main():
                         "(snapshot isolation, first committer wins) (default ser)")
     p.add_argument("--concurrency", type=positive, default=4,
                    help="si: at most this many transactions in flight at once (default 4)")
+    p.add_argument("--workload", choices=["bl", "tpcc", "rubis", "twitter"], default="bl",
+                   help="bl: independent reads and writes of skewed keys (--ops, --read-ratio); "
+                        "tpcc, rubis, twitter: application transactions after the benchmarks Cobra "
+                        "ran, with read-modify-writes of hot rows and inserts, tables scaled by --keys "
+                        "(default bl)")
+    p.add_argument("--warehouses", type=positive, default=2,
+                   help="tpcc: warehouses, each of 10 districts: the hot rows (default 2)")
+    p.add_argument("--anomaly-rate", type=fraction, default=0.0,
+                   help="inject anomalies: ser, a transaction read-modify-writes a key of the latest "
+                        "writer and reads the state before it with this probability (a lost update); si, a transaction that first "
+                        "committer wins would abort commits with this probability (a lost update) "
+                        "(default 0: none)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     args = p.parse_args()

@@ -15,7 +15,8 @@ import sys
 COLUMNS = ["input", "path", "format", "transactions", "level", "verdict", "exit", "wall_s",
            "cpu_s", "peak_rss_mb", "parse_s", "construct_s", "prune_s", "encode_s", "solve_s",
            "known_edges", "ww_pairs", "ww_open", "read_choices", "read_choices_open", "vars",
-           "clauses", "rounds", "cycle_clauses", "note"]
+           "clauses", "rounds", "cycle_clauses", "peak_construct_mb", "peak_prune_mb", "peak_encode_mb",
+           "note"]
 
 
 def wall_seconds(text):
@@ -82,6 +83,10 @@ def main():
             for k in ("known_edges", "ww_pairs", "ww_open", "read_choices", "read_choices_open",
                       "vars", "clauses", "rounds", "cycle_clauses"):
                 row[k] = st.get(k, "")
+            peaks = st.get("peak_bytes") or {}
+            for k in ("construct", "prune", "encode"):
+                if peaks.get(k):
+                    row[f"peak_{k}_mb"] = f"{peaks[k] / 2**20:.1f}"
         if res.get("anomaly"):
             a = res["anomaly"]
             row["note"] = a.get("name", "") if isinstance(a, dict) else ""

@@ -10,7 +10,9 @@
 #                 it is recorded as a timeout row
 #   --repeat N    a run that takes under 1 s is repeated until N runs (default
 #                 5) and the run with the median wall time is recorded
-#   --no-big      skip the 100,000-transaction history
+#   --no-big      skip the 100,000-transaction histories
+#   --huge        also check SER on a 1,000,000-transaction history (generating
+#                 it takes minutes, checking it needs over 16 GB)
 #   --only REGEX  run only the inputs whose name matches REGEX (grep -E)
 #   --out FILE    CSV to write (default bench/results/checker-DATE.csv)
 #
@@ -25,6 +27,7 @@ source bench/lib.sh
 limit=600
 repeat=5
 big=1
+huge=0
 only=
 date=$(date -u +%Y-%m-%d)
 out=
@@ -33,9 +36,10 @@ while [[ $# -gt 0 ]]; do
     --timeout) limit=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --no-big) big=0; shift ;;
+    --huge) huge=1; shift ;;
     --only) only=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -68,6 +72,7 @@ while IFS= read -r f; do add_shared "${f#"$shared"/}"; done \
   < <(find "$shared/dbcop/table2-sample" -name history.bincode 2>/dev/null | sort)
 add_shared cobra/cock-G2
 add_shared cobra/cock-blog
+for w in tpcc rubis twitter; do add_shared "cobra-bench/$w-10k"; done
 add_shared viper-json/postgres-1000
 for f in "$shared"/polysi-text/*.txt; do add_shared "${f#"$shared"/}"; done
 add_shared elle/huge-scc.edn
@@ -84,7 +89,25 @@ gen bl-10k-si    "--txns 10000 --isolation si --seed 1"     "SER SI" 10000
 gen bl-10k-5000keys-ser "--txns 10000 --keys 5000 --seed 1" "SER SI" 10000
 if [[ $big == 1 ]]; then
   # 100,000 transactions, 50 sessions, 10,000 keys (BL-like otherwise).
-  gen big-100k-ser "--txns 100000 --sessions 50 --keys 10000 --seed 1" "SER RA CC" 100000
+  gen big-100k-ser "--txns 100000 --sessions 50 --keys 10000 --seed 1" "SER SI RA CC" 100000
+fi
+# Application workloads after the benchmarks Cobra ran (generate.py
+# --workload): hot rows with read-modify-write chains (TPC-C's warehouses and
+# districts), inserts, long sessions; serial, and with anomalies injected
+# (lost updates under a snapshot-isolated database, stale read-modify-writes
+# under a serial one), which every level checked must report.
+for w in tpcc rubis twitter; do
+  gen "$w-10k-ser"  "--workload $w --txns 10000 --sessions 8 --keys 10000 --seed 1" "SER SI" 10000
+  gen "$w-10k-si"   "--workload $w --txns 10000 --sessions 8 --keys 10000 --isolation si --seed 1" "SER SI" 10000
+  gen "$w-10k-lost" "--workload $w --txns 10000 --sessions 8 --keys 10000 --anomaly-rate 0.001 --seed 1" "SER SI" 10000
+  if [[ $big == 1 ]]; then
+    gen "$w-100k-ser" "--workload $w --txns 100000 --sessions 50 --keys 100000 --seed 1" "SER SI" 100000
+    gen "$w-100k-lost" "--workload $w --txns 100000 --sessions 50 --keys 100000 --anomaly-rate 0.0001 --seed 1" "SER SI" 100000
+  fi
+done
+if [[ $huge == 1 ]]; then
+  # 1,000,000 transactions, 100 sessions, 100,000 keys (BL-like otherwise).
+  gen huge-1m-ser "--txns 1000000 --sessions 100 --keys 100000 --seed 1" "SER" 1000000
 fi
 # Sweeps around a 2,000-transaction BL-like base point (20 sessions, reads 0.5,
 # duplicates 0.05, serial execution); each sweep repeats the base point.

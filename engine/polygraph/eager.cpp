@@ -7,6 +7,7 @@
 // starts from that order. Cubic in the nodes: for the small graphs of
 // synthesis, where the single solver call beats the model-by-model loop.
 #include <optional>
+#include <unordered_map>
 
 #include "engine/polygraph/encoder.hpp"
 #include "engine/util/budget.hpp"
@@ -122,12 +123,19 @@ void EagerOrder::encode() {
     for (TxnId s : pg_.known_readers(k, kInitTxn)) reads_of[k].push_back({s, kInitTxn, {}});
     for (TxnId w : pg_.writers(k))
       for (TxnId s : pg_.known_readers(k, w)) reads_of[k].push_back({s, w, {}});
+    // A read-modify-write chain's order is known: a read of a version
+    // precedes the writers after it.
+    const std::vector<TxnId>* chain = pg_.chain(k);
+    std::unordered_map<TxnId, std::size_t> place;  // 1-based; T0's version is 0
+    for (std::size_t i = 0; chain && i < chain->size(); ++i) place.emplace((*chain)[i], i + 1);
     for (const Read& rd : reads_of[k])
       for (TxnId w2 : pg_.writers(k)) {
         if (w2 == rd.writer || w2 == rd.reader) continue;
         CondEdge e{{rd.reader, w2, Dep::RW, k}};
         if (rd.lit) e.add(*rd.lit);
-        if (rd.writer != kInitTxn) {
+        if (chain) {
+          if (place.at(w2) < (rd.writer == kInitTxn ? 0 : place.at(rd.writer))) continue;
+        } else if (rd.writer != kInitTxn) {
           auto p = *pg_.pair_index(k, rd.writer, w2);
           if (enc_.has_pair_var(p)) {
             e.add(enc_.pair_lit(p, rd.writer));

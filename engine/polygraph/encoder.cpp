@@ -280,15 +280,19 @@ ModelEdges Encoder::model_edges() const {
       if (pr.state != 0) return (pr.state > 0) == (pr.a == ws[r]);
       return solver_.model_value(pair_lit(p, ws[r]));
     };
-    wins.assign(ws.size(), 0);
-    for (std::uint32_t i = 0; i < ws.size(); ++i)
-      for (std::uint32_t j = i + 1; j < ws.size(); ++j) ++wins[precedes_at(i, j) ? i : j];
+    const std::vector<TxnId>* rmw = pg_.chain(k);
+    if (rmw) ws = *rmw;  // a read-modify-write chain: the order is known (its writers all commit)
     idx.resize(ws.size());
     for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
-    std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
     bool transitive = true;
-    for (std::uint32_t r = 0; r < idx.size(); ++r)
-      transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
+    if (!rmw) {
+      wins.assign(ws.size(), 0);
+      for (std::uint32_t i = 0; i < ws.size(); ++i)
+        for (std::uint32_t j = i + 1; j < ws.size(); ++j) ++wins[precedes_at(i, j) ? i : j];
+      std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
+      for (std::uint32_t r = 0; r < idx.size(); ++r)
+        transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
+    }
     auto cond_of = [&](TxnId x, TxnId y) {
       CondEdge e{{x, y, Dep::WW, k}};
       if (auto l = ww_lit(k, x, y)) e.add(*l);

@@ -124,6 +124,11 @@ std::string known_why(const Polygraph& pg, std::size_t id, int depth) {
       if (cycle.empty()) return fmt::format("{} closes a cycle with certain edges", other);
       return fmt::format("{} would close the cycle {}", other, format_cycle(pg.history(), cycle));
     }
+    case EdgeWhy::Kind::ReadModifyWrite:
+      return fmt::format("{} read {} before writing {}: a version between them would be a lost update",
+                         pg.history().txn_name(e.to),
+                         e.from == kInitTxn ? std::string("the initial version") : version_text(pg.history(), e.from, e.key),
+                         pg.history().key_text(e.key));
     case EdgeWhy::Kind::Derived:
       return depth > 1 ? std::string() : derived_why(pg, e, depth);
   }

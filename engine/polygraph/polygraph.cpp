@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "engine/util/budget.hpp"
 
@@ -46,10 +47,24 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     for (const FinalWrite& w : a.abs[t].writes) writers_[w.key].push_back(t);
   }
 
-  // Write-write: T0 before every writer; a pair constraint for every two
+  // Write-write: a read-modify-write chain is the version order itself;
+  // otherwise T0 before every writer, and a pair constraint for every two
   // other writers.
+  std::vector<bool> listed(writers_.size(), false);  // keys with a known order from list reads
+  for (const KnownOrder& ko : a.known_orders) listed[ko.key] = true;
   for (KeyId k = 0; k < writers_.size(); ++k) {
     const auto& ws = writers_[k];
+    pair_base_[k] = pairs_.size();
+    if (ws.size() >= 2 && !listed[k])
+      if (auto chain = rmw_chain(k)) {
+        TxnId prev = kInitTxn;
+        for (TxnId w : *chain) {
+          fix_ww(prev, w, k, {EdgeWhy::Kind::ReadModifyWrite, 0});
+          prev = w;
+        }
+        chains_.emplace(k, std::move(*chain));
+        continue;
+      }
     for (TxnId w : ws) {
       if (!h.t0_writes(k)) break;  // no initial version of k to overwrite
       if (unknown_[w]) {
@@ -60,7 +75,6 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       }
     }
     // The pairs of a key are contiguous, in the order pair_at() computes.
-    pair_base_[k] = pairs_.size();
     for (std::size_t i = 0; i < ws.size(); ++i) {
       budget::poll();
       writer_pos_.emplace(key_txn(k, ws[i]), static_cast<std::uint32_t>(i));
@@ -111,6 +125,42 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   commit_implications_ = a.commit_implications;
   for (TxnId t : a.forced_commits)
     if (unknown_[t]) forced_commits_.push_back(t);
+}
+
+// Under SER and SI a transaction t that reads x from w and then writes x
+// comes right after w in x's version order: a writer u of x in between
+// would close t -rw(x)-> u -ww(x)-> t (t read a version u overwrote, and u's
+// write precedes t's), a lost update both levels forbid. So when every
+// committed writer of x does that, each reading one writer (or T0's
+// initial version) with no other candidate, and no two the same one, the
+// writers form chains from the versions they read; if that is one chain
+// from T0 through all of them, it is x's version order in every acyclic
+// compatible graph, and no pair of writers is left to choose. (Two readers
+// of one version, or a chain that does not start at T0, are left to the
+// general case, which finds their cycles.) TPC-C's hot rows are such keys:
+// every write is an increment.
+std::optional<std::vector<TxnId>> Polygraph::rmw_chain(KeyId k) const {
+  if (!h_.t0_writes(k)) return std::nullopt;
+  std::unordered_map<TxnId, TxnId> next;  // the version read -> the writer that read it
+  for (TxnId w : writers_[k]) {
+    if (unknown_[w]) return std::nullopt;
+    const auto& reads = a_.abs[w].reads;
+    TxnId read_from = kNoTxn;
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+      if (reads[i].key != k) continue;
+      const auto& cands = a_.candidates[w][i];
+      if (read_from != kNoTxn || cands.size() != 1 || cands[0] == w || unknown_[cands[0]]) return std::nullopt;
+      read_from = cands[0];
+    }
+    if (read_from == kNoTxn || !next.emplace(read_from, w).second) return std::nullopt;
+  }
+  std::vector<TxnId> chain;
+  for (auto it = next.find(kInitTxn); it != next.end(); it = next.find(chain.back())) {
+    chain.push_back(it->second);
+    if (chain.size() > writers_[k].size()) return std::nullopt;
+  }
+  if (chain.size() != writers_[k].size()) return std::nullopt;
+  return chain;
 }
 
 const std::vector<TxnId>& Polygraph::ww_successors(KeyId k, TxnId w) const {

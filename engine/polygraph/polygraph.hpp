@@ -47,6 +47,7 @@ struct EdgeWhy {
     Initial,    // T0's initial version precedes every write of the key
     ListOrder,  // a list-append read shows the order (ref: the KnownOrder's index)
     Pruned,     // the other order or writer closes a cycle with certain edges
+    ReadModifyWrite,  // the later writer read the earlier one's version of the key
     Derived,    // an anti-dependency: a read of a version, and a write after it
   };
   Kind kind = Kind::Observed;
@@ -116,6 +117,13 @@ class Polygraph {
   std::vector<WrChoice>& choices() { return choices_; }
   const std::vector<WrChoice>& choices() const { return choices_; }
   const std::vector<TxnId>& writers(KeyId k) const { return writers_[k]; }
+  // A key whose version order is a read-modify-write chain (rmw_chain() in
+  // polygraph.cpp): its writers in that order, T0's successor first; it has
+  // no write-write pairs. nullptr for every other key.
+  const std::vector<TxnId>* chain(KeyId k) const {
+    auto it = chains_.find(k);
+    return it == chains_.end() ? nullptr : &it->second;
+  }
   // The known graph as a theory graph (edge id = index into known()), a
   // topological order and reachability of it.
   const graph::Digraph& known_graph() const { return graph_; }
@@ -160,6 +168,7 @@ class Polygraph {
   std::optional<std::vector<DepEdge>> path_before(graph::Node from, graph::Node to,
                                                   std::size_t bound) const;
   void rebuild_graph();
+  std::optional<std::vector<TxnId>> rmw_chain(KeyId k) const;
 
   const History& h_;
   const AbstractHistory& a_;
@@ -185,6 +194,7 @@ class Polygraph {
   // would be quadratic.
   std::vector<std::size_t> pair_base_;
   std::unordered_map<std::uint64_t, std::uint32_t> writer_pos_;
+  std::unordered_map<KeyId, std::vector<TxnId>> chains_;
   graph::Digraph graph_;
   std::vector<graph::Node> order_;
   graph::Reachability reach_;
