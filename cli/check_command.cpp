@@ -17,6 +17,7 @@
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
 #include "lua/spec_library.hpp"
 
@@ -35,6 +36,9 @@ ReadResult load(const std::string& file, const std::string& format, const std::s
   std::optional<Format> f;
   if (!format.empty()) f = parse_format_name(format);  // validated by the option's check
   auto start = Clock::now();
+  // A large input takes seconds to read: say so, about once a second.
+  budget::ScopedHeartbeat beat(
+      [&] { fmt::print(stderr, "reading {}, {:.1f} s\n", display_text(file), seconds_since(start)); });
   ReadResult r = read_history_path(file, f, read_options(init));
   seconds = seconds_since(start);
   return r;

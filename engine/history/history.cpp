@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/util/budget.hpp"
 #include "engine/util/utf8.hpp"
 
 namespace iso {
@@ -120,7 +121,11 @@ SessionId History::add_session() {
   return static_cast<SessionId>(sessions_.size() - 1);
 }
 
+// Building a history polls the run's budget: every reader builds through
+// these, so reading a large input respects --timeout and reports progress
+// (budget.hpp) without each format's parser doing it.
 TxnId History::add_txn(SessionId session, std::string name, TxnStatus status) {
+  budget::poll();
   assert(session < sessions_.size());
   auto id = static_cast<TxnId>(txns_.size());
   Transaction t;
@@ -134,11 +139,13 @@ TxnId History::add_txn(SessionId session, std::string name, TxnStatus status) {
 }
 
 void History::add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line) {
+  budget::poll();
   assert(t < txns_.size() && k < keys_.size() && v < values_.size());
   txns_[t].ops.push_back(Op{OpKind::Read, k, v, 0, kNoList, line});
 }
 
 void History::add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line) {
+  budget::poll();
   assert(t < txns_.size() && k < keys_.size() && v < values_.size());
   txns_[t].ops.push_back(Op{OpKind::Write, k, v, 0, kNoList, line});
 }

@@ -55,8 +55,8 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   for (KeyId k = 0; k < writers_.size(); ++k) {
     const auto& ws = writers_[k];
     pair_base_[k] = pairs_.size();
-    if (ws.size() >= 2 && !listed[k])
-      if (auto chain = rmw_chain(k)) {
+    if (ws.size() >= 2 && !listed[k] && !lost_update_)
+      if (auto chain = rmw_chain(k, lost_update_)) {
         TxnId prev = kInitTxn;
         for (TxnId w : *chain) {
           fix_ww(prev, w, k, {EdgeWhy::Kind::ReadModifyWrite, 0});
@@ -74,6 +74,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
         add_known({kInitTxn, w, Dep::WW, k}, {EdgeWhy::Kind::Initial, 0});
       }
     }
+    if (lost_update_) continue;  // the verdict is known: no pairs needed
     // The pairs of a key are contiguous, in the order pair_at() computes.
     for (std::size_t i = 0; i < ws.size(); ++i) {
       budget::poll();
@@ -135,25 +136,33 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
 // initial version) with no other candidate, and no two the same one, the
 // writers form chains from the versions they read; if that is one chain
 // from T0 through all of them, it is x's version order in every acyclic
-// compatible graph, and no pair of writers is left to choose. (Two readers
-// of one version, or a chain that does not start at T0, are left to the
-// general case, which finds their cycles.) TPC-C's hot rows are such keys:
-// every write is an increment.
-std::optional<std::vector<TxnId>> Polygraph::rmw_chain(KeyId k) const {
-  if (!h_.t0_writes(k)) return std::nullopt;
+// compatible graph, and no pair of writers is left to choose. (A chain
+// that does not start at T0 or misses a writer is left to the
+// general case; two readers of one version are a lost update, reported
+// as such.) TPC-C's hot rows are such keys: every write is an increment.
+std::optional<std::vector<TxnId>> Polygraph::rmw_chain(KeyId k, std::optional<LostUpdate>& lost) const {
   std::unordered_map<TxnId, TxnId> next;  // the version read -> the writer that read it
+  bool all = h_.t0_writes(k);  // every writer a read-modify-write of one version
   for (TxnId w : writers_[k]) {
-    if (unknown_[w]) return std::nullopt;
     const auto& reads = a_.abs[w].reads;
     TxnId read_from = kNoTxn;
-    for (std::size_t i = 0; i < reads.size(); ++i) {
+    bool rmw = !unknown_[w];
+    for (std::size_t i = 0; i < reads.size() && rmw; ++i) {
       if (reads[i].key != k) continue;
       const auto& cands = a_.candidates[w][i];
-      if (read_from != kNoTxn || cands.size() != 1 || cands[0] == w || unknown_[cands[0]]) return std::nullopt;
-      read_from = cands[0];
+      rmw = read_from == kNoTxn && cands.size() == 1 && cands[0] != w && !unknown_[cands[0]];
+      if (rmw) read_from = cands[0];
     }
-    if (read_from == kNoTxn || !next.emplace(read_from, w).second) return std::nullopt;
+    if (!rmw || read_from == kNoTxn) {
+      all = false;
+      continue;
+    }
+    if (auto [it, fresh] = next.emplace(read_from, w); !fresh) {
+      lost = LostUpdate{it->second, w, k};
+      return std::nullopt;
+    }
   }
+  if (!all) return std::nullopt;
   std::vector<TxnId> chain;
   for (auto it = next.find(kInitTxn); it != next.end(); it = next.find(chain.back())) {
     chain.push_back(it->second);
@@ -385,6 +394,12 @@ std::vector<DepEdge> Polygraph::cycle_through(const DepEdge& e) const {
 
 std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes) {
   passes = 0;
+  if (lost_update_) {
+    // Whichever of the two writes comes first, the other read the version
+    // it overwrote.
+    const auto [a, b, k] = *lost_update_;
+    return PruneViolation{{{a, b, Dep::WW, k}, {b, a, Dep::RW, k}}, {{{b, a, Dep::WW, k}, {a, b, Dep::RW, k}}}};
+  }
   std::vector<DepEdge> ab, ba;  // reused: the edges each alternative implies
   std::vector<bool> relayed;
   std::vector<graph::Node> preferred;

@@ -168,7 +168,14 @@ class Polygraph {
   std::optional<std::vector<DepEdge>> path_before(graph::Node from, graph::Node to,
                                                   std::size_t bound) const;
   void rebuild_graph();
-  std::optional<std::vector<TxnId>> rmw_chain(KeyId k) const;
+  // Two committed writers of a key that read it first, both from the same
+  // writer and no other candidate: a lost update, which SER and SI forbid
+  // whichever of them comes first.
+  struct LostUpdate {
+    TxnId first, second;
+    KeyId key;
+  };
+  std::optional<std::vector<TxnId>> rmw_chain(KeyId k, std::optional<LostUpdate>& lost) const;
 
   const History& h_;
   const AbstractHistory& a_;
@@ -195,6 +202,10 @@ class Polygraph {
   std::vector<std::size_t> pair_base_;
   std::unordered_map<std::uint64_t, std::uint32_t> writer_pos_;
   std::unordered_map<KeyId, std::vector<TxnId>> chains_;
+  // A certain lost update found while looking for chains: prune() reports it
+  // at once, and no write-write pairs are built (a hot key's would take
+  // gigabytes before pruning could find it).
+  std::optional<LostUpdate> lost_update_;
   graph::Digraph graph_;
   std::vector<graph::Node> order_;
   graph::Reachability reach_;
