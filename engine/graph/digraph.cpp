@@ -101,14 +101,35 @@ std::optional<std::vector<EdgeId>> bfs(const Digraph& g, Node from, Node to,
 // (from == to: the cheapest cycle through it), through nodes with
 // comp[node] == c (or any node when comp is empty). Returns the edge ids
 // and the cost.
+// Its per-node arrays, kept across the searches of one caller: a caller
+// probing many small components of a large graph would otherwise clear
+// arrays of the whole graph's size for each probe. `dist` is kUnset except
+// at the nodes in `touched`, which each search resets when it ends.
+struct CheapestScratch {
+  std::vector<std::uint32_t> dist, parent_edge;
+  std::vector<Node> parent, touched;
+};
+
 std::optional<std::pair<std::vector<EdgeId>, std::uint32_t>> cheapest(
     const Digraph& g, Node from, Node to, const EdgeCost& cost,
-    const std::vector<std::uint32_t>& comp, std::uint32_t c) {
+    const std::vector<std::uint32_t>& comp, std::uint32_t c, CheapestScratch& scratch) {
   const std::uint32_t n = g.size();
-  std::vector<std::uint32_t> dist(n, kUnset), parent_edge(n, kUnset);
-  std::vector<Node> parent(n, kUnset);
+  auto& [dist, parent_edge, parent, touched] = scratch;
+  if (dist.size() != n) {
+    dist.assign(n, kUnset);
+    parent_edge.assign(n, kUnset);
+    parent.assign(n, kUnset);
+  }
+  struct Reset {  // leaves dist all kUnset again, however the search ends
+    CheapestScratch& s;
+    ~Reset() {
+      for (Node x : s.touched) s.dist[x] = kUnset;
+      s.touched.clear();
+    }
+  } reset{scratch};
   std::deque<Node> queue{from};
   dist[from] = 0;
+  touched.push_back(from);
   std::uint32_t best = kUnset;  // the cheapest arrival at `to` so far
   Node best_from = kUnset;
   EdgeId best_edge = 0;
@@ -130,6 +151,7 @@ std::optional<std::pair<std::vector<EdgeId>, std::uint32_t>> cheapest(
         continue;
       }
       if (dist[a.to] != kUnset && dist[a.to] <= d) continue;
+      if (dist[a.to] == kUnset) touched.push_back(a.to);
       dist[a.to] = d;
       parent[a.to] = u;
       parent_edge[a.to] = a.id;
@@ -211,7 +233,8 @@ std::vector<Cycle> short_cycles(const Digraph& g, std::size_t probes_per_compone
 
 std::optional<std::vector<EdgeId>> cheapest_path(const Digraph& g, Node from, Node to,
                                                  const EdgeCost& cost) {
-  auto found = cheapest(g, from, to, cost, {}, 0);
+  CheapestScratch scratch;
+  auto found = cheapest(g, from, to, cost, {}, 0, scratch);
   if (!found) return std::nullopt;
   return std::move(found->first);
 }
@@ -222,13 +245,14 @@ std::vector<Cycle> cheap_cycles(const Digraph& g, const EdgeCost& cost, std::siz
   const auto members = component_members(g, comp);
   std::set<std::vector<EdgeId>> seen;  // each cycle once, as its sorted edge ids
   std::vector<std::pair<std::uint32_t, Cycle>> found;
+  CheapestScratch scratch;
   // Probe the j-th member of every component with a cycle, j = 0, 1, ...
   for (std::size_t j = 0, done = 0; done < probes; ++j) {
     bool any = false;
     for (std::uint32_t c = 0; c < members.size() && done < probes; ++c) {
       const auto& m = members[c];
       if (j >= m.size()) continue;
-      auto cycle = cheapest(g, m[j], m[j], cost, comp, c);
+      auto cycle = cheapest(g, m[j], m[j], cost, comp, c, scratch);
       if (!cycle) continue;  // a single node without a self-loop
       any = true;
       ++done;
