@@ -241,7 +241,9 @@ def main():
         ours = fnum(r["wall_s"]) if r["verdict"] not in ("error", "timeout") else None
         mem = fnum(r["peak_rss_mb"])
         res = met(ours, t)
-        if mem is not None:
+        if r["verdict"] == "error":
+            res = "missed: " + (r["note"] or "no result")
+        elif mem is not None:
             res += "; memory " + ("within" if mem <= mb else "over") + f" {mb} MB"
         p(f"| {name} | {level} | under {t} s within {mb} MB | {ours_text(r)} | {r['peak_rss_mb']} ({peaks_text(r)}) | "
           f"{phase_text(r)} | {r['verdict']} | {res} |")
