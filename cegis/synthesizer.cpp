@@ -957,8 +957,17 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
   Problem q = p;
   q.space = needed_space(p);
   try {
-    for (const lua::Level* l : q.allow) check_witness_sorts(*l->framework);
-    for (const lua::Level* l : q.deny) check_witness_sorts(*l->framework);
+    for (const auto* levels : {&q.allow, &q.deny})
+      for (const lua::Level* l : *levels) {
+        check_witness_sorts(*l->framework);
+        // Real time is not (yet) part of the space: a history without
+        // timestamps would make such a level its untimed counterpart.
+        if (l->uses_real_time())
+          throw std::invalid_argument(fmt::format(
+              "{} uses the real-time order (h.rt), and synthesized histories have no timestamps yet: "
+              "it can be checked (isosynth check) but not synthesized",
+              l->name));
+      }
     std::optional<std::size_t> ordering;
     {
       auto last = Clock::now();

@@ -152,6 +152,7 @@ int run_check(const CheckArgs& a) {
 
   double parse_seconds = 0;
   ReadResult loaded = load(a.file, a.format, a.init, parse_seconds);
+  loaded.history.set_clock_skew(a.clock_skew);
   const History& h = loaded.history;
   DecideOptions opt;
   opt.sessions = a.sessions == "ignore" ? SessionMode::Ignore : SessionMode::Auto;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct CheckArgs {
   std::string format;          // empty: detect
   std::string init = "auto";   // auto | implicit | explicit | none
   std::string sessions = "auto";  // auto (as each level defines) | ignore
+  std::int64_t clock_skew = 0;    // Δ for the real-time order, in the timestamps' unit
   bool json = false;
   bool stats = false;
   bool witness = false;        // print each allowed level's witness, whatever the size

@@ -520,6 +520,7 @@ void push_history(lua_State* L) {
   field("U", s.U);
   field("hb", s.hb);
   field("vo", rel(s.vo));
+  field("rt", rel(s.rt));
   // Reads of writes that never became committed versions (seen only by a
   // level that permits them: Level::permits).
   field("aborted_reads", rel(s.abr));

@@ -134,6 +134,18 @@ level "SER" {
   end,
 }
 
+level "StrictSER" {
+  framework = "biswas",
+  doc = "Strict serializability (Papadimitriou 1979; Herlihy & Wing 1990, for transactions): "
+     .. "serializability with a commit order that respects real time, rt ⊆ co, where t1 rt t2 iff "
+     .. "t1 committed before t2 began by more than the clock skew. Elle's strict-serializable; "
+     .. "Vbox's SER with time dependencies",
+  axiom = function(h, e)
+    return levels["biswas.SER"](h, e)
+         & h.rt:within(e.co)                                    -- rt ⊆ co
+  end,
+}
+
 level "UpdateSer" {
   framework = "biswas",
   doc = "Serializability of the update transactions (Fekete et al. 2004, as Isolde Listing 1 "

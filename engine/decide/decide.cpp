@@ -210,6 +210,19 @@ Decision decide(const History& original, const Level& level, const DecideOptions
         "{} does not use the known version orders (h.vo) that list-append reads reveal; its "
         "verdict rests on the last element of each list",
         level.name));
+  if (level.uses_real_time()) {
+    std::size_t untimed = 0, committed = 0;
+    for (TxnId t = 1; t < h.num_txns(); ++t) {
+      if (h.txn(t).status == TxnStatus::Aborted) continue;
+      ++committed;
+      untimed += !h.txn(t).begin || !h.txn(t).commit;
+    }
+    if (untimed > 0)
+      d.notes.push_back(fmt::format(
+          "{} of {} transactions have no begin or commit timestamp: the real-time order orders "
+          "them with no other transaction",
+          untimed, committed));
+  }
   return d;
 }
 

@@ -113,6 +113,9 @@ class History {
   void add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line = 0);
   void set_init(KeyId k, ValueId v);  // default initial value is the integer 0
   void set_initial_writes(InitialWrites w) { initial_writes_ = w; }
+  // The clock-skew bound Δ (in the timestamps' unit, >= 0) under which
+  // real_time_before() reads the begin and commit timestamps.
+  void set_clock_skew(std::int64_t skew) { clock_skew_ = skew; }
   Transaction& txn(TxnId t) { return txns_[t]; }
 
   // --- access ---------------------------------------------------------------
@@ -129,6 +132,18 @@ class History {
   ValueId init_value(KeyId k) const;   // the interned 0 unless set_init was called
   bool has_explicit_init(KeyId k) const;
   InitialWrites initial_writes() const { return initial_writes_; }
+  std::int64_t clock_skew() const { return clock_skew_; }
+  // Real-time order (LEVELS.md, "Real time"): a committed before b began,
+  // by more than the clock skew: a.commit + Δ < b.begin, both timestamps
+  // known. T0, the initial state, precedes every other transaction. A
+  // transaction without the timestamps is ordered with no other (but T0).
+  bool real_time_before(TxnId a, TxnId b) const {
+    if (a == b || b == 0) return false;
+    if (a == 0) return true;
+    const auto& c = txns_[a].commit;
+    const auto& bg = txns_[b].begin;
+    return c && bg && *c < *bg - clock_skew_;
+  }
   // Does T0 write k? Every key, or only those set_init gave.
   bool t0_writes(KeyId k) const {
     return initial_writes_ == InitialWrites::EveryKey || has_explicit_init(k);
@@ -156,6 +171,7 @@ class History {
   std::vector<std::vector<ValueId>> lists_;
   std::vector<std::optional<ValueId>> init_;  // per key
   InitialWrites initial_writes_ = InitialWrites::EveryKey;
+  std::int64_t clock_skew_ = 0;
   std::unordered_map<std::string, KeyId> key_index_;
   std::unordered_map<std::string, ValueId> value_index_;  // keyed by a tagged spelling
   // By name, built by find_txn() (not thread-safe, as the rest of a History

@@ -21,6 +21,8 @@ bool Level::uses_read_events() const { return model::mentions_read_events(constr
 
 bool Level::uses_dirty_reads() const { return model::mentions_dirty_reads(constraint()); }
 
+bool Level::uses_real_time() const { return model::mentions_real_time(constraint()); }
+
 bool Level::uses_known_orders() const {
   return logic::mentions(constraint(), *model::history_schema().vo);
 }

@@ -73,6 +73,9 @@ struct Level {
   // (h.aborted_reads, h.intermediate_reads)? Synthesis then searches the
   // space that has them.
   bool uses_dirty_reads() const;
+  // Does the constraint mention the real-time order (h.rt)? Such a level
+  // reads the history's begin and commit timestamps.
+  bool uses_real_time() const;
 };
 
 }  // namespace iso

@@ -100,6 +100,12 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
         vo.push_back({K(ko.key), T(ko.chain[i]), T(after[j])});
   }
   inst.bindings.bind(s.vo, constant_matrix(n, 3, vo));
+  // Real-time order between members, from the history's timestamps.
+  std::vector<std::vector<Atom>> rt;
+  for (TxnId a : h.txns)
+    for (TxnId b : h.txns)
+      if (h.history->real_time_before(a, b)) rt.push_back({T(a), T(b)});
+  inst.bindings.bind(s.rt, constant_matrix(n, 2, rt));
   // Aborted and intermediate reads the options set aside (a level that
   // permits them): a read of a write that never became a committed version
   // (a write of unknown status counts as aborted in this choice of members).

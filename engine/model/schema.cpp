@@ -14,6 +14,7 @@ const HistorySchema& history_schema() {
     s.wrx = make_relation("wrx", {kTxn, kObj, kTxn});
     s.t0 = make_relation("T0", {kTxn});
     s.vo = make_relation("vo", {kObj, kTxn, kTxn});
+    s.rt = make_relation("rt", {kTxn, kTxn});
     s.abr = make_relation("abr", {kTxn, kObj, kVal});
     s.irr = make_relation("irr", {kTxn, kObj, kVal});
     s.rtxn = make_relation("rtxn", {kRead, kTxn});
@@ -34,6 +35,8 @@ const HistorySchema& history_schema() {
 }
 
 bool mentions_read_events(const FormulaPtr& f) { return mentions_sort(f, kRead); }
+
+bool mentions_real_time(const FormulaPtr& f) { return mentions(f, *history_schema().rt); }
 
 bool mentions_dirty_reads(const FormulaPtr& f) {
   const HistorySchema& s = history_schema();

@@ -20,6 +20,10 @@
 //                            known_order.hpp); transitively closed. Every
 //                            framework's wf makes its version or commit
 //                            order contain it.
+//   rt     : Txn->Txn        real-time order: rt(t1, t2) iff t1 committed
+//                            before t2 began, by more than the clock skew
+//                            (History::real_time_before); T0 first. Empty
+//                            but for T0's pairs without timestamps.
 //   abr    : Txn->Obj->Val   aborted reads (Adya's G1a): abr(t, x, n) iff a
 //                            read of x by committed t returns n, a value only
 //                            an aborted transaction wrote
@@ -59,7 +63,7 @@ inline constexpr logic::SortId kVal = 2;
 inline constexpr logic::SortId kRead = 3;
 
 struct HistorySchema {
-  logic::RelationPtr reads, writes, so, wrx, t0, vo, abr, irr;
+  logic::RelationPtr reads, writes, so, wrx, t0, vo, rt, abr, irr;
   logic::RelationPtr rtxn, rkey, rval, po, rf;
 
   logic::ExprPtr T0;      // {t0}
@@ -78,6 +82,8 @@ const HistorySchema& history_schema();
 // it)? Such a formula needs a history's read events, which the synthesizer's
 // space of abstract transactions does not have.
 bool mentions_read_events(const logic::FormulaPtr& f);
+// Does `f` mention the real-time order (h.rt)?
+bool mentions_real_time(const logic::FormulaPtr& f);
 
 // Does `f` mention the aborted or intermediate reads (abr, irr)? Such a
 // formula needs the synthesis space that has them (SpaceOptions::dirty_reads).

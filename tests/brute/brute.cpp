@@ -86,6 +86,8 @@ class CommitOrderSearch {
     if (placed_ == m_.all) return complete();
     for (int t = 1; t < m_.n; ++t) {
       if (has(placed_, t) || (m_.so_pred[t] & ~placed_) != 0) continue;
+      // Strict serializability: co ⊇ rt, so t's real-time predecessors first.
+      if (level_ == Level::BiswasStrictSER && (m_.rt_pred[t] & ~placed_) != 0) continue;
       place(t);
       if (choose(t, 0)) return true;  // the state holds the witness
       unplace(t);
@@ -329,6 +331,7 @@ class CommitOrderSearch {
         case Level::BiswasPC:
         case Level::BiswasSI: c = pos_[t2] <= max_direct; break;
         case Level::BiswasSER:
+        case Level::BiswasStrictSER:
         case Level::AdyaPL299:
         case Level::AdyaPL3: c = true; break;
         case Level::BiswasUpdateSer: c = t3_update; break;
@@ -622,6 +625,7 @@ const std::vector<std::string>& names_of(bool adya) {
   static const std::array<std::vector<std::string>, 2> names = [] {
     std::array<std::vector<std::string>, 2> v;
     for (const auto& info : level_table()) {
+      if (info.real_time) continue;
       v[info.framework == Framework::Adya ? 1 : 0].emplace_back(info.name);
     }
     return v;

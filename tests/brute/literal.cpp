@@ -125,6 +125,7 @@ bool BiswasLiteral::in_D(int x, int t1, int t2, int t3) const {
     case Level::BiswasSI:
       return m.R(t3, x);
     case Level::BiswasSER:
+    case Level::BiswasStrictSER:
       return true;
     case Level::BiswasUpdateSer:
       return has(m.update, t3);
@@ -146,6 +147,7 @@ bool BiswasLiteral::C(int t2, int t3) const {
       }
       return false;
     case Level::BiswasSER:
+    case Level::BiswasStrictSER:
     case Level::BiswasUpdateSer:
       return co(t2, t3);
     default:
@@ -349,6 +351,12 @@ bool BiswasLiteral::holds(std::string* why) const {
     case Level::BiswasPC:
     case Level::BiswasSER:
     case Level::BiswasUpdateSer:
+      return axiom(why);
+    case Level::BiswasStrictSER:
+      for (int a = 0; a < m.n; ++a)
+        for (int b = 0; b < m.n; ++b)
+          if (has(m.rt_pred[b], a) && !co(a, b))
+            return fail(why, "co does not contain rt: {} committed before {} began", m.name(a), m.name(b));
       return axiom(why);
     case Level::BiswasSI:
       return axiom(why) && conflict(why);

@@ -11,13 +11,14 @@
 namespace iso::brute::detail {
 namespace {
 
-constexpr std::array<LevelInfo, 31> kLevels{{
+constexpr std::array<LevelInfo, 32> kLevels{{
     {"biswas.RC", Level::BiswasRC, Framework::Biswas},
     {"biswas.RA", Level::BiswasRA, Framework::Biswas},
     {"biswas.CC", Level::BiswasCC, Framework::Biswas},
     {"biswas.PC", Level::BiswasPC, Framework::Biswas},
     {"biswas.SI", Level::BiswasSI, Framework::Biswas},
     {"biswas.SER", Level::BiswasSER, Framework::Biswas},
+    {"biswas.StrictSER", Level::BiswasStrictSER, Framework::Biswas, true},
     {"biswas.UpdateSer", Level::BiswasUpdateSer, Framework::Biswas},
     {"dbcop.RR", Level::DbcopRR, Framework::Biswas},
     {"cerone.RA", Level::CeroneRA, Framework::Cerone},
@@ -148,6 +149,10 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
   m.reads_of.assign(m.n, std::vector<std::vector<int>>(m.nkeys));
   m.internal_lists.assign(m.n, {});
   m.so_pred.assign(m.n, 0);
+  m.rt_pred.assign(m.n, 0);
+  for (int a = 0; a < m.n; ++a)
+    for (int b = 0; b < m.n; ++b)
+      if (h.real_time_before(m.ids[a], m.ids[b])) m.rt_pred[b] |= bit(a);
   m.writers.assign(m.nkeys, 0);
   m.all = bit(m.n) - 1;
 

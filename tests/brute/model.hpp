@@ -46,7 +46,7 @@ constexpr bool has(Mask m, int i) { return (m >> i) & 1U; }
 enum class Framework : std::uint8_t { Biswas, Cerone, Plume, Adya };
 
 enum class Level : std::uint8_t {
-  BiswasRC, BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasUpdateSer,
+  BiswasRC, BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasStrictSER, BiswasUpdateSer,
   DbcopRR,
   CeroneRA, CeroneCC, CeroneUA, CeronePSI, CeronePC, CeroneSI, CeroneSER,
   CeroneUpdateSer, CeroneNLU,
@@ -59,6 +59,9 @@ struct LevelInfo {
   std::string_view name;
   Level level;
   Framework framework;
+  // Reads the history's timestamps (the real-time order): not in levels(),
+  // whose lists the synthesis tests walk, and synthesis has no time yet.
+  bool real_time = false;
 };
 
 // Every level, with its aliases (adya.SI, adya.SER).
@@ -106,6 +109,8 @@ struct Model {
   std::vector<std::vector<std::vector<int>>> reads_of;  // [t][x] indices in reads[t]
   std::vector<std::vector<InternalListRead>> internal_lists;  // [t]
   std::vector<Mask> so_pred;                           // [t] so-predecessors
+  // [t] real-time predecessors (History::real_time_before), T0 included.
+  std::vector<Mask> rt_pred;
   std::vector<Mask> writers;                           // [x] Wr(x)
   Mask update = 0;                                     // U
   Mask all = 0;                                        // T
