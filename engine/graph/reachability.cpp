@@ -49,7 +49,7 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
     if (is_relayed(u)) continue;
     const Node pref = preferred(u);
     if (pref != kNoNode) --wanted[pref];
-    Node best = kNone;
+    Node best = kNoNode;
     for (std::uint32_t i = in_begin[u]; i < in_begin[u + 1]; ++i) {
       const Node p = in[i];
       if (tail[chain_[p]] != p) continue;
@@ -57,9 +57,9 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
         best = p;
         break;
       }
-      if (wanted[p] == 0 && (best == kNone || rank[p] > rank[best])) best = p;
+      if (wanted[p] == 0 && (best == kNoNode || rank[p] > rank[best])) best = p;
     }
-    if (best == kNone) {
+    if (best == kNoNode) {
       chain_[u] = static_cast<std::uint32_t>(tail.size());
       tail.push_back(u);
     } else {
@@ -96,7 +96,7 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
         for (const Arc& a : g.out(u))
           if (is_relayed(a.to)) into[fill[a.to]++] = {chain_[u], pos_[u]};
     fill = {};
-    std::vector<std::uint32_t> latest(k, kNone), stamp(k, kNone);
+    std::vector<std::uint32_t> latest(k, kNoNode), stamp(k, kNoNode);
     std::uint32_t kept = 0;
     for (Node v = 0; v < n; ++v) {
       budget::poll();
@@ -132,7 +132,7 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
         // Reaching v or an earlier node of its chain covers all v reaches.
         if (row[chain_[v]] <= pos_[v]) continue;
         row[chain_[v]] = pos_[v];
-      } else if (reaches_relayed(row, kNone, v)) {
+      } else if (reaches_relayed(row, kNoNode, v)) {
         // The row reaches an in-neighbour of v, whose row (merged through
         // the successor that reaches it) covers v's. (Not u's own chain:
         // its arcs may not be merged yet.)

@@ -72,16 +72,15 @@ class Reachability {
   static constexpr std::uint32_t kNever = UINT32_MAX;  // a chain the node does not reach
   void build_bitsets(const Digraph& g, const std::vector<Node>& order);
   // Does a (whose row is `row`) reach relayed b: reach, or be on a chain at
-  // or before, one of b's in-neighbours? `row` alone (a == kNone): does the
+  // or before, one of b's in-neighbours? `row` alone (a == kNoNode): does the
   // row reach one of them?
   bool reaches_relayed(const std::uint32_t* row, Node a, Node b) const {
     for (std::uint32_t i = relay_begin_[b]; i < relay_begin_[b + 1]; ++i) {
       const auto [h, last] = relay_[i];
-      if (row[h] <= last || (a != kNone && chain_[a] == h && pos_[a] <= last)) return true;
+      if (row[h] <= last || (a != kNoNode && chain_[a] == h && pos_[a] <= last)) return true;
     }
     return false;
   }
-  static constexpr Node kNone = UINT32_MAX;
 
   // Bitset form.
   struct Free {
