@@ -47,7 +47,7 @@ std::vector<TxnId> anomaly_txns(const poly::Anomaly& a) {
 }  // namespace
 
 std::string edge_label(const History& h, const poly::DepEdge& e) {
-  if (e.type == poly::Dep::SO) return std::string(poly::edge_type_name(e));
+  if (!poly::keyed(e.type)) return std::string(poly::edge_type_name(e));
   return fmt::format("{}({})", poly::dep_name(e.type), h.key_text(e.key));
 }
 
@@ -90,7 +90,7 @@ nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a) {
   auto edge_json = [&](const poly::DepEdge& e) {
     nlohmann::json j{{"from", h.txn(e.from).name}, {"to", h.txn(e.to).name},
                      {"type", std::string(poly::edge_type_name(e))}};
-    if (e.type != poly::Dep::SO) j["key"] = h.keys()[e.key].text;
+    if (poly::keyed(e.type)) j["key"] = h.keys()[e.key].text;
     return j;
   };
   nlohmann::json cycle = nlohmann::json::array();

@@ -695,6 +695,12 @@ int declare_level(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, ("isosynth.e." + fw_name).c_str());
   lv->axiom = eval_spec_function(L, fn, lua_gettop(L), "level '" + name + "': axiom");
   lua_pop(L, 1);
+  // Real time in a graph: the SER polygraph takes it as known edges (the
+  // commit order is a topological order of dependencies and real time); the
+  // other graphs do not model it yet.
+  if (lv->graph && *lv->graph != poly::GraphLevel::Ser && model::mentions_real_time(lv->axiom))
+    return luaL_error(L, "level '%s': graph = '%s' does not model the real-time order (h.rt); only "
+                      "\"SER\" does", name.c_str(), graph.c_str());
   // levels["name"] = axiom, for composition in later specs.
   lua_getglobal(L, "levels");
   lua_pushstring(L, name.c_str());

@@ -140,6 +140,8 @@ level "StrictSER" {
      .. "serializability with a commit order that respects real time, rt ⊆ co, where t1 rt t2 iff "
      .. "t1 committed before t2 began by more than the clock skew. Elle's strict-serializable; "
      .. "Vbox's SER with time dependencies",
+  -- The SER hyper-polygraph with the real-time order among its known edges.
+  graph = "SER",
   axiom = function(h, e)
     return levels["biswas.SER"](h, e)
          & h.rt:within(e.co)                                    -- rt ⊆ co

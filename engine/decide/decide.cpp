@@ -37,6 +37,7 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
   d.checker = poly::saturated(g) ? Checker::Saturation : Checker::Polygraph;
   poly::CheckOptions po;
   po.level = g;
+  po.real_time = level.uses_real_time();  // the spec loader allows it with SER only
   po.acyclicity = opt.acyclicity;
   po.prune = opt.prune;
   po.two_width = opt.two_width;

@@ -11,7 +11,12 @@
 
 namespace iso::poly {
 
-enum class Dep : std::uint8_t { SO, WR, WW, RW };
+// RT: real time (History::real_time_before), for a level whose commit
+// order must respect it (biswas.StrictSER); like SO it has no key.
+enum class Dep : std::uint8_t { SO, WR, WW, RW, RT };
+
+// Does an edge of this type concern one key?
+inline bool keyed(Dep d) { return d == Dep::WR || d == Dep::WW || d == Dep::RW; }
 
 inline std::string_view dep_name(Dep d) {
   switch (d) {
@@ -19,6 +24,7 @@ inline std::string_view dep_name(Dep d) {
     case Dep::WR: return "wr";
     case Dep::WW: return "ww";
     case Dep::RW: return "rw";
+    case Dep::RT: return "rt";
   }
   return "?";
 }

@@ -154,7 +154,7 @@ std::string format_cycle(const History& h, const std::vector<DepEdge>& cycle) {
   if (cycle.empty()) return "";
   std::string out = h.txn_name(cycle.front().from);
   for (const DepEdge& e : cycle) {
-    if (e.type == Dep::SO)
+    if (!keyed(e.type))
       out += fmt::format(" -{}-> {}", edge_type_name(e), h.txn_name(e.to));
     else
       out += fmt::format(" -{}({})-> {}", dep_name(e.type), h.key_text(e.key), h.txn_name(e.to));
@@ -176,6 +176,15 @@ std::string edge_fact(const History& h, const DepEdge& e) {
     case Dep::RW:
       return fmt::format("{} reads a version that {} overwrites",
                          read_text(h, e.from, e.key, e.to, false), version_text(h, e.to, e.key));
+    case Dep::RT: {
+      const Transaction& a = h.txn(e.from);
+      const Transaction& b = h.txn(e.to);
+      if (e.from == kInitTxn || !a.commit || !b.begin) return "T0, the initial state, precedes every transaction";
+      std::string s = fmt::format("{} committed at {} before {} began at {}", h.txn_name(e.from), *a.commit,
+                                  h.txn_name(e.to), *b.begin);
+      if (h.clock_skew() > 0) s += fmt::format(", more than the clock skew {} apart", h.clock_skew());
+      return s;
+    }
   }
   return {};
 }
@@ -241,6 +250,9 @@ Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle, GraphLevel l
     // other read (write skew).
     if (two && rw == 2) a.name = cycle[0].key == cycle[1].key ? "lost update" : "write skew";
   }
+  // A cycle that real time closes: Elle's names (G-single-realtime, ...).
+  if (std::any_of(cycle.begin(), cycle.end(), [](const DepEdge& e) { return e.type == Dep::RT; }))
+    a.name += "-realtime";
   for (const DepEdge& e : cycle) a.txns.push_back(e.from);
   a.description = format_cycle(h, cycle);
   if (level == GraphLevel::Si && a.name == "G-single")

@@ -172,6 +172,40 @@ std::optional<std::vector<TxnId>> Polygraph::rmw_chain(KeyId k, std::optional<Lo
   return chain;
 }
 
+void Polygraph::add_real_time_edges() {
+  struct Timed {
+    std::int64_t commit;
+    TxnId txn;
+  };
+  std::vector<std::vector<Timed>> sessions;
+  std::vector<bool> in_order;  // per session: commits in session order
+  for (const auto& session : h_.sessions()) {
+    std::vector<Timed> timed;
+    bool ordered = true;
+    for (TxnId t : session) {
+      if (!a_.member[t] || !h_.txn(t).commit) continue;
+      if (!timed.empty() && *h_.txn(t).commit < timed.back().commit) ordered = false;
+      timed.push_back({*h_.txn(t).commit, t});
+    }
+    std::stable_sort(timed.begin(), timed.end(), [](const Timed& x, const Timed& y) { return x.commit < y.commit; });
+    sessions.push_back(std::move(timed));
+    in_order.push_back(ordered);
+  }
+  for (TxnId t : a_.txns) {
+    budget::poll();
+    if (t == kInitTxn || !h_.txn(t).begin) continue;
+    for (std::size_t s = 0; s < sessions.size(); ++s) {
+      const auto& timed = sessions[s];
+      // The transactions of s that committed before t began, by more than the skew.
+      auto end = std::partition_point(timed.begin(), timed.end(),
+                                      [&](const Timed& x) { return h_.real_time_before(x.txn, t); });
+      if (end == timed.begin()) continue;
+      for (auto it = in_order[s] ? end - 1 : timed.begin(); it != end; ++it)
+        add_known({it->txn, t, Dep::RT, 0}, {});
+    }
+  }
+}
+
 const std::vector<TxnId>& Polygraph::ww_successors(KeyId k, TxnId w) const {
   auto it = ww_succ_.find(key_txn(k, w));
   return it == ww_succ_.end() ? kNone : it->second;

@@ -69,6 +69,14 @@ class Polygraph {
  public:
   Polygraph(const History& h, const AbstractHistory& a, GraphLevel level);
 
+  // Adds the real-time order to the known graph (SER only): per session, an
+  // edge from its latest transaction that committed before t began to t;
+  // the session's earlier ones reach t through session order, when the
+  // session's commits are in session order (otherwise each gets its own
+  // edge). Linear in transactions times sessions, where the real-time
+  // order itself is quadratic.
+  void add_real_time_edges();
+
   // Prunes to a fixpoint. Stops at the first proof of a violation and
   // returns it: the known graph is cyclic (its shortest cycle), or every
   // alternative of a constraint closes a cycle (the shortest, and the other

@@ -243,7 +243,7 @@ if(EXISTS ${DATA})
 endif()
 # Real time: a stale read is serializable but not strictly, until the clock
 # skew covers the gap between T1's commit (110) and T2's begin (120).
-cli_test(check-strict-ser-stale-read 1 "" "^biswas.StrictSER: violated$" ${BIN} check ${EX}/stale-read.json -l StrictSER)
+cli_test(check-strict-ser-stale-read 1 "" "^biswas.StrictSER: violated: G-single-realtime$" ${BIN} check ${EX}/stale-read.json -l StrictSER)
 cli_test(check-strict-ser-skew 0 "" "^biswas.StrictSER: allowed$" ${BIN} check ${EX}/stale-read.json -l StrictSER --clock-skew 10)
 cli_test(check-clock-skew-negative 2 "clock-skew" "" ${BIN} check ${EX}/stale-read.json -l StrictSER --clock-skew -1)
 cli_test(synth-real-time-refused 2 "synthesized histories have no timestamps" "" ${BIN} synth --allow SER --deny StrictSER)

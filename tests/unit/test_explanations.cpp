@@ -50,6 +50,9 @@ std::string contradiction(const History& h, const std::vector<poly::DepEdge>& cy
     switch (e.type) {
       case poly::Dep::SO:
         break;
+      case poly::Dep::RT:
+        if (!h.real_time_before(e.from, e.to)) return fmt::format("{}: not ordered in real time", edge);
+        break;
       case poly::Dep::WW:
         if (known({e.to, e.from, poly::Dep::WW, e.key}))
           return fmt::format("{}: the reverse order is certain", edge);

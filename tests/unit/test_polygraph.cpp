@@ -93,6 +93,9 @@ bool cycle_in_some_compatible_graph(const History& h, const std::vector<poly::De
         for (const auto& e : cycle) {
           switch (e.type) {
             case poly::Dep::SO: break;
+            case poly::Dep::RT:
+              if (!h.real_time_before(e.from, e.to)) return false;
+              break;
             case poly::Dep::WR:
               if (wr_of(e.to, e.key) != e.from) return false;
               break;

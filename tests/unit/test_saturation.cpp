@@ -123,6 +123,7 @@ std::string cycle_problem(const History& h, const std::vector<poly::DepEdge>& cy
           return "ww edge between transactions that do not both write the key";
         break;
       case poly::Dep::RW: return "rw edge in an RA/CC explanation";
+      case poly::Dep::RT: return "real-time edge in an RA/CC explanation";
     }
   }
   return "";
