@@ -260,6 +260,7 @@ def simulate_ser(args, rng):
     store = {}  # key -> current value
     previous = {}  # the state before the latest commit: key -> value, for the keys it changed
     stale = 0
+    tick = 0  # the clock: one tick per begin and per commit
     left = session_quota(args.txns, args.sessions)
     out = [[] for _ in range(args.sessions)]  # per session: list of txns (list of ops)
     active = [s for s in range(args.sessions) if left[s] > 0]
@@ -278,7 +279,8 @@ def simulate_ser(args, rng):
         for k, v in local.items():
             store[k] = v
             values.commit(k, v)
-        out[s].append(ops)
+        out[s].append((ops, tick, tick + 1))  # one at a time: intervals never overlap
+        tick += 2
         left[s] -= 1
         if left[s] == 0:
             active[i] = active[-1]
@@ -299,7 +301,8 @@ def simulate_si(args, rng):
     left = session_quota(args.txns, args.sessions)
     out = [[] for _ in range(args.sessions)]
     idle = [s for s in range(args.sessions) if left[s] > 0]
-    running = []  # (session, start_ts, ops, writes{key: value})
+    running = []  # (session, start_ts, ops, writes{key: value}, begin tick)
+    tick = 0  # the clock: one tick per begin and per commit
     aborted = 0
     lost = 0
     overlaps = 0
@@ -321,10 +324,11 @@ def simulate_si(args, rng):
             idle.pop()
             overlaps += len(running)
             ops, local = make_txn(work, values, lambda k: read(k, clock))
-            running.append((s, clock, ops, local))
+            running.append((s, clock, ops, local, tick))
+            tick += 1
             continue
         j = rng.randrange(len(running))
-        s, ts, ops, local = running[j]
+        s, ts, ops, local, begun = running[j]
         running[j] = running[-1]
         running.pop()
         conflict = any(last_commit.get(k, 0) > ts for k in local)
@@ -340,7 +344,8 @@ def simulate_si(args, rng):
                     versions.setdefault(k, []).append((clock, v))
                     last_commit[k] = clock
                     values.commit(k, v)
-            out[s].append(ops)
+            out[s].append((ops, begun, tick))
+            tick += 1
             left[s] -= 1
         if left[s] > 0:
             idle.append(s)
@@ -387,6 +392,10 @@ def main():
                         "writer and reads the state before it with this probability (a lost update); si, a transaction that first "
                         "committer wins would abort commits with this probability (a lost update) "
                         "(default 0: none)")
+    p.add_argument("--format", choices=["text", "native"], default="text",
+                   help="text: r/w(key,value,session,txn) lines; native: isosynth's JSON with each "
+                        "transaction's begin and commit time on the simulation's clock (one tick per "
+                        "begin and per commit), for the levels that use real time (default text)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     args = p.parse_args()
@@ -400,14 +409,29 @@ def main():
     f = sys.stdout if args.output == "-" else open(args.output, "w")
     lines = 0
     buf = []
+    if args.format == "native":
+        # isosynth's native JSON, with each transaction's begin and commit on
+        # the simulation's clock (docs/formats.md).
+        buf.append('{"format": "isosynth-history", "version": 1, "sessions": [\n')
     for s, txns in enumerate(sessions, start=1):
-        for t, ops in enumerate(txns, start=1):
-            for kind, k, v in ops:
-                buf.append(f"{kind}({k},{v},{s},{t})\n")
+        if args.format == "native":
+            buf.append(("" if s == 1 else ",\n") + "[")
+        for t, (ops, begin, commit) in enumerate(txns, start=1):
+            if args.format == "native":
+                body = ", ".join(f'["{kind}", {k}, {v}]' for kind, k, v in ops)
+                buf.append(("" if t == 1 else ",\n ") +
+                           f'{{"id": "S{s}.{t}", "begin": {begin}, "commit": {commit}, "ops": [{body}]}}')
+            else:
+                for kind, k, v in ops:
+                    buf.append(f"{kind}({k},{v},{s},{t})\n")
             lines += len(ops)
             if len(buf) > 100000:
                 f.write("".join(buf))
                 buf.clear()
+        if args.format == "native":
+            buf.append("]")
+    if args.format == "native":
+        buf.append("\n]}\n")
     f.write("".join(buf))
     if f is not sys.stdout:
         f.close()

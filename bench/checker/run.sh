@@ -105,6 +105,13 @@ for w in tpcc rubis twitter; do
     gen "$w-100k-lost" "--workload $w --txns 100000 --sessions 50 --keys 100000 --anomaly-rate 0.0001 --seed 1" "SER SI" 100000
   fi
 done
+# Strict serializability: native JSON with each transaction's begin and commit
+# on the simulation's clock (serial: intervals never overlap; si: they do).
+gen strict-10k-ser  "--txns 10000 --format native --seed 1" "SER StrictSER" 10000
+gen strict-10k-si   "--txns 10000 --isolation si --format native --seed 1" "SER StrictSER" 10000
+if [[ $big == 1 ]]; then
+  gen strict-100k-ser "--txns 100000 --sessions 50 --keys 10000 --format native --seed 1" "SER StrictSER" 100000
+fi
 if [[ $huge == 1 ]]; then
   # 1,000,000 transactions, 100 sessions, 100,000 keys (BL-like otherwise).
   gen huge-1m-ser "--txns 1000000 --sessions 100 --keys 100000 --seed 1" "SER" 1000000
@@ -141,7 +148,9 @@ for entry in "${inputs[@]}"; do
   if [[ -n $only ]] && ! grep -Eq -- "$only" <<<"$name"; then continue; fi
   path=$spec
   if [[ $name == gen:* ]]; then
-    path=$root/$work/${name#gen:}.txt
+    ext=txt
+    [[ $spec == *"--format native"* ]] && ext=json
+    path=$root/$work/${name#gen:}.$ext
     if [[ ! -s $path ]]; then
       # shellcheck disable=SC2086
       python3 bench/checker/generate.py $spec -o "$path.tmp" 2>"$path.log" && mv "$path.tmp" "$path"
