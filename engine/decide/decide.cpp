@@ -117,9 +117,9 @@ std::optional<std::string> permitted_list_read(const History& h, const Level& le
 }
 
 // Which instances of the level's formula fail together, on the part of
-// the history the core names (the whole history when it has no core). Only
-// where no choice of commits is left: every transaction committed or
-// aborted, and no list reads (whose orders are facts, not instances).
+// the history the core names (the whole history when it has no core, or
+// has list reads). Only where no choice of commits is left: every
+// transaction committed or aborted.
 void explain_generic(const History& h, const Level& level, Decision& d) {
   for (TxnId t = 1; t < h.num_txns(); ++t)
     if (h.txn(t).status == TxnStatus::Unknown) return;

@@ -97,18 +97,20 @@ std::optional<std::vector<EdgeId>> bfs(const Digraph& g, Node from, Node to,
   return std::nullopt;
 }
 
-// 0-1 breadth-first search from `from` for the cheapest path to `to`
-// (from == to: the cheapest cycle through it), through nodes with
-// comp[node] == c (or any node when comp is empty). Returns the edge ids
-// and the cost.
-// Its per-node arrays, kept across the searches of one caller: a caller
-// probing many small components of a large graph would otherwise clear
-// arrays of the whole graph's size for each probe. `dist` is kUnset except
-// at the nodes in `touched`, which each search resets when it ends.
+// The per-node arrays of cheapest(), kept across the searches of one
+// caller: a caller probing many small components of a large graph would
+// otherwise clear arrays of the whole graph's size for each probe. `dist`
+// is kUnset except at the nodes in `touched`, which each search resets
+// when it ends.
 struct CheapestScratch {
   std::vector<std::uint32_t> dist, parent_edge;
   std::vector<Node> parent, touched;
 };
+
+// 0-1 breadth-first search from `from` for the cheapest path to `to`
+// (from == to: the cheapest cycle through it), through nodes with
+// comp[node] == c (or any node when comp is empty). Returns the edge ids
+// and the cost.
 
 std::optional<std::pair<std::vector<EdgeId>, std::uint32_t>> cheapest(
     const Digraph& g, Node from, Node to, const EdgeCost& cost,

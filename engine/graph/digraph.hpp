@@ -50,6 +50,32 @@ class Digraph {
   std::size_t edges_ = 0;
 };
 
+// The arcs into each node of a graph, as compressed rows: the arcs into v
+// are arcs[begin[v] .. begin[v + 1]), each an Arc{from, id}. One array for
+// all, where a vector per node costs a header and spare capacity each (a
+// large history's graph has tens of millions of arcs).
+struct InArcs {
+  std::vector<std::size_t> begin;
+  std::vector<Arc> arcs;
+};
+
+// The arcs from -> to of `g` that keep(from, to) accepts, by target.
+template <typename Keep>
+InArcs in_arcs(const Digraph& g, Keep&& keep) {
+  const std::uint32_t n = g.size();
+  InArcs in{std::vector<std::size_t>(n + 1, 0), {}};
+  for (Node u = 0; u < n; ++u)
+    for (const Arc& a : g.out(u))
+      if (keep(u, a.to)) ++in.begin[a.to + 1];
+  for (Node v = 0; v < n; ++v) in.begin[v + 1] += in.begin[v];
+  in.arcs.resize(in.begin[n]);
+  std::vector<std::size_t> fill(in.begin.begin(), in.begin.end() - 1);
+  for (Node u = 0; u < n; ++u)
+    for (const Arc& a : g.out(u))
+      if (keep(u, a.to)) in.arcs[fill[a.to]++] = Arc{u, a.id};
+  return in;
+}
+
 // A cycle as the ids of its edges, in order; the first edge starts where the
 // last one ends.
 using Cycle = std::vector<EdgeId>;

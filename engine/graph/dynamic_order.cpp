@@ -6,16 +6,10 @@
 namespace iso::graph {
 
 DynamicOrder::DynamicOrder(const Digraph& base, const std::vector<Node>& order)
-    : base_(base), base_in_begin_(base.size() + 1, 0), added_(base.size()), added_in_(base.size()),
-      pos_(base.size()), at_(order), mark_(base.size(), 0), parent_(base.size()), parent_edge_(base.size()) {
+    : base_(base), base_in_(in_arcs(base, [](Node, Node) { return true; })), added_(base.size()),
+      added_in_(base.size()), pos_(base.size()), at_(order), mark_(base.size(), 0), parent_(base.size()),
+      parent_edge_(base.size()) {
   for (std::uint32_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
-  for (Node u = 0; u < base.size(); ++u)
-    for (const Arc& a : base.out(u)) ++base_in_begin_[a.to + 1];
-  for (Node v = 0; v < base.size(); ++v) base_in_begin_[v + 1] += base_in_begin_[v];
-  base_in_.resize(base_in_begin_[base.size()]);
-  std::vector<std::size_t> fill(base_in_begin_.begin(), base_in_begin_.end() - 1);
-  for (Node u = 0; u < base.size(); ++u)
-    for (const Arc& a : base.out(u)) base_in_[fill[a.to]++] = Arc{u, a.id};
 }
 
 void DynamicOrder::remove_edge(Node from, Node to, EdgeId id) {

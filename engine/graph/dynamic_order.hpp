@@ -42,13 +42,12 @@ class DynamicOrder {
   }
   template <typename F>
   void for_in(Node u, F&& f) const {
-    for (std::size_t i = base_in_begin_[u]; i < base_in_begin_[u + 1]; ++i) f(base_in_[i]);
+    for (std::size_t i = base_in_.begin[u]; i < base_in_.begin[u + 1]; ++i) f(base_in_.arcs[i]);
     for (const Arc& a : added_in_[u]) f(a);
   }
 
   const Digraph& base_;
-  std::vector<std::size_t> base_in_begin_;  // arcs into u: base_in_[begin[u], begin[u + 1])
-  std::vector<Arc> base_in_;                // (from, id)
+  InArcs base_in_;
   Digraph added_;
   std::vector<std::vector<Arc>> added_in_;
   std::vector<std::uint32_t> pos_;   // node -> position

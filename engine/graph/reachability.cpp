@@ -16,23 +16,11 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
   auto is_relayed = [&](Node v) { return relayed && (*relayed)[v]; };
   std::vector<std::uint32_t> rank(n);
   for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
-  // Arcs into unrelayed nodes from unrelayed ones, as compressed rows.
-  std::vector<std::uint32_t> in_begin(n + 1, 0);
   for (Node u = 0; u < n; ++u)
-    for (const Arc& a : g.out(u)) {
-      if (is_relayed(u) && is_relayed(a.to))
-        throw std::logic_error("reachability: an arc joins two relayed nodes");
-      if (!is_relayed(u) && !is_relayed(a.to) && a.to != u) ++in_begin[a.to + 1];
-    }
-  for (Node v = 0; v < n; ++v) in_begin[v + 1] += in_begin[v];
-  std::vector<Node> in(in_begin[n]);
-  {
-    std::vector<std::uint32_t> fill(in_begin.begin(), in_begin.end() - 1);
-    for (Node u = 0; u < n; ++u)
-      if (!is_relayed(u))
-        for (const Arc& a : g.out(u))
-          if (!is_relayed(a.to) && a.to != u) in[fill[a.to]++] = u;
-  }
+    for (const Arc& a : g.out(u))
+      if (is_relayed(u) && is_relayed(a.to)) throw std::logic_error("reachability: an arc joins two relayed nodes");
+  // Arcs into unrelayed nodes from unrelayed ones.
+  InArcs in = in_arcs(g, [&](Node u, Node v) { return u != v && !is_relayed(u) && !is_relayed(v); });
   // Chains, greedily in topological order: a node extends the chain of its
   // preferred predecessor if that is a chain's last node, else of the latest
   // in-neighbour that is one and that no node still to come prefers, or it
@@ -50,8 +38,8 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
     const Node pref = preferred(u);
     if (pref != kNoNode) --wanted[pref];
     Node best = kNoNode;
-    for (std::uint32_t i = in_begin[u]; i < in_begin[u + 1]; ++i) {
-      const Node p = in[i];
+    for (std::size_t i = in.begin[u]; i < in.begin[u + 1]; ++i) {
+      const Node p = in.arcs[i].to;
       if (tail[chain_[p]] != p) continue;
       if (p == pref) {
         best = p;
@@ -69,7 +57,6 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
     }
   }
   in = {};
-  in_begin = {};
   const std::size_t k = tail.size();
   // The chain form holds 32 bits per (node, chain); bitsets, 1 per (node, node).
   if (k == 0 || 32 * k >= n) {
@@ -80,44 +67,29 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
   }
   chains_ = static_cast<std::uint32_t>(k);
   // Per relayed node, the latest position of an in-neighbour on each chain:
-  // the arcs in, counted and placed per node, then reduced to one entry per
-  // chain with a scratch row stamped by node.
+  // its arcs in, reduced to one entry per chain with a scratch row stamped
+  // by node.
   {
+    const InArcs into = in_arcs(g, [&](Node u, Node v) { return !is_relayed(u) && is_relayed(v); });
     relay_begin_.assign(n + 1, 0);
-    for (Node u = 0; u < n; ++u)
-      if (!is_relayed(u))
-        for (const Arc& a : g.out(u))
-          if (is_relayed(a.to)) ++relay_begin_[a.to + 1];
-    for (Node v = 0; v < n; ++v) relay_begin_[v + 1] += relay_begin_[v];
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> into(relay_begin_[n]);
-    std::vector<std::uint32_t> fill(relay_begin_.begin(), relay_begin_.end() - 1);
-    for (Node u = 0; u < n; ++u)
-      if (!is_relayed(u))
-        for (const Arc& a : g.out(u))
-          if (is_relayed(a.to)) into[fill[a.to]++] = {chain_[u], pos_[u]};
-    fill = {};
-    std::vector<std::uint32_t> latest(k, kNoNode), stamp(k, kNoNode);
-    std::uint32_t kept = 0;
+    std::vector<std::uint32_t> latest(k, 0), stamp(k, kNoNode);
     for (Node v = 0; v < n; ++v) {
       budget::poll();
-      const std::uint32_t from = relay_begin_[v], to = relay_begin_[v + 1];
-      relay_begin_[v] = kept;
-      std::uint32_t first_kept = kept;
-      for (std::uint32_t i = from; i < to; ++i) {
-        const auto [h, p] = into[i];
+      relay_begin_[v] = static_cast<std::uint32_t>(relay_.size());
+      for (std::size_t i = into.begin[v]; i < into.begin[v + 1]; ++i) {
+        const Node u = into.arcs[i].to;
+        const std::uint32_t h = chain_[u];
         if (stamp[h] != v) {
           stamp[h] = v;
-          latest[h] = p;
-          into[kept++] = {h, p};
-        } else if (p > latest[h]) {
-          latest[h] = p;
+          latest[h] = pos_[u];
+          relay_.emplace_back(h, 0);
+        } else {
+          latest[h] = std::max(latest[h], pos_[u]);
         }
       }
-      for (std::uint32_t i = first_kept; i < kept; ++i) into[i].second = latest[into[i].first];
+      for (std::size_t i = relay_begin_[v]; i < relay_.size(); ++i) relay_[i].second = latest[relay_[i].first];
     }
-    relay_begin_[n] = kept;
-    into.resize(kept);
-    relay_ = std::move(into);
+    relay_begin_[n] = static_cast<std::uint32_t>(relay_.size());
   }
   // The first position reached on each chain, in reverse topological order.
   first_.assign(static_cast<std::size_t>(n) * k, kNever);

@@ -1,6 +1,7 @@
 #include "tests/brute/enumerate.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -103,6 +104,48 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
   AbstractOptions dirty;
   dirty.set_aside_aborted_reads = dirty.set_aside_intermediate_reads = space.dirty_reads;
   const unsigned statuses = space.dirty_reads ? 1u << space.txns : 1u;  // bit t: T(t+1) aborts
+  // The history of the current programs (pick) in sessions `sm`, with the
+  // transactions in `aborted` (a bit each) aborted and, with lists, the
+  // appenders of each key in `orders`; nullopt when a list read cannot be
+  // the prefix the space allows (it would hold the reader's own append, or
+  // an element nobody appends).
+  auto build = [&](const std::vector<int>& sm, unsigned aborted,
+                   const std::vector<std::vector<int>>& orders) -> std::optional<History> {
+    History h;
+    for (int k = 0; k < space.keys; ++k) h.intern_key(std::string(1, static_cast<char>('x' + k)));  // x, y, z as synthesis names them
+    for (int v = 0; v < space.values; ++v) h.intern_value(Value{std::int64_t{v}});
+    std::vector<SessionId> sids;
+    for (int s = 0; s < space.txns; ++s) sids.push_back(h.add_session());
+    for (int t = 0; t < space.txns; ++t) {
+      TxnId id = h.add_txn(sids[static_cast<std::size_t>(sm[static_cast<std::size_t>(t)])], fmt::format("T{}", t + 1),
+                           (aborted >> t & 1u) ? TxnStatus::Aborted : TxnStatus::Committed);
+      for (const Letter& l : programs[pick[static_cast<std::size_t>(t)]]) {
+        if (l.write) {
+          h.add_write(id, l.key, static_cast<ValueId>(l.value));
+          continue;
+        }
+        if (!space.lists) {
+          h.add_read(id, l.key, static_cast<ValueId>(l.value));
+          continue;
+        }
+        // The appends up to the one of l.value, without the reader's.
+        std::vector<ValueId> list;
+        bool found = l.value == 0;
+        for (int w : orders[static_cast<std::size_t>(l.key)]) {
+          if (found) break;
+          if (w == t) return std::nullopt;
+          for (const Letter& o : programs[pick[static_cast<std::size_t>(w)]])
+            if (o.write && o.key == l.key) {
+              list.push_back(static_cast<ValueId>(o.value));
+              found = o.value == l.value;
+            }
+        }
+        if (!found) return std::nullopt;  // nobody appends it: thin air
+        h.add_list_read(id, l.key, std::move(list), 0);
+      }
+    }
+    return h;
+  };
   while (true) {
     // Without duplicates, each (key, value) written once (by one write of
     // one transaction).
@@ -124,44 +167,11 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
         for (const Letter& l : programs[pick[t]])
           if (l.write) orders[static_cast<std::size_t>(l.key)].push_back(t);
       while (true) {
-        History h;
-        for (int k = 0; k < space.keys; ++k) h.intern_key(std::string(1, static_cast<char>('x' + k)));  // x, y, z as synthesis names them
-        for (int v = 0; v < space.values; ++v) h.intern_value(Value{std::int64_t{v}});
-        std::vector<SessionId> sids;
-        for (int s = 0; s < space.txns; ++s) sids.push_back(h.add_session());
-        bool lists_ok = true;
-        for (int t = 0; t < space.txns; ++t) {
-          TxnId id = h.add_txn(sids[sm[t]], fmt::format("T{}", t + 1),
-                               (aborted >> t & 1u) ? TxnStatus::Aborted : TxnStatus::Committed);
-          for (const Letter& l : programs[pick[t]]) {
-            if (l.write) {
-              h.add_write(id, l.key, static_cast<ValueId>(l.value));
-            } else if (!space.lists) {
-              h.add_read(id, l.key, static_cast<ValueId>(l.value));
-            } else {
-              // The appends up to the one of l.value, without the reader's.
-              std::vector<ValueId> list;
-              bool found = l.value == 0;
-              for (int w : orders[static_cast<std::size_t>(l.key)]) {
-                if (found) break;
-                if (w == t) lists_ok = false;
-                for (const Letter& o : programs[pick[w]])
-                  if (o.write && o.key == l.key) {
-                    list.push_back(static_cast<ValueId>(o.value));
-                    found = o.value == l.value;
-                  }
-              }
-              if (!found) lists_ok = false;  // nobody appends it: thin air
-              h.add_list_read(id, l.key, std::move(list), 0);
-            }
-          }
-        }
-        if (lists_ok) {
-          const AbstractHistory kept = abstract_history(h, committed_members(h), dirty);
+        if (std::optional<History> h = build(sm, aborted, orders)) {
+          const AbstractHistory kept = abstract_history(*h, committed_members(*h), dirty);
           if (kept.unjustified_reads.empty() && kept.int_violations.empty()) {
-            AbstractHistory ah = abstract_history(h);
             ++histories;
-            record_separations(ah, levels, separated);
+            record_separations(abstract_history(*h), levels, separated);
           }
         }
         // The next combination of orders (each key's in lexicographic turn).

@@ -133,7 +133,7 @@ ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& sou
   // Writes with the universal id, by (key, value hash); committed or not.
   std::unordered_map<KeyValue, bool, KeyValueHash> value_writes;
   // Where the first write or read of each kind was, for the refusal of a
-  // history mixing them (0: none yet).
+  // history mixing them (empty: none yet).
   std::string first_real, first_universal;
   std::size_t repeated_values = 0;
   auto mode_seen = [&](bool universal, const ByteCursor& at, const std::string& log, std::size_t offset) {
