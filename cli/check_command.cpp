@@ -25,21 +25,21 @@ namespace iso::cli {
 
 namespace {
 
-ReadOptions read_options(const std::string& init) {
+ReadOptions read_options(const InputArgs& in) {
   ReadOptions ro;
-  ro.init = parse_init_mode(init).value_or(InitMode::Auto);  // validated by the option's check
+  ro.init = parse_init_mode(in.init).value_or(InitMode::Auto);  // validated by the option's check
+  ro.initial_value = in.initial_value;
   return ro;
 }
 
-ReadResult load(const std::string& file, const std::string& format, const std::string& init,
-                double& seconds) {
+ReadResult load(const std::string& file, const InputArgs& in, double& seconds) {
   std::optional<Format> f;
-  if (!format.empty()) f = parse_format_name(format);  // validated by the option's check
+  if (!in.format.empty()) f = parse_format_name(in.format);  // validated by the option's check
   auto start = Clock::now();
   // A large input takes seconds to read: say so, about once a second.
   budget::ScopedHeartbeat beat(
       [&] { fmt::print(stderr, "reading {}, {:.1f} s\n", display_text(file), seconds_since(start)); });
-  ReadResult r = read_history_path(file, f, read_options(init));
+  ReadResult r = read_history_path(file, f, read_options(in));
   seconds = seconds_since(start);
   return r;
 }
@@ -151,7 +151,7 @@ int run_check(const CheckArgs& a) {
   for (const auto& name : a.levels) levels.push_back(&lib.level(name));  // all names first
 
   double parse_seconds = 0;
-  ReadResult loaded = load(a.file, a.format, a.init, parse_seconds);
+  ReadResult loaded = load(a.file, a.input, parse_seconds);
   loaded.history.set_clock_skew(a.clock_skew);
   const History& h = loaded.history;
   DecideOptions opt;
@@ -265,7 +265,7 @@ int run_levels(const LevelsArgs& a) {
 
 int run_show(const ShowArgs& a) {
   double seconds = 0;
-  ReadResult loaded = load(a.file, a.format, a.init, seconds);
+  ReadResult loaded = load(a.file, a.input, seconds);
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
   if (a.json) {
     fmt::print("{}\n", dump_json(write_native_json(loaded.history)));

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,12 +23,18 @@ inline constexpr int kExitTimeout = 3;
 // verdicts, and their witnesses without --witness.
 inline constexpr std::size_t kSmallHistory = 12;
 
+// How check and show read their input.
+struct InputArgs {
+  std::string format;          // empty: detect
+  std::string init = "auto";   // auto | implicit | explicit | none
+  std::optional<std::int64_t> initial_value;  // Chronos's --initial_value
+};
+
 struct CheckArgs {
   std::string file;
   std::vector<std::string> levels;
   std::vector<std::string> specs;
-  std::string format;          // empty: detect
-  std::string init = "auto";   // auto | implicit | explicit | none
+  InputArgs input;
   std::string sessions = "auto";  // auto (as each level defines) | ignore
   std::int64_t clock_skew = 0;    // Δ for the real-time order, in the timestamps' unit
   bool json = false;
@@ -102,8 +109,7 @@ int run_levels(const LevelsArgs& a);
 
 struct ShowArgs {
   std::string file;
-  std::string format;          // empty: detect
-  std::string init = "auto";
+  InputArgs input;
   bool json = false;
 };
 int run_show(const ShowArgs& a);

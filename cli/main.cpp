@@ -48,21 +48,25 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
 }
 
 // --format and --init: how check and show read their input.
-void add_input_options(CLI::App* cmd, std::string& format, std::string& init) {
+void add_input_options(CLI::App* cmd, iso::cli::InputArgs& in) {
   std::vector<std::string> formats;
   for (auto f : iso::format_names()) formats.emplace_back(f);
-  cmd->add_option("--format", format,
+  cmd->add_option("--format", in.format,
                   "Read the input in this format instead of detecting it (docs/formats.md; dbcop "
                   "is dbcop's binary history, dbcop-json and dbcop-hist its text ones)")
       ->check(CLI::IsMember(formats));
   std::vector<std::string> init_modes;
   for (auto m : iso::init_mode_names()) init_modes.emplace_back(m);
-  cmd->add_option("--init", init,
+  cmd->add_option("--init", in.init,
                   "The initial state: as the format's producer means it (auto), T0 writing every "
                   "key's initial value (implicit), the file's first transaction taken as T0 "
                   "(explicit), or none (a read of a value nobody wrote is thin-air); a format "
                   "refuses a mode it cannot honour")
       ->check(CLI::IsMember(init_modes));
+  cmd->add_option("--initial-value", in.initial_value,
+                  "Chronos JSON: every key's initial value (Chronos's --initial_value; without "
+                  "it, null, as Chronos has it); other formats say their own")
+      ->type_name("INT");
 }
 
 }  // namespace
@@ -168,7 +172,7 @@ int main(int argc, char** argv) {
   c->add_option("file", check.file,
                 "History file or folder (format detected; see --format)")
       ->required();
-  add_input_options(c, check.format, check.init);
+  add_input_options(c, check.input);
   c->add_option("--sessions", check.sessions,
                 "Session order as each level defines it (auto: kept by the biswas and cerone "
                 "levels, absent from Adya's), or ignored by every level (ignore: each "
@@ -222,7 +226,7 @@ int main(int argc, char** argv) {
   auto* s = app.add_subcommand("show", "Print a history in the papers' notation, or convert it to native JSON");
   s->add_option("file", show.file, "History file or folder, in any format check reads ('-': standard input)")
       ->required();
-  add_input_options(s, show.format, show.init);
+  add_input_options(s, show.input);
   s->add_flag("--json", show.json, "Print the history in the native JSON format");
   s->footer(
       "Examples:\n"

@@ -65,6 +65,17 @@ struct SpecLibrary::State {
 
 namespace {
 
+// Does a characterization model the real-time orders a level mentions?
+bool graph_models_real_time(poly::GraphLevel g, model::RealTimeUse use) {
+  if (!use.any()) return true;
+  if (g == poly::GraphLevel::Si) return true;
+  return g == poly::GraphLevel::Ser && !use.begin_commit;
+}
+
+}  // namespace
+
+namespace {
+
 using State = SpecLibrary::State;
 
 const char* const kExprMeta = "isosynth.expr";
@@ -521,6 +532,10 @@ void push_history(lua_State* L) {
   field("hb", s.hb);
   field("vo", rel(s.vo));
   field("rt", rel(s.rt));
+  field("rt_cc", rel(s.rt_cc));
+  field("rt_bc", rel(s.rt_bc));
+  field("ts_vis", rel(s.ts_vis));
+  field("ts_ar", rel(s.ts_ar));
   // Reads of writes that never became committed versions (seen only by a
   // level that permits them: Level::permits).
   field("aborted_reads", rel(s.abr));
@@ -695,12 +710,25 @@ int declare_level(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, ("isosynth.e." + fw_name).c_str());
   lv->axiom = eval_spec_function(L, fn, lua_gettop(L), "level '" + name + "': axiom");
   lua_pop(L, 1);
-  // Real time in a graph: the SER polygraph takes it as known edges (the
-  // commit order is a topological order of dependencies and real time); the
-  // other graphs do not model it yet.
-  if (lv->graph && *lv->graph != poly::GraphLevel::Ser && model::mentions_real_time(lv->axiom))
-    return luaL_error(L, "level '%s': graph = '%s' does not model the real-time order (h.rt); only "
-                      "\"SER\" does", name.c_str(), graph.c_str());
+  // Real time in a graph: the SER polygraph takes rt and rt_cc as known
+  // edges (its commit order is a topological order of them), the SI one all
+  // three, on begin and commit nodes; the other characterizations do not
+  // model real time.
+  if (lv->graph && !graph_models_real_time(*lv->graph, model::real_time_use(lv->axiom)))
+    return luaL_error(L, "level '%s': graph = '%s' does not model the real-time order%s it "
+                      "mentions (\"SER\" models h.rt and h.rt_cc, \"SI\" also h.rt_bc)",
+                      name.c_str(), graph.c_str(),
+                      *lv->graph == poly::GraphLevel::Ser ? " h.rt_bc" : "");
+  // The database's timestamps are read only by the characterizations that
+  // trust them, and those need them.
+  const bool trusted = lv->graph && poly::trusts_timestamps(*lv->graph);
+  if (lv->graph && trusted != model::mentions_db_timestamps(lv->axiom))
+    return luaL_error(L, trusted ? "level '%s': graph = '%s' decides levels that read the "
+                                   "database's timestamps (h.ts_vis, h.ts_ar), and this one does not"
+                                 : "level '%s': graph = '%s' does not read the database's "
+                                   "timestamps (h.ts_vis, h.ts_ar); only \"timestamps-SI\" and "
+                                   "\"timestamps-SER\" do",
+                      name.c_str(), graph.c_str());
   // levels["name"] = axiom, for composition in later specs.
   lua_getglobal(L, "levels");
   lua_pushstring(L, name.c_str());

@@ -122,3 +122,35 @@ level "NLU" {
      .. "does not see the ar-latest earlier writer of x",
   axiom = function(h, e) return NOT(LU(h, e)) end,
 }
+
+-- The database's own timestamps trusted, as Chronos/Aion check (Chen et
+-- al., ICDE 2025; FORMATS.md §9): every transaction carries its start
+-- (snapshot) timestamp sts and commit timestamp cts, and the witness is
+-- read from them instead of searched for:
+--   vis = h.ts_vis = {(t1, t2) | t1 ≠ t2, cts(t1) ≤ sts(t2)} (T0 to all)
+--   ar ⊇ h.ts_ar  = {(t1, t2) | cts(t1) < cts(t2)}          (ties free)
+-- So each is stronger than the level it fixes the witness of: a violation
+-- says the database's own timestamps do not explain the history, which
+-- the untrusted level may still allow.
+local function TIMESTAMPS(h, e) return eq(e.vis, h.ts_vis) & h.ts_ar:within(e.ar) end
+
+level "TimestampSI" {
+  framework = "cerone",
+  doc = "Snapshot isolation with the database's timestamps trusted (Chronos's SI, ICDE 2025): "
+     .. "PREFIX ∧ NOCONFLICT with vis = h.ts_vis (t1 in t2's snapshot iff cts(t1) ≤ sts(t2)) "
+     .. "and ar ⊇ h.ts_ar (commit timestamps); with SESSION, Chronos's session check. Implies "
+     .. "cerone.SI",
+  -- The timestamps are the witness: checked in one pass (engine/timestamps/).
+  graph = "timestamps-SI",
+  axiom = function(h, e) return PREFIX(h, e) & NOCONFLICT(h, e) & TIMESTAMPS(h, e) end,
+}
+
+level "TimestampSER" {
+  framework = "cerone",
+  doc = "Serializability with the database's timestamps trusted (Chronos's SER, ICDE 2025): "
+     .. "TOTALVIS with vis = h.ts_vis and ar ⊇ h.ts_ar, so no two transactions overlap "
+     .. "(cts(t1) ≤ sts(t2) or the reverse) and each reads the latest commit before its "
+     .. "start. Implies cerone.SER",
+  graph = "timestamps-SER",
+  axiom = function(h, e) return TOTALVIS(e, Txn) & TIMESTAMPS(h, e) end,
+}

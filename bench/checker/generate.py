@@ -279,7 +279,9 @@ def simulate_ser(args, rng):
         for k, v in local.items():
             store[k] = v
             values.commit(k, v)
-        out[s].append((ops, tick, tick + 1))  # one at a time: intervals never overlap
+        # One at a time: intervals never overlap; the database's start and
+        # commit timestamps are the same ticks.
+        out[s].append((ops, tick, tick + 1, tick, tick + 1))
         tick += 2
         left[s] -= 1
         if left[s] == 0:
@@ -344,7 +346,9 @@ def simulate_si(args, rng):
                     versions.setdefault(k, []).append((clock, v))
                     last_commit[k] = clock
                     values.commit(k, v)
-            out[s].append((ops, begun, tick))
+            # The database's timestamps: the snapshot it read (start) and
+            # the commit's (a read-only transaction commits at the clock).
+            out[s].append((ops, begun, tick, ts, clock))
             tick += 1
             left[s] -= 1
         if left[s] > 0:
@@ -392,10 +396,13 @@ def main():
                         "writer and reads the state before it with this probability (a lost update); si, a transaction that first "
                         "committer wins would abort commits with this probability (a lost update) "
                         "(default 0: none)")
-    p.add_argument("--format", choices=["text", "native"], default="text",
+    p.add_argument("--format", choices=["text", "native", "chronos"], default="text",
                    help="text: r/w(key,value,session,txn) lines; native: isosynth's JSON with each "
                         "transaction's begin and commit time on the simulation's clock (one tick per "
-                        "begin and per commit), for the levels that use real time (default text)")
+                        "begin and per commit), for the levels that use real time, and the "
+                        "database's start and commit timestamps (sts, cts: the snapshot read and "
+                        "the commit's version); chronos: Chronos's JSON with those sts and cts "
+                        "(default text)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     args = p.parse_args()
@@ -413,14 +420,24 @@ def main():
         # isosynth's native JSON, with each transaction's begin and commit on
         # the simulation's clock (docs/formats.md).
         buf.append('{"format": "isosynth-history", "version": 1, "sessions": [\n')
+    if args.format == "chronos":
+        buf.append("[\n")  # one array of transactions (FORMATS.md §9)
+    first = True
     for s, txns in enumerate(sessions, start=1):
         if args.format == "native":
             buf.append(("" if s == 1 else ",\n") + "[")
-        for t, (ops, begin, commit) in enumerate(txns, start=1):
+        for t, (ops, begin, commit, sts, cts) in enumerate(txns, start=1):
             if args.format == "native":
                 body = ", ".join(f'["{kind}", {k}, {v}]' for kind, k, v in ops)
                 buf.append(("" if t == 1 else ",\n ") +
-                           f'{{"id": "S{s}.{t}", "begin": {begin}, "commit": {commit}, "ops": [{body}]}}')
+                           f'{{"id": "S{s}.{t}", "begin": {begin}, "commit": {commit}, '
+                           f'"sts": [{sts}, 0], "cts": [{cts}, 0], "ops": [{body}]}}')
+            elif args.format == "chronos":
+                body = ", ".join(f'{{"t": "{kind}", "k": {k}, "v": {v}}}' for kind, k, v in ops)
+                buf.append(("" if first else ",\n") +
+                           f'{{"tid": "S{s}.{t}", "sid": {s}, "sts": {{"p": {sts}, "l": 0}}, '
+                           f'"cts": {{"p": {cts}, "l": 0}}, "ops": [{body}]}}')
+                first = False
             else:
                 for kind, k, v in ops:
                     buf.append(f"{kind}({k},{v},{s},{t})\n")
@@ -432,6 +449,8 @@ def main():
             buf.append("]")
     if args.format == "native":
         buf.append("\n]}\n")
+    if args.format == "chronos":
+        buf.append("\n]\n")
     f.write("".join(buf))
     if f is not sys.stdout:
         f.close()

@@ -1,6 +1,7 @@
 #include "engine/decide/decide.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -8,6 +9,8 @@
 #include "engine/decide/framework_witness.hpp"
 #include "engine/decide/generic.hpp"
 #include "engine/logic/translator.hpp"
+#include "engine/polygraph/explain.hpp"
+#include "engine/timestamps/trusted_check.hpp"
 #include "engine/util/budget.hpp"
 
 namespace iso {
@@ -17,6 +20,7 @@ std::string_view checker_name(Checker c) {
     case Checker::Polygraph: return "polygraph";
     case Checker::Saturation: return "saturation";
     case Checker::Generic: return "generic";
+    case Checker::Timestamps: return "timestamps";
   }
   return "?";
 }
@@ -37,7 +41,8 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
   d.checker = poly::saturated(g) ? Checker::Saturation : Checker::Polygraph;
   poly::CheckOptions po;
   po.level = g;
-  po.real_time = level.uses_real_time();  // the spec loader allows it with SER only
+  const model::RealTimeUse rt = level.real_time();  // the spec loader checks the graph models it
+  po.real_time = {rt.commit_begin, rt.commit_commit, rt.begin_commit};
   po.acyclicity = opt.acyclicity;
   po.prune = opt.prune;
   po.two_width = opt.two_width;
@@ -73,6 +78,42 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
           "internal error: the {} checker's witness for {} does not satisfy its formula: {}",
           checker_name(d.checker), level.name, why));
   }
+}
+
+// A level that trusts the database's timestamps: its witness is the
+// timestamps themselves, so deciding it is checking it, in one pass
+// (engine/timestamps/trusted_check.hpp). Reads nothing justifies and INT
+// violations come first, by name, as on every path.
+void decide_timestamps(const History& h, const Level& level, Decision& d) {
+  d.checker = Checker::Timestamps;
+  const AbstractHistory a = poly::check_abstraction(h);
+  if (!a.int_violations.empty()) {
+    d.verdict = Verdict::Violated;
+    d.anomaly = poly::int_anomaly(a.int_violations.front());
+    return;
+  }
+  if (!a.unjustified_reads.empty()) {
+    d.verdict = Verdict::Violated;
+    d.anomaly = poly::read_anomaly(a.unjustified_reads.front());
+    return;
+  }
+  const auto tl = *level.graph == poly::GraphLevel::TsSer ? timestamps::TrustedLevel::SER
+                                                         : timestamps::TrustedLevel::SI;
+  const timestamps::TrustedResult r = timestamps::check_trusted(h, tl, level.uses_sessions());
+  if (r.violations.empty()) {
+    d.verdict = Verdict::Allowed;
+    return;
+  }
+  d.verdict = Verdict::Violated;
+  const timestamps::Violation& v = r.violations.front();
+  poly::Anomaly an;
+  an.name = std::string(timestamps::violation_kind_name(v.kind));  // Chronos's own names
+  an.description = v.description;
+  an.txns = v.txns;
+  d.anomaly = std::move(an);
+  if (r.violations.size() > 1)
+    d.notes.push_back(fmt::format("{}{} violations of the timestamps in all; the first is shown",
+                                  r.violations.size(), r.truncated ? "+" : ""));
 }
 
 void decide_generic(const History& h, const Level& level, const DecideOptions& opt, Decision& d) {
@@ -148,10 +189,50 @@ void explain_generic(const History& h, const Level& level, Decision& d) {
   }
 }
 
+// A key read as a list (list-append) to which two transactions append the
+// same element: the known version order around it is ambiguous
+// (known_order.hpp), where the timestamps' check compares whole lists.
+std::optional<KeyId> ambiguous_list_key(const History& h) {
+  if (!h.has_list_reads()) return std::nullopt;
+  std::vector<bool> list_key(h.keys().size(), false);
+  for (const Transaction& t : h.txns())
+    for (const Op& op : t.ops)
+      if (op.list != kNoList) list_key[op.key] = true;
+  std::unordered_map<std::uint64_t, TxnId> appender;  // (key, value) -> first appender
+  for (TxnId t = 1; t < h.num_txns(); ++t)
+    for (const Op& op : h.txn(t).ops) {
+      if (op.kind != OpKind::Write || !list_key[op.key]) continue;
+      const auto [it, fresh] = appender.emplace((std::uint64_t{op.key} << 32) | op.value, t);
+      if (!fresh && it->second != t) return op.key;
+    }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> refusal(const History& h, const Level& level,
                                    const DecideOptions& opt) {
+  if (level.uses_db_timestamps()) {
+    const timestamps::TimestampGaps gaps = timestamps::timestamp_gaps(h);
+    auto first = [&](const std::vector<TxnId>& v) { return h.txn_name(v.front()); };
+    if (!gaps.missing.empty())
+      return fmt::format("level {} reads the database's start and commit timestamps, and {} "
+                         "transaction{} ha{} none (the first is {})",
+                         level.name, gaps.missing.size(), gaps.missing.size() == 1 ? "" : "s",
+                         gaps.missing.size() == 1 ? "s" : "ve", first(gaps.missing));
+    if (!gaps.inverted.empty())
+      return fmt::format("level {} reads the database's timestamps, and {} starts after it "
+                         "commits",
+                         level.name, first(gaps.inverted));
+    if (!gaps.not_committed.empty())
+      return fmt::format("level {} reads the database's timestamps, which only committed "
+                         "transactions have, and {} is not known to have committed",
+                         level.name, first(gaps.not_committed));    if (auto key = ambiguous_list_key(h))
+      return fmt::format("level {} reads the database's timestamps, and list key {} has an "
+                         "element appended by two transactions: which one a list shows is "
+                         "ambiguous, and the timestamps' check compares whole lists",
+                         level.name, h.key_text(*key));
+  }
   if (level.graph && !opt.force_generic) return std::nullopt;
   const std::size_t txns = h.num_txns() - 1;
   if (txns > opt.generic_max_txns)
@@ -191,8 +272,12 @@ Decision decide(const History& original, const Level& level, const DecideOptions
   d.sessions_ignored = split.has_value();
   const History& h = split ? *split : original;
   try {
-    if (level.graph && !opt.force_generic)
+    if (level.graph && !opt.force_generic && poly::trusts_timestamps(*level.graph)) {
+      if (auto why = refusal(h, level, opt)) throw DecideRefused(*why);
+      decide_timestamps(h, level, d);
+    } else if (level.graph && !opt.force_generic) {
       decide_graph(h, level, opt, d);
+    }
     else
       decide_generic(h, level, opt, d);
     // No cycle names the violation: say which transactions it needs.

@@ -50,8 +50,9 @@ namespace iso {
 // own session; Elle's serializable vs strong-session-serializable).
 enum class SessionMode : std::uint8_t { Auto, Ignore };
 
-enum class Checker : std::uint8_t { Polygraph, Saturation, Generic };
-std::string_view checker_name(Checker c);  // "polygraph", "saturation", "generic"
+enum class Checker : std::uint8_t { Polygraph, Saturation, Generic, Timestamps };
+// "polygraph", "saturation", "generic", "timestamps"
+std::string_view checker_name(Checker c);
 
 // The level cannot be decided on this history as asked (too many
 // transactions for the generic oracle, too many of unknown status, predicate

@@ -66,12 +66,24 @@ enum class TxnStatus : std::uint8_t { Committed, Aborted, Unknown };
 // (AWDIT's convention, and `--init none` / `--init explicit`).
 enum class InitialWrites : std::uint8_t { EveryKey, ExplicitOnly };
 
+// A timestamp the database itself assigned (Chronos/Aion JSON, FORMATS.md
+// §9): a hybrid logical clock, compared physical part first. These are not
+// client real time: real_time_before() never reads them; only a check that
+// is told to trust the database (engine/decide/trusted_timestamps.hpp) does.
+struct DbTimestamp {
+  std::int64_t physical = 0;
+  std::int64_t logical = 0;
+  friend auto operator<=>(const DbTimestamp&, const DbTimestamp&) = default;
+};
+
 struct Transaction {
   std::string name;               // "T1"; unique within a history
   SessionId session = kNoSession;
   std::uint32_t position = 0;     // index inside its session
   TxnStatus status = TxnStatus::Committed;
   std::optional<std::int64_t> begin, commit;  // timestamps, same clock for all
+  // The database's start (snapshot) and commit timestamps, when it logged them.
+  std::optional<DbTimestamp> start_ts, commit_ts;
   std::vector<Op> ops;            // program order
 };
 
@@ -133,16 +145,28 @@ class History {
   bool has_explicit_init(KeyId k) const;
   InitialWrites initial_writes() const { return initial_writes_; }
   std::int64_t clock_skew() const { return clock_skew_; }
-  // Real-time order (LEVELS.md, "Real time"): a committed before b began,
-  // by more than the clock skew: a.commit + Δ < b.begin, both timestamps
-  // known. T0, the initial state, precedes every other transaction. A
-  // transaction without the timestamps is ordered with no other (but T0).
-  bool real_time_before(TxnId a, TxnId b) const {
+  // Real-time order between the events of two transactions (LEVELS.md,
+  // "Real time"; Viper §5): a's event happened before b's for certain, by
+  // more than the clock skew: time(a) + Δ < time(b), both timestamps
+  // known. T0, the initial state, begins and commits before every event of
+  // every other transaction. A transaction without the timestamp is ordered
+  // with no other (but T0).
+  enum class Event : std::uint8_t { Begin, Commit };
+  bool time_before(TxnId a, Event ea, TxnId b, Event eb) const {
     if (a == b || b == 0) return false;
     if (a == 0) return true;
-    const auto& c = txns_[a].commit;
-    const auto& bg = txns_[b].begin;
-    return c && bg && *c < *bg - clock_skew_;
+    const auto& x = ea == Event::Begin ? txns_[a].begin : txns_[a].commit;
+    const auto& y = eb == Event::Begin ? txns_[b].begin : txns_[b].commit;
+    return x && y && skew_before(*x, *y, clock_skew_);
+  }
+  // rt: a committed before b began (strict serializability, Strong SI).
+  bool real_time_before(TxnId a, TxnId b) const {
+    return time_before(a, Event::Commit, b, Event::Begin);
+  }
+  // x + skew < y for timestamps, without overflow.
+  static bool skew_before(std::int64_t x, std::int64_t y, std::int64_t skew) {
+    return x < y && static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x) >
+                        static_cast<std::uint64_t>(skew);
   }
   // Does T0 write k? Every key, or only those set_init gave.
   bool t0_writes(KeyId k) const {

@@ -37,59 +37,6 @@ struct LineCol {
   std::size_t line, col;
 };
 
-// Finds tokens of a JSON text in increasing order, each in time linear in
-// the bytes skipped, keeping the line it is on: json_token_offset on error
-// paths, and the line of every operation of the native reader.
-class TokenScanner {
- public:
-  explicit TokenScanner(std::string_view s) : s_(s) {
-    if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // the parser skips a UTF-8 BOM
-  }
-
-  // The offset of token n (0-based; n at least that of the last call), or
-  // the text's size when there are fewer tokens.
-  std::size_t offset(std::size_t n) {
-    while (pos_ < s_.size()) {
-      char c = s_[pos_];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
-        if (c == '\n') ++line_;
-        ++pos_;
-        continue;
-      }
-      if (count_ == n) return pos_;
-      ++count_;
-      if (c == '{' || c == '}' || c == '[' || c == ']') {
-        ++pos_;
-      } else if (c == '"') {
-        ++pos_;
-        while (pos_ < s_.size() && s_[pos_] != '"') {
-          if (s_[pos_] == '\n') ++line_;  // not valid JSON, but counted right
-          pos_ += s_[pos_] == '\\' ? 2 : 1;
-        }
-        ++pos_;
-      } else {
-        while (pos_ < s_.size() && !delimiter(s_[pos_])) ++pos_;
-      }
-    }
-    return s_.size();
-  }
-
-  // The 1-based line of token n (same order as offset()).
-  std::size_t line(std::size_t n) {
-    offset(n);
-    return line_;
-  }
-
- private:
-  static bool delimiter(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
-           c == '[' || c == ']' || c == '{' || c == '}' || c == '"';
-  }
-
-  std::string_view s_;
-  std::size_t pos_ = 0, count_ = 0, line_ = 1;
-};
-
 LineCol line_col(std::string_view s, std::size_t offset) {
   offset = std::min(offset, s.size());
   std::size_t line = 1, line_start = 0;
@@ -139,7 +86,7 @@ struct Event {
 };
 
 enum class Ctx : std::uint8_t {
-  Root, Init, Sessions, Session, Txn, Ops, Op, List, PrResult, PrPair, Skip
+  Root, Init, Sessions, Session, Txn, Ops, Op, List, PrResult, PrPair, Stamp, Skip
 };
 
 struct Frame {
@@ -205,6 +152,9 @@ struct TxnState {
   TxnStatus status = TxnStatus::Committed;
   std::optional<std::int64_t> begin, commit;
   std::size_t commit_tok = 0;
+  // The database's timestamps "sts"/"cts" as [physical, logical].
+  std::optional<DbTimestamp> sts, cts;
+  std::size_t cts_tok = 0;
   std::vector<PendingOp> ops;
 };
 
@@ -215,7 +165,7 @@ struct InitEntry {
 
 // Field bits of the root object and of a transaction.
 enum : unsigned { kFormat = 1, kVersion = 2, kInit = 4, kSessions = 8, kInitialState = 16 };
-enum : unsigned { kId = 1, kOps = 2, kStatus = 4, kBegin = 8, kCommit = 16 };
+enum : unsigned { kId = 1, kOps = 2, kStatus = 4, kBegin = 8, kCommit = 16, kSts = 32, kCts = 64 };
 
 class Reader final : public nlohmann::json_sax<json> {
  public:
@@ -291,7 +241,8 @@ class Reader final : public nlohmann::json_sax<json> {
                                {"sessions", kSessions}, {"initial_state", kInitialState}});
     } else if (f.ctx == Ctx::Txn) {
       check_duplicate(f, tok, {{"id", kId}, {"ops", kOps}, {"status", kStatus},
-                               {"begin", kBegin}, {"commit", kCommit}});
+                               {"begin", kBegin}, {"commit", kCommit}, {"sts", kSts},
+                               {"cts", kCts}});
     } else if (f.ctx == Ctx::Init) {
       if (!init_keys_.insert(f.key).second) {
         fail(tok, "init", fmt::format("duplicate key {}", quote_string(f.key)));
@@ -436,6 +387,7 @@ class Reader final : public nlohmann::json_sax<json> {
       case Ctx::List: return list_element(e);
       case Ctx::PrResult: return pr_entry(e);
       case Ctx::PrPair: return pr_element(e);
+      case Ctx::Stamp: return stamp_element(e);
       case Ctx::Skip:
         if (compound(e)) push(Ctx::Skip, e);
         return;
@@ -549,9 +501,28 @@ class Reader final : public nlohmann::json_sax<json> {
         txn_.commit = e.i;
         txn_.commit_tok = e.tok;
       }
+    } else if (name == "sts" || name == "cts") {
+      if (e.type != JType::Array)
+        fail(e.tok, here(), fmt::format("{} must be a [physical, logical] pair of integers, got {}",
+                                        name, describe(e)));
+      (name == "sts" ? txn_.sts : txn_.cts) = DbTimestamp{};
+      if (name == "cts") txn_.cts_tok = e.tok;
+      push(Ctx::Stamp, e);
     } else if (compound(e)) {
       push(Ctx::Skip, e);
     }
+  }
+
+  // An element of "sts" or "cts": the physical part, then the logical one.
+  void stamp_element(const Event& e) {
+    const std::size_t n = frames_.back().count - 1;
+    const std::string& name = frames_[frames_.size() - 2].key;
+    if (e.type != JType::Int)
+      fail(e.tok, here(), fmt::format("{} must be a [physical, logical] pair of integers, got {}",
+                                      name, describe(e)));
+    if (n > 1) fail(e.tok, here(), fmt::format("{} has more than two elements", name));
+    DbTimestamp& stamp = name == "sts" ? *txn_.sts : *txn_.cts;
+    (n == 0 ? stamp.physical : stamp.logical) = e.i;
   }
 
   void operation(const Event& e) {
@@ -672,6 +643,11 @@ class Reader final : public nlohmann::json_sax<json> {
         }
         txn_.ops.push_back(std::move(op_));
         break;
+      case Ctx::Stamp:
+        if (f.count != 2)
+          fail(f.start, here(), fmt::format("a timestamp must be a [physical, logical] pair, got {} "
+                                            "element{}", f.count, f.count == 1 ? "" : "s"));
+        break;
       case Ctx::PrPair:
         if (f.count < 2) {
           fail(f.start, here(),
@@ -692,11 +668,20 @@ class Reader final : public nlohmann::json_sax<json> {
            fmt::format("commit timestamp {} is before begin timestamp {}", *txn_.commit,
                        *txn_.begin));
     }
+    if (txn_.sts.has_value() != txn_.cts.has_value())
+      fail(f.start, here(), "\"sts\" and \"cts\" come together: a database's start and commit timestamps");
+    if (txn_.sts && *txn_.sts > *txn_.cts)
+      fail(txn_.cts_tok, here() + ".cts",
+           fmt::format("commit timestamp [{}, {}] is before start timestamp [{}, {}]",
+                       txn_.cts->physical, txn_.cts->logical, txn_.sts->physical,
+                       txn_.sts->logical));
     TxnId t = h_.add_txn(session_, std::move(*txn_.id), txn_.status);
     id_tok_.push_back(txn_.id_tok);
     Transaction& txn = h_.txn(t);
     txn.begin = txn_.begin;
     txn.commit = txn_.commit;
+    txn.start_ts = txn_.sts;
+    txn.commit_ts = txn_.cts;
     for (PendingOp& op : txn_.ops) {
       switch (op.kind) {
         case OpKind::Read:
@@ -925,6 +910,8 @@ nlohmann::json write_native_json(const History& h) {
       if (txn.status == TxnStatus::Unknown) tx["status"] = "unknown";
       if (txn.begin) tx["begin"] = *txn.begin;
       if (txn.commit) tx["commit"] = *txn.commit;
+      if (txn.start_ts) tx["sts"] = json::array({txn.start_ts->physical, txn.start_ts->logical});
+      if (txn.commit_ts) tx["cts"] = json::array({txn.commit_ts->physical, txn.commit_ts->logical});
       txns.push_back(std::move(tx));
     }
     sessions.push_back(std::move(txns));

@@ -53,6 +53,9 @@ std::string txn_notes(const Transaction& txn) {
   if (txn.status == TxnStatus::Unknown) notes.emplace_back("status unknown");
   if (txn.begin) notes.push_back(fmt::format("begin {}", *txn.begin));
   if (txn.commit) notes.push_back(fmt::format("commit {}", *txn.commit));
+  // The database's own timestamps, physical.logical (Chronos's HLC).
+  if (txn.start_ts) notes.push_back(fmt::format("sts {}.{}", txn.start_ts->physical, txn.start_ts->logical));
+  if (txn.commit_ts) notes.push_back(fmt::format("cts {}.{}", txn.commit_ts->physical, txn.commit_ts->logical));
   if (notes.empty()) return {};
   return fmt::format("  [{}]", fmt::join(notes, ", "));
 }

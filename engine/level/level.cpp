@@ -23,6 +23,10 @@ bool Level::uses_dirty_reads() const { return model::mentions_dirty_reads(constr
 
 bool Level::uses_real_time() const { return model::mentions_real_time(constraint()); }
 
+model::RealTimeUse Level::real_time() const { return model::real_time_use(constraint()); }
+
+bool Level::uses_db_timestamps() const { return model::mentions_db_timestamps(constraint()); }
+
 bool Level::uses_known_orders() const {
   return logic::mentions(constraint(), *model::history_schema().vo);
 }

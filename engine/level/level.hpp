@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/logic/ast.hpp"
+#include "engine/model/schema.hpp"
 #include "engine/polygraph/dependency.hpp"
 
 namespace iso {
@@ -73,9 +74,15 @@ struct Level {
   // (h.aborted_reads, h.intermediate_reads)? Synthesis then searches the
   // space that has them.
   bool uses_dirty_reads() const;
-  // Does the constraint mention the real-time order (h.rt)? Such a level
-  // reads the history's begin and commit timestamps.
+  // Does the constraint mention a real-time order (h.rt, h.rt_cc, h.rt_bc)?
+  // Such a level reads the history's begin and commit timestamps; real_time()
+  // says which orders, so that a graph path adds those edges.
   bool uses_real_time() const;
+  model::RealTimeUse real_time() const;
+  // Does the constraint mention the database's own timestamps (h.ts_vis,
+  // h.ts_ar: Chronos's sts and cts)? Such a level is decided only on a
+  // history whose every transaction has them.
+  bool uses_db_timestamps() const;
 };
 
 }  // namespace iso

@@ -100,12 +100,39 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
         vo.push_back({K(ko.key), T(ko.chain[i]), T(after[j])});
   }
   inst.bindings.bind(s.vo, constant_matrix(n, 3, vo));
-  // Real-time order between members, from the history's timestamps.
-  std::vector<std::vector<Atom>> rt;
+  // Real-time orders between members, from the history's timestamps.
+  using Event = History::Event;
+  auto bind_time = [&](const RelationPtr& r, Event ea, Event eb) {
+    std::vector<std::vector<Atom>> tuples;
+    for (TxnId a : h.txns)
+      for (TxnId b : h.txns)
+        if (h.history->time_before(a, ea, b, eb)) tuples.push_back({T(a), T(b)});
+    inst.bindings.bind(r, constant_matrix(n, 2, tuples));
+  };
+  bind_time(s.rt, Event::Commit, Event::Begin);
+  bind_time(s.rt_cc, Event::Commit, Event::Commit);
+  bind_time(s.rt_bc, Event::Begin, Event::Commit);
+  // The database's timestamps (Chronos): its snapshots and commit order.
+  // A member without them is in neither (decide() refuses such histories
+  // for the levels that mention these).
+  std::vector<std::vector<Atom>> ts_vis, ts_ar;
   for (TxnId a : h.txns)
-    for (TxnId b : h.txns)
-      if (h.history->real_time_before(a, b)) rt.push_back({T(a), T(b)});
-  inst.bindings.bind(s.rt, constant_matrix(n, 2, rt));
+    for (TxnId b : h.txns) {
+      if (a == b || b == kInitTxn) continue;
+      const Transaction& ta = hist.txn(a);
+      const Transaction& tb = hist.txn(b);
+      if (!tb.start_ts || !tb.commit_ts) continue;
+      if (a == kInitTxn) {
+        ts_vis.push_back({T(a), T(b)});
+        ts_ar.push_back({T(a), T(b)});
+        continue;
+      }
+      if (!ta.start_ts || !ta.commit_ts) continue;
+      if (*ta.commit_ts <= *tb.start_ts) ts_vis.push_back({T(a), T(b)});
+      if (*ta.commit_ts < *tb.commit_ts) ts_ar.push_back({T(a), T(b)});
+    }
+  inst.bindings.bind(s.ts_vis, constant_matrix(n, 2, ts_vis));
+  inst.bindings.bind(s.ts_ar, constant_matrix(n, 2, ts_ar));
   // Aborted and intermediate reads the options set aside (a level that
   // permits them): a read of a write that never became a committed version
   // (a write of unknown status counts as aborted in this choice of members).

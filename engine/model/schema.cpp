@@ -15,6 +15,10 @@ const HistorySchema& history_schema() {
     s.t0 = make_relation("T0", {kTxn});
     s.vo = make_relation("vo", {kObj, kTxn, kTxn});
     s.rt = make_relation("rt", {kTxn, kTxn});
+    s.rt_cc = make_relation("rt_cc", {kTxn, kTxn});
+    s.rt_bc = make_relation("rt_bc", {kTxn, kTxn});
+    s.ts_vis = make_relation("ts_vis", {kTxn, kTxn});
+    s.ts_ar = make_relation("ts_ar", {kTxn, kTxn});
     s.abr = make_relation("abr", {kTxn, kObj, kVal});
     s.irr = make_relation("irr", {kTxn, kObj, kVal});
     s.rtxn = make_relation("rtxn", {kRead, kTxn});
@@ -36,7 +40,17 @@ const HistorySchema& history_schema() {
 
 bool mentions_read_events(const FormulaPtr& f) { return mentions_sort(f, kRead); }
 
-bool mentions_real_time(const FormulaPtr& f) { return mentions(f, *history_schema().rt); }
+RealTimeUse real_time_use(const FormulaPtr& f) {
+  const HistorySchema& s = history_schema();
+  return {mentions(f, *s.rt), mentions(f, *s.rt_cc), mentions(f, *s.rt_bc)};
+}
+
+bool mentions_real_time(const FormulaPtr& f) { return real_time_use(f).any(); }
+
+bool mentions_db_timestamps(const FormulaPtr& f) {
+  const HistorySchema& s = history_schema();
+  return mentions(f, *s.ts_vis) || mentions(f, *s.ts_ar);
+}
 
 bool mentions_dirty_reads(const FormulaPtr& f) {
   const HistorySchema& s = history_schema();

@@ -24,6 +24,15 @@
 //                            before t2 began, by more than the clock skew
 //                            (History::real_time_before); T0 first. Empty
 //                            but for T0's pairs without timestamps.
+//   rt_cc  : Txn->Txn        t1 committed before t2 committed (the same way)
+//   rt_bc  : Txn->Txn        t1 began before t2 committed (the same way)
+//   ts_vis : Txn->Txn        the database's own snapshots (Chronos, FORMATS.md
+//                            §9): ts_vis(t1, t2) iff t1 ≠ t2 and t1's commit
+//                            timestamp is at most t2's start timestamp; T0
+//                            first. Bound only when every transaction has
+//                            both (decide() refuses a level that mentions
+//                            ts_vis or ts_ar otherwise)
+//   ts_ar  : Txn->Txn        t1's commit timestamp is below t2's; T0 first
 //   abr    : Txn->Obj->Val   aborted reads (Adya's G1a): abr(t, x, n) iff a
 //                            read of x by committed t returns n, a value only
 //                            an aborted transaction wrote
@@ -63,7 +72,7 @@ inline constexpr logic::SortId kVal = 2;
 inline constexpr logic::SortId kRead = 3;
 
 struct HistorySchema {
-  logic::RelationPtr reads, writes, so, wrx, t0, vo, rt, abr, irr;
+  logic::RelationPtr reads, writes, so, wrx, t0, vo, rt, rt_cc, rt_bc, ts_vis, ts_ar, abr, irr;
   logic::RelationPtr rtxn, rkey, rval, po, rf;
 
   logic::ExprPtr T0;      // {t0}
@@ -82,8 +91,15 @@ const HistorySchema& history_schema();
 // it)? Such a formula needs a history's read events, which the synthesizer's
 // space of abstract transactions does not have.
 bool mentions_read_events(const logic::FormulaPtr& f);
-// Does `f` mention the real-time order (h.rt)?
+// Which real-time orders `f` mentions (h.rt, h.rt_cc, h.rt_bc).
+struct RealTimeUse {
+  bool commit_begin = false, commit_commit = false, begin_commit = false;
+  bool any() const { return commit_begin || commit_commit || begin_commit; }
+};
+RealTimeUse real_time_use(const logic::FormulaPtr& f);
 bool mentions_real_time(const logic::FormulaPtr& f);
+// Does `f` mention the database's timestamps (h.ts_vis, h.ts_ar)?
+bool mentions_db_timestamps(const logic::FormulaPtr& f);
 
 // Does `f` mention the aborted or intermediate reads (abr, irr)? Such a
 // formula needs the synthesis space that has them (SpaceOptions::dirty_reads).

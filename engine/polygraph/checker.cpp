@@ -103,8 +103,8 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     return result;
   }
 
-  Polygraph pg(h, a, options.level);
-  if (options.real_time) pg.add_real_time_edges();
+  Polygraph pg(h, a, options.level, options.real_time);
+  if (options.real_time.any()) pg.add_real_time_edges();
   if (options.acyclicity == Acyclicity::Eager) require_eager_size(pg.theory().num_nodes());
   result.stats.ww_pairs = pg.pairs().size();
   result.stats.wr_choices = pg.choices().size();

@@ -28,9 +28,10 @@ enum class Acyclicity : std::uint8_t { Auto, Lazy, Eager };
 
 struct CheckOptions {
   GraphLevel level = GraphLevel::Ser;
-  // SER only: the commit order must also respect real time
-  // (History::real_time_before), whose edges join the known graph.
-  bool real_time = false;
+  // The real-time orders (History::time_before) the level's order must
+  // respect; their edges join the known graph (SER: commit-begin and
+  // commit-commit; SI: all three, on Viper's begin and commit nodes).
+  RealTimeEdges real_time;
   Acyclicity acyclicity = Acyclicity::Auto;
   std::uint32_t eager_max_nodes = 32;  // Auto: eager up to this many theory nodes
   // Explain a violation: after an eager proof, search a cycle to show (the

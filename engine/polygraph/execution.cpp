@@ -91,10 +91,8 @@ void fill_execution(const Encoder& enc, const ModelEdges& model, SolveOutcome& o
   auto arcs = [&](const auto& emit) {
     for (TxnId t = 0; t < n; ++t) emit(2 * t, 2 * t + 1);
     each_dep([&](const DepEdge& e) {
-      if (e.type == Dep::RW)
-        emit(2 * e.from, 2 * e.to + 1);
-      else
-        emit(2 * e.from + 1, 2 * e.to);
+      const ScheduleArc s = schedule_arc(e.type);
+      emit(2 * e.from + (s.from_commit ? 1 : 0), 2 * e.to + (s.to_commit ? 1 : 0));
     });
   };
   out.commit_order.push_back(kInitTxn);

@@ -176,12 +176,18 @@ std::string edge_fact(const History& h, const DepEdge& e) {
     case Dep::RW:
       return fmt::format("{} reads a version that {} overwrites",
                          read_text(h, e.from, e.key, e.to, false), version_text(h, e.to, e.key));
-    case Dep::RT: {
+    case Dep::RT:
+    case Dep::RTCC:
+    case Dep::RTBC: {
+      const ScheduleArc arc = schedule_arc(e.type);
       const Transaction& a = h.txn(e.from);
       const Transaction& b = h.txn(e.to);
-      if (e.from == kInitTxn || !a.commit || !b.begin) return "T0, the initial state, precedes every transaction";
-      std::string s = fmt::format("{} committed at {} before {} began at {}", h.txn_name(e.from), *a.commit,
-                                  h.txn_name(e.to), *b.begin);
+      const auto& x = arc.from_commit ? a.commit : a.begin;
+      const auto& y = arc.to_commit ? b.commit : b.begin;
+      if (e.from == kInitTxn || !x || !y) return "T0, the initial state, precedes every transaction";
+      std::string s = fmt::format("{} {} at {} before {} {} at {}", h.txn_name(e.from),
+                                  arc.from_commit ? "committed" : "began", *x, h.txn_name(e.to),
+                                  arc.to_commit ? "committed" : "began", *y);
       if (h.clock_skew() > 0) s += fmt::format(", more than the clock skew {} apart", h.clock_skew());
       return s;
     }
@@ -251,7 +257,7 @@ Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle, GraphLevel l
     if (two && rw == 2) a.name = cycle[0].key == cycle[1].key ? "lost update" : "write skew";
   }
   // A cycle that real time closes: Elle's names (G-single-realtime, ...).
-  if (std::any_of(cycle.begin(), cycle.end(), [](const DepEdge& e) { return e.type == Dep::RT; }))
+  if (std::any_of(cycle.begin(), cycle.end(), [](const DepEdge& e) { return real_time(e.type); }))
     a.name += "-realtime";
   for (const DepEdge& e : cycle) a.txns.push_back(e.from);
   a.description = format_cycle(h, cycle);

@@ -12,8 +12,10 @@ namespace {
 const std::vector<TxnId> kNone;
 }
 
-Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel level)
-    : h_(h), a_(a), theory_(level, static_cast<std::uint32_t>(h.num_txns())),
+Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel level,
+                     RealTimeEdges real_time)
+    : h_(h), a_(a), real_time_(real_time),
+      theory_(level, static_cast<std::uint32_t>(h.num_txns()), real_time.commit_commit),
       unknown_(h.num_txns(), false), writers_(h.keys().size()),
       pair_base_(h.keys().size(), 0) {
   const std::size_t n = h.num_txns();
@@ -170,40 +172,6 @@ std::optional<std::vector<TxnId>> Polygraph::rmw_chain(KeyId k, std::optional<Lo
   }
   if (chain.size() != writers_[k].size()) return std::nullopt;
   return chain;
-}
-
-void Polygraph::add_real_time_edges() {
-  struct Timed {
-    std::int64_t commit;
-    TxnId txn;
-  };
-  std::vector<std::vector<Timed>> sessions;
-  std::vector<bool> in_order;  // per session: commits in session order
-  for (const auto& session : h_.sessions()) {
-    std::vector<Timed> timed;
-    bool ordered = true;
-    for (TxnId t : session) {
-      if (!a_.member[t] || !h_.txn(t).commit) continue;
-      if (!timed.empty() && *h_.txn(t).commit < timed.back().commit) ordered = false;
-      timed.push_back({*h_.txn(t).commit, t});
-    }
-    std::stable_sort(timed.begin(), timed.end(), [](const Timed& x, const Timed& y) { return x.commit < y.commit; });
-    sessions.push_back(std::move(timed));
-    in_order.push_back(ordered);
-  }
-  for (TxnId t : a_.txns) {
-    budget::poll();
-    if (t == kInitTxn || !h_.txn(t).begin) continue;
-    for (std::size_t s = 0; s < sessions.size(); ++s) {
-      const auto& timed = sessions[s];
-      // The transactions of s that committed before t began, by more than the skew.
-      auto end = std::partition_point(timed.begin(), timed.end(),
-                                      [&](const Timed& x) { return h_.real_time_before(x.txn, t); });
-      if (end == timed.begin()) continue;
-      for (auto it = in_order[s] ? end - 1 : timed.begin(); it != end; ++it)
-        add_known({it->txn, t, Dep::RT, 0}, {});
-    }
-  }
 }
 
 const std::vector<TxnId>& Polygraph::ww_successors(KeyId k, TxnId w) const {

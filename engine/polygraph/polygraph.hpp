@@ -67,14 +67,15 @@ struct PruneViolation {
 
 class Polygraph {
  public:
-  Polygraph(const History& h, const AbstractHistory& a, GraphLevel level);
+  // `real_time`: the real-time edges add_real_time_edges() will add.
+  Polygraph(const History& h, const AbstractHistory& a, GraphLevel level,
+            RealTimeEdges real_time = {});
 
-  // Adds the real-time order to the known graph (SER only): per session, an
-  // edge from its latest transaction that committed before t began to t;
-  // the session's earlier ones reach t through session order, when the
-  // session's commits are in session order (otherwise each gets its own
-  // edge). Linear in transactions times sessions, where the real-time
-  // order itself is quadratic.
+  // Adds the real-time orders the constructor was given to the known graph
+  // (real_time_edges.cpp): not every pair, which is quadratic, but a
+  // subset whose paths (with each transaction's begin before its commit)
+  // reach exactly the same pairs, about as many per transaction as
+  // transactions run concurrently with it.
   void add_real_time_edges();
 
   // Prunes to a fixpoint. Stops at the first proof of a violation and
@@ -187,6 +188,7 @@ class Polygraph {
 
   const History& h_;
   const AbstractHistory& a_;
+  RealTimeEdges real_time_;
   TheoryGraph theory_;
   std::vector<bool> unknown_;
   std::vector<DepEdge> known_;

@@ -9,6 +9,14 @@
 // dependency, and every such cycle of the dependency graph maps to one. The
 // graph is linear in the dependency graph, where the induced graph itself
 // can be quadratic.
+//
+// It is Viper's BC-graph (begin node B_t, commit node C_t, B_t -> C_t) with
+// each commit node split: t⁰ is B_t together with the C_t it reaches by its
+// own arc, t¹ is C_t as entered from another transaction. An arc of the
+// BC-graph from B_a leaves a⁰; from C_a it leaves both a⁰ and a¹; into B_b
+// it enters b⁰, into C_b it enters b¹ (dependency.hpp, schedule_arc). So
+// the real-time edges of the SI variants map like the others: RT as a
+// dependency, RTBC as an anti-dependency, RTCC from a⁰ and a¹ into b¹.
 #pragma once
 
 #include <array>
@@ -26,7 +34,10 @@ struct TheoryArc {
 
 class TheoryGraph {
  public:
-  TheoryGraph(GraphLevel level, std::uint32_t txns) : level_(level), txns_(txns) {}
+  // `commit_to_commit`: whether RTCC edges occur; they enter the copies t¹
+  // from other copies t¹, which relayed() must then not promise.
+  TheoryGraph(GraphLevel level, std::uint32_t txns, bool commit_to_commit = false)
+      : level_(level), txns_(txns), commit_to_commit_(commit_to_commit) {}
   GraphLevel level() const { return level_; }
   std::uint32_t num_nodes() const { return level_ == GraphLevel::Ser ? txns_ : 2 * txns_; }
 
@@ -36,12 +47,11 @@ class TheoryGraph {
       out[0] = {e.from, e.to};
       return 1;
     }
-    if (e.type == Dep::RW) {
-      out[0] = {2 * e.from, 2 * e.to + 1};
-      return 1;
-    }
-    out[0] = {2 * e.from, 2 * e.to};
-    out[1] = {2 * e.from + 1, 2 * e.to};
+    const ScheduleArc s = schedule_arc(e.type);
+    const graph::Node to = 2 * e.to + (s.to_commit ? 1 : 0);
+    out[0] = {2 * e.from, to};
+    if (!s.from_commit) return 1;
+    out[1] = {2 * e.from + 1, to};
     return 2;
   }
   // Nodes whose arcs in all come from unrelayed nodes (the copies t¹, which
@@ -49,7 +59,7 @@ class TheoryGraph {
   // chains.
   std::vector<bool> relayed() const {
     std::vector<bool> out(num_nodes(), false);
-    if (level_ == GraphLevel::Si)
+    if (level_ == GraphLevel::Si && !commit_to_commit_)
       for (std::uint32_t t = 0; t < txns_; ++t) out[2 * t + 1] = true;
     return out;
   }
@@ -59,6 +69,7 @@ class TheoryGraph {
  private:
   GraphLevel level_;
   std::uint32_t txns_;
+  bool commit_to_commit_;
 };
 
 }  // namespace iso::poly

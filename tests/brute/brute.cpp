@@ -18,18 +18,31 @@ namespace {
 
 using namespace detail;
 
+bool viper(Level l) {
+  return l == Level::ViperAdyaSI || l == Level::ViperGSI || l == Level::ViperStrongSessionSI ||
+         l == Level::ViperStrongSI;
+}
+bool timestamps(Level l) { return l == Level::CeroneTimestampSI || l == Level::CeroneTimestampSER; }
+// GSI's real time: commits in rt_cc order, nothing seen that committed after the begin.
+bool gsi_time(Level l) { return viper(l) && l != Level::ViperAdyaSI; }
+
 // Cerone axioms a level adds to EXT and SESSION.
 bool transvis(Level l) { return l == Level::CeroneCC || l == Level::CeronePSI; }
-bool prefix(Level l) { return l == Level::CeronePC || l == Level::CeroneSI; }
+bool prefix(Level l) {
+  return l == Level::CeronePC || l == Level::CeroneSI || l == Level::CeroneTimestampSI || viper(l);
+}
 bool noconflict(Level l) {
-  return l == Level::CeroneUA || l == Level::CeronePSI || l == Level::CeroneSI;
+  return l == Level::CeroneUA || l == Level::CeronePSI || l == Level::CeroneSI ||
+         l == Level::CeroneTimestampSI || viper(l);
 }
 
 Model model_for(const AbstractHistory& h, const LevelInfo& info, const Options& options) {
   // Adya's PL levels have no session order; PL-1 sets aside the register
   // reads of aborted and intermediate writes.
-  return build_model(h, options.ignore_sessions || info.framework == Framework::Adya,
-                     info.level == Level::AdyaPL1);
+  // Viper's Adya SI and GSI are session-free too.
+  const bool session_free = info.framework == Framework::Adya || info.level == Level::ViperAdyaSI ||
+                            info.level == Level::ViperGSI;
+  return build_model(h, options.ignore_sessions || session_free, info.level == Level::AdyaPL1);
 }
 
 // ---------------------------------------------------------------------------
@@ -400,6 +413,9 @@ class ArVisSearch {
     }
     for (int t = 1; t < m_.n; ++t) {
       if (has(placed_, t) || (m_.so_pred[t] & ~placed_) != 0) continue;
+      // ar contains the real-time commit order (GSI) or the commit timestamps' order.
+      if (gsi_time(level_) && (m_.rtcc_pred[t] & ~placed_) != 0) continue;
+      if (timestamps(level_) && (m_.ts_ar_pred[t] & ~placed_) != 0) continue;
       const Mask before = placed_;
       place(t);
       // On success the state holds the witness.
@@ -429,7 +445,15 @@ class ArVisSearch {
     if (noconflict(level_)) {
       for (int x : m_.wkeys[t]) forced |= m_.writers[x] & before;
     }
-    if (level_ == Level::CeroneSER) forced |= before;
+    if (level_ == Level::CeroneSER || level_ == Level::CeroneTimestampSER) forced |= before;
+    if (level_ == Level::ViperStrongSI) forced |= m_.rt_pred[t];
+    // The timestamps fix vis⁻¹(t); GSI's real time forbids some of it.
+    if (timestamps(level_)) {
+      if (forced != (forced & m_.ts_vis_pred[t])) return false;
+      forced = m_.ts_vis_pred[t];
+    }
+    const Mask forbidden = gsi_time(level_) ? m_.rtbc_succ[t] : 0;
+    if ((forced & forbidden) != 0) return false;
     if (level_ == Level::CeroneUpdateSer && has(m_.update, t)) {
       forced |= (m_.update | bit(0)) & before;
     }
@@ -440,7 +464,7 @@ class ArVisSearch {
       }
     }
     if ((forced & ~before) != 0) return false;
-    const Mask free = before & ~forced;
+    const Mask free = timestamps(level_) ? 0 : before & ~forced & ~forbidden;
     for (Mask s = free;; s = (s - 1) & free) {
       const Mask v = forced | s;
       if (valid(t, v)) {

@@ -517,9 +517,51 @@ bool CeroneLiteral::holds(std::string* why) const {
       return totalvis_ok(m.update | bit(0), why);
     case Level::CeroneNLU:
       return no_lost_update(why);
+    case Level::CeroneTimestampSI:
+      return timestamps_ok(why) && composed_with_vis_within_vis(prefix, "PREFIX", why) &&
+             noconflict_ok(why);
+    case Level::CeroneTimestampSER:
+      return timestamps_ok(why) && totalvis_ok(m.all, why);
+    case Level::ViperAdyaSI:
+    case Level::ViperGSI:
+    case Level::ViperStrongSessionSI:
+    case Level::ViperStrongSI:
+      return composed_with_vis_within_vis(prefix, "PREFIX", why) && noconflict_ok(why) &&
+             real_time_ok(why);
     default:
       return false;
   }
+}
+
+bool CeroneLiteral::timestamps_ok(std::string* why) const {
+  for (int a = 0; a < m.n; ++a)
+    for (int b = 0; b < m.n; ++b) {
+      if (vis(a, b) != has(m.ts_vis_pred[b], a))
+        return fail(why, "vis differs from the timestamps' at {}, {}", m.name(a), m.name(b));
+      if (has(m.ts_ar_pred[b], a) && !ar(a, b))
+        return fail(why, "ar orders {} after {} against their commit timestamps", m.name(a),
+                    m.name(b));
+    }
+  return true;
+}
+
+// The SI variants' real-time conditions (specs/viper.lua): GSI's and Strong
+// Session SI's rt_cc ⊆ ar and no vis against rt_bc; Strong SI's rt ⊆ vis
+// too. Session order is in the model only for the levels that have it.
+bool CeroneLiteral::real_time_ok(std::string* why) const {
+  if (level == Level::ViperAdyaSI) return true;
+  for (int a = 0; a < m.n; ++a)
+    for (int b = 0; b < m.n; ++b) {
+      if (has(m.rtcc_pred[b], a) && !ar(a, b))
+        return fail(why, "{} committed before {} in real time but not in ar", m.name(a), m.name(b));
+      if (has(m.rtbc_succ[a], b) && vis(b, a))
+        return fail(why, "{} sees {}, which committed after {} began", m.name(a), m.name(b),
+                    m.name(a));
+      if (level == Level::ViperStrongSI && has(m.rt_pred[b], a) && !vis(a, b))
+        return fail(why, "{} committed before {} began but is not in its snapshot", m.name(a),
+                    m.name(b));
+    }
+  return true;
 }
 
 // ---------------------------------------------------------------------------

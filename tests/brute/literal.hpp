@@ -128,6 +128,8 @@ class CeroneLiteral {
   template <class R>
   bool composed_with_vis_within_vis(R r, const char* axiom, std::string* why) const;
   bool noconflict_ok(std::string* why) const;
+  bool timestamps_ok(std::string* why) const;
+  bool real_time_ok(std::string* why) const;
   bool totalvis_ok(Mask among, std::string* why) const;  // TOTALVIS over `among`
   bool no_lost_update(std::string* why) const;
 

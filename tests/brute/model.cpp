@@ -11,7 +11,7 @@
 namespace iso::brute::detail {
 namespace {
 
-constexpr std::array<LevelInfo, 32> kLevels{{
+constexpr std::array<LevelInfo, 38> kLevels{{
     {"biswas.RC", Level::BiswasRC, Framework::Biswas},
     {"biswas.RA", Level::BiswasRA, Framework::Biswas},
     {"biswas.CC", Level::BiswasCC, Framework::Biswas},
@@ -30,6 +30,13 @@ constexpr std::array<LevelInfo, 32> kLevels{{
     {"cerone.SER", Level::CeroneSER, Framework::Cerone},
     {"cerone.UpdateSer", Level::CeroneUpdateSer, Framework::Cerone},
     {"cerone.NLU", Level::CeroneNLU, Framework::Cerone},
+    {"cerone.TimestampSI", Level::CeroneTimestampSI, Framework::Cerone, true},
+    {"cerone.TimestampSER", Level::CeroneTimestampSER, Framework::Cerone, true},
+    // Viper's framework has Cerone's witness (vis, ar), without SESSION.
+    {"viper.AdyaSI", Level::ViperAdyaSI, Framework::Cerone, true},
+    {"viper.GSI", Level::ViperGSI, Framework::Cerone, true},
+    {"viper.StrongSessionSI", Level::ViperStrongSessionSI, Framework::Cerone, true},
+    {"viper.StrongSI", Level::ViperStrongSI, Framework::Cerone, true},
     {"plume.TapRA", Level::PlumeTapRA, Framework::Plume},
     {"plume.TapCC", Level::PlumeTapCC, Framework::Plume},
     {"plume.RA", Level::PlumeRA, Framework::Plume},
@@ -149,10 +156,29 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
   m.reads_of.assign(m.n, std::vector<std::vector<int>>(m.nkeys));
   m.internal_lists.assign(m.n, {});
   m.so_pred.assign(m.n, 0);
+  using Event = History::Event;
   m.rt_pred.assign(m.n, 0);
+  m.rtcc_pred.assign(m.n, 0);
+  m.rtbc_succ.assign(m.n, 0);
+  m.ts_vis_pred.assign(m.n, 0);
+  m.ts_ar_pred.assign(m.n, 0);
   for (int a = 0; a < m.n; ++a)
-    for (int b = 0; b < m.n; ++b)
-      if (h.real_time_before(m.ids[a], m.ids[b])) m.rt_pred[b] |= bit(a);
+    for (int b = 0; b < m.n; ++b) {
+      const TxnId ia = m.ids[a], ib = m.ids[b];
+      if (h.time_before(ia, Event::Commit, ib, Event::Begin)) m.rt_pred[b] |= bit(a);
+      if (h.time_before(ia, Event::Commit, ib, Event::Commit)) m.rtcc_pred[b] |= bit(a);
+      if (h.time_before(ia, Event::Begin, ib, Event::Commit)) m.rtbc_succ[a] |= bit(b);
+      if (a == b || b == 0) continue;
+      const Transaction& ta = h.txn(ia);
+      const Transaction& tb = h.txn(ib);
+      if (a == 0) {
+        m.ts_vis_pred[b] |= bit(a);
+        m.ts_ar_pred[b] |= bit(a);
+      } else if (ta.start_ts && ta.commit_ts && tb.start_ts && tb.commit_ts) {
+        if (*ta.commit_ts <= *tb.start_ts) m.ts_vis_pred[b] |= bit(a);
+        if (*ta.commit_ts < *tb.commit_ts) m.ts_ar_pred[b] |= bit(a);
+      }
+    }
   m.writers.assign(m.nkeys, 0);
   m.all = bit(m.n) - 1;
 

@@ -49,7 +49,8 @@ enum class Level : std::uint8_t {
   BiswasRC, BiswasRA, BiswasCC, BiswasPC, BiswasSI, BiswasSER, BiswasStrictSER, BiswasUpdateSer,
   DbcopRR,
   CeroneRA, CeroneCC, CeroneUA, CeronePSI, CeronePC, CeroneSI, CeroneSER,
-  CeroneUpdateSer, CeroneNLU,
+  CeroneUpdateSer, CeroneNLU, CeroneTimestampSI, CeroneTimestampSER,
+  ViperAdyaSI, ViperGSI, ViperStrongSessionSI, ViperStrongSI,
   PlumeTapRA, PlumeTapCC, PlumeRA,
   PlumeNoNonRepeatableRead, PlumeNoNonMonotonicRead, PlumeNoFracturedRead,
   AdyaPL1, AdyaPL2, AdyaPLCS, AdyaPL299, AdyaPLSI, AdyaPL3,
@@ -59,8 +60,9 @@ struct LevelInfo {
   std::string_view name;
   Level level;
   Framework framework;
-  // Reads the history's timestamps (the real-time order): not in levels(),
-  // whose lists the synthesis tests walk, and synthesis has no time yet.
+  // Reads the history's timestamps (real time, or the database's), or
+  // belongs with levels that do (viper.AdyaSI): not in levels(), whose lists
+  // the synthesis tests walk, and synthesis has no time yet.
   bool real_time = false;
 };
 
@@ -109,8 +111,12 @@ struct Model {
   std::vector<std::vector<std::vector<int>>> reads_of;  // [t][x] indices in reads[t]
   std::vector<std::vector<InternalListRead>> internal_lists;  // [t]
   std::vector<Mask> so_pred;                           // [t] so-predecessors
-  // [t] real-time predecessors (History::real_time_before), T0 included.
-  std::vector<Mask> rt_pred;
+  // [t] real-time predecessors (History::time_before), T0 included: those
+  // that committed before t began (rt), before t committed (rt_cc); and the
+  // transactions that committed after t began (rt_bc successors).
+  std::vector<Mask> rt_pred, rtcc_pred, rtbc_succ;
+  // [t] the database's timestamps (Chronos): ts_vis and ts_ar predecessors.
+  std::vector<Mask> ts_vis_pred, ts_ar_pred;
   std::vector<Mask> writers;                           // [x] Wr(x)
   Mask update = 0;                                     // U
   Mask all = 0;                                        // T

@@ -224,6 +224,14 @@ cli_test(compare-user-spec 0 "" "my.UpdateSer" ${BIN} compare RA my.UpdateSer --
 # Recorded histories: the graph checker, format detection, explicit initial state.
 set(DATA ${CMAKE_SOURCE_DIR}/../shared/data/histories)
 if(EXISTS ${DATA})
+  # Chronos's samples, with the timestamps trusted and not; its kv sample
+  # reads 0 from unwritten keys, so it needs Chronos's --initial_value 0.
+  cli_test(chronos-kv-timestamp-si 0 "" "^cerone.TimestampSI: allowed$" ${BIN} check
+           ${DATA}/chronos/format-kv.json --initial-value 0 -l cerone.TimestampSI)
+  cli_test(chronos-kv-null-initial 1 "" "thin-air read" ${BIN} check
+           ${DATA}/chronos/format-kv.json -l cerone.TimestampSI)
+  cli_test(chronos-list-timestamp-ser 1 "" "^cerone.TimestampSER: violated: TRANSVIS$" ${BIN} check
+           ${DATA}/chronos/format-list.json -l cerone.TimestampSER)
   cli_test(dgraph-ser 1 "" "biswas.SER: violated: " ${BIN} check ${DATA}/dbcop/dgraph-si-violation -l SER)
   cli_test(postgres-bug-ser 1 "" "initial state: explicit \\(the file.s initial transaction is T0\\)" ${BIN} check
            ${DATA}/polysi-text/isovista-postgres-ser-bug.txt -l SER)
@@ -245,5 +253,9 @@ endif()
 # skew covers the gap between T1's commit (110) and T2's begin (120).
 cli_test(check-strict-ser-stale-read 1 "" "^biswas.StrictSER: violated: G-single-realtime$" ${BIN} check ${EX}/stale-read.json -l StrictSER)
 cli_test(check-strict-ser-skew 0 "" "^biswas.StrictSER: allowed$" ${BIN} check ${EX}/stale-read.json -l StrictSER --clock-skew 10)
+cli_test(check-strong-si-stale-read 1 "" "T1 -rt-> T2: T1 committed at 110 before T2 began at 120" ${BIN} check ${EX}/stale-read.json -l viper.StrongSI)
+cli_test(check-strong-session-si-stale-read 0 "" "^viper.StrongSessionSI: allowed$" ${BIN} check ${EX}/stale-read.json -l viper.StrongSessionSI)
+cli_test(check-timestamp-levels-refuse-untimed 2 "reads the database's start and commit timestamps, and 2 transactions have none" "" ${BIN} check ${EX}/stale-read.json -l cerone.TimestampSI)
+cli_test(initial-value-other-format 2 "--initial-value applies to Chronos JSON only" "" ${BIN} check ${EX}/stale-read.json --initial-value 0 -l SER)
 cli_test(check-clock-skew-negative 2 "clock-skew" "" ${BIN} check ${EX}/stale-read.json -l StrictSER --clock-skew -1)
 cli_test(synth-real-time-refused 2 "synthesized histories have no timestamps" "" ${BIN} synth --allow SER --deny StrictSER)

@@ -51,8 +51,15 @@ std::string contradiction(const History& h, const std::vector<poly::DepEdge>& cy
       case poly::Dep::SO:
         break;
       case poly::Dep::RT:
-        if (!h.real_time_before(e.from, e.to)) return fmt::format("{}: not ordered in real time", edge);
+      case poly::Dep::RTCC:
+      case poly::Dep::RTBC: {
+        const poly::ScheduleArc arc = poly::schedule_arc(e.type);
+        using Event = History::Event;
+        if (!h.time_before(e.from, arc.from_commit ? Event::Commit : Event::Begin, e.to,
+                           arc.to_commit ? Event::Commit : Event::Begin))
+          return fmt::format("{}: not ordered in real time", edge);
         break;
+      }
       case poly::Dep::WW:
         if (known({e.to, e.from, poly::Dep::WW, e.key}))
           return fmt::format("{}: the reverse order is certain", edge);

@@ -87,6 +87,8 @@ void check_same(const History& a, const History& b, bool explicit_init_too) {
     CHECK(x.status == y.status);
     CHECK(x.begin == y.begin);
     CHECK(x.commit == y.commit);
+    CHECK(x.start_ts == y.start_ts);
+    CHECK(x.commit_ts == y.commit_ts);
     REQUIRE(x.ops.size() == y.ops.size());
     for (std::size_t i = 0; i < x.ops.size(); ++i) {
       CHECK(x.ops[i].kind == y.ops[i].kind);
@@ -221,9 +223,16 @@ TEST_CASE("json: example histories load and round trip") {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".json") continue;
     CAPTURE(entry.path().string());
-    History h = read_native_json_file(entry.path().string());
+    // Native, except the example in Chronos's format: its transactions
+    // come back grouped by session (other ids), the same history, with its
+    // database timestamps as the native "sts" and "cts".
+    const ReadResult in = read_history_path(entry.path().string(), std::nullopt, ReadOptions{});
+    const History& h = in.history;
     History r = read_native_json(write_native_json(h).dump(), "round");
-    check_same(h, r, false);
+    if (in.format == Format::Native)
+      check_same(h, r, false);
+    else
+      CHECK(format_history(r) == format_history(h));
     ++n;
   }
   CHECK(n > 0);

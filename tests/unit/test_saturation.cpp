@@ -123,7 +123,9 @@ std::string cycle_problem(const History& h, const std::vector<poly::DepEdge>& cy
           return "ww edge between transactions that do not both write the key";
         break;
       case poly::Dep::RW: return "rw edge in an RA/CC explanation";
-      case poly::Dep::RT: return "real-time edge in an RA/CC explanation";
+      case poly::Dep::RT:
+      case poly::Dep::RTCC:
+      case poly::Dep::RTBC: return "real-time edge in an RA/CC explanation";
     }
   }
   return "";

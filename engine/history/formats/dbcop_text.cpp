@@ -59,10 +59,10 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
+#include "engine/history/formats/json_sax.hpp"
 #include "engine/history/formats/text_input.hpp"
 
 namespace iso {
@@ -231,35 +231,9 @@ class Builder {
 
 // --- JSON ------------------------------------------------------------------------
 
-constexpr std::size_t kMaxDepth = 64;
-
-// One SAX event: a scalar, or the start of an object or array.
-struct JValue {
-  enum class Type : std::uint8_t { Object, Array, Null, Bool, Negative, Unsigned, Float, String };
-  JValue(Type t, std::size_t token) : type(t), tok(token) {}
-  Type type;
-  std::size_t tok;    // token number (json_token_offset)
-  bool b = false;
-  std::int64_t negative = 0;
-  std::uint64_t u = 0;
-  std::string s;      // a string, or a number's spelling that fits no integer
-};
-
-std::string shown(const JValue& v) {
-  switch (v.type) {
-    case JValue::Type::Object: return "an object";
-    case JValue::Type::Array: return "an array";
-    case JValue::Type::Null: return "null";
-    case JValue::Type::Bool: return v.b ? "true" : "false";
-    case JValue::Type::Negative: return fmt::format("{}", v.negative);
-    case JValue::Type::Unsigned: return fmt::format("{}", v.u);
-    case JValue::Type::Float: return v.s;
-    case JValue::Type::String:
-      return v.s.size() <= 40 ? "the string " + quote_string(v.s)
-                              : "the string " + quote_string(v.s.substr(0, 37)) + "...";
-  }
-  return "a value";
-}
+using jsonsax::JValue;
+using jsonsax::compound;
+using jsonsax::shown;
 
 enum class Ctx : std::uint8_t {
   Wrapper,    // {"data": ...}
@@ -278,57 +252,26 @@ enum class Ctx : std::uint8_t {
 // Known fields, as bits of Frame::seen.
 enum : unsigned { kData = 1, kEvents = 1, kCommitted = 2, kVariable = 1, kVersion = 2, kKind = 1 };
 
-struct JFrame {
-  JFrame(Ctx c, bool obj, std::size_t token) : ctx(c), object(obj), start(token) {}
-  Ctx ctx;
-  bool object;
-  std::size_t start;      // token of '{' or '['
-  std::size_t count = 0;  // arrays: elements so far
-  std::string key;        // objects: the current key
-  unsigned seen = 0;
-};
+using JFrame = jsonsax::Frame<Ctx>;
 
-class JsonReader final : public nlohmann::json_sax<nlohmann::json> {
+class JsonReader final : public jsonsax::Reader<Ctx> {
  public:
   JsonReader(std::string_view text, const std::string& source, Builder& b, History& h)
-      : text_(text), source_(source), b_(b), h_(h) {}
+      : Reader(text, source), b_(b), h_(h) {}
 
-  bool null() override { return on(JValue(JValue::Type::Null, tok_++)); }
-  bool boolean(bool v) override {
-    JValue j{JValue::Type::Bool, tok_++};
-    j.b = v;
-    return on(std::move(j));
+  // The CLI's wrapper: what it says about the history, for a note.
+  std::string wrapper_note() const {
+    if (!wrapped_) return {};
+    auto text = [](const std::optional<std::string>& s) {
+      return s && s->size() <= 80 ? quote_string(*s) : std::string("?");
+    };
+    return fmt::format("the dbcop CLI's history {} recorded from {} to {}", text(info_),
+                       text(start_), text(end_));
   }
-  bool number_integer(number_integer_t v) override {
-    if (v >= 0) return number_unsigned(static_cast<number_unsigned_t>(v));
-    JValue j{JValue::Type::Negative, tok_++};
-    j.negative = v;
-    return on(std::move(j));
-  }
-  bool number_unsigned(number_unsigned_t v) override {
-    JValue j{JValue::Type::Unsigned, tok_++};
-    j.u = v;
-    return on(std::move(j));
-  }
-  bool number_float(number_float_t, const string_t& raw) override {
-    JValue j{JValue::Type::Float, tok_++};
-    j.s = raw;
-    return on(std::move(j));
-  }
-  bool string(string_t& v) override {
-    JValue j{JValue::Type::String, tok_++};
-    j.s = std::move(v);
-    return on(std::move(j));
-  }
-  bool binary(binary_t&) override { fail(tok_, "unexpected binary value"); }
-  bool start_object(std::size_t) override { return on(JValue(JValue::Type::Object, tok_++)); }
-  bool start_array(std::size_t) override { return on(JValue(JValue::Type::Array, tok_++)); }
-  bool end_object() override { return end(); }
-  bool end_array() override { return end(); }
-  bool key(string_t& k) override {
-    const std::size_t tok = tok_++;
+
+ private:
+  void on_key(std::size_t tok) override {
     JFrame& f = frames_.back();
-    f.key = std::move(k);
     auto once = [&](unsigned bit) {
       if (f.seen & bit) fail(tok, fmt::format("duplicate field {}", quote_string(f.key)));
       f.seen |= bit;
@@ -356,79 +299,17 @@ class JsonReader final : public nlohmann::json_sax<nlohmann::json> {
         break;
       default: break;
     }
-    return true;
-  }
-  bool parse_error(std::size_t position, const std::string&,
-                   const nlohmann::detail::exception& ex) override {
-    // nlohmann's message after its "[json.exception...] parse error at ...: "
-    // prefix, without the text it quotes ("; last read: ...").
-    std::string msg = ex.what();
-    if (auto at = msg.find("parse error"); at != std::string::npos)
-      if (auto colon = msg.find(": ", at); colon != std::string::npos) msg.erase(0, colon + 2);
-    if (auto last = msg.find("; last read"); last != std::string::npos) msg.erase(last);
-    fail_offset(position == 0 ? 0 : position - 1, msg);
   }
 
-  // The CLI's wrapper: what it says about the history, for a note.
-  std::string wrapper_note() const {
-    if (!wrapped_) return {};
-    auto text = [](const std::optional<std::string>& s) {
-      return s && s->size() <= 80 ? quote_string(*s) : std::string("?");
-    };
-    return fmt::format("the dbcop CLI's history {} recorded from {} to {}", text(info_),
-                       text(start_), text(end_));
-  }
-
- private:
-  // "LINE:COL" of a byte offset.
-  std::string position(std::size_t offset) const {
-    offset = std::min(offset, text_.size());
-    std::size_t line = 1, line_start = 0;
-    for (std::size_t i = 0; i < offset; ++i)
-      if (text_[i] == '\n') {
-        ++line;
-        line_start = i + 1;
-      }
-    return fmt::format("{}:{}", line, offset - line_start + 1);
-  }
-
-  [[noreturn]] void fail_offset(std::size_t offset, std::string_view msg) const {
-    throw InputError(fmt::format("{}:{}: {}", source_, position(offset), msg));
-  }
-
-  // At token `tok`, naming the JSON path of the innermost element (and then
-  // `more`).
-  [[noreturn]] void fail(std::size_t tok, std::string_view msg, std::string_view more = {}) const {
-    std::string path;
-    for (const JFrame& f : frames_) {
-      if (f.object && !f.key.empty()) path += (path.empty() ? "" : ".") + f.key;
-      if (!f.object && f.count > 0) path += fmt::format("[{}]", f.count - 1);
-    }
-    path += more;
-    fail_offset(json_token_offset(text_, tok),
-                path.empty() ? std::string(msg) : fmt::format("{}: {}", path, msg));
-  }
-
-  void push(Ctx ctx, const JValue& v) {
-    if (frames_.size() >= kMaxDepth)
-      fail(v.tok, fmt::format("nesting deeper than {} levels", kMaxDepth));
-    frames_.emplace_back(ctx, v.type == JValue::Type::Object, v.tok);
-  }
-
-  bool compound(const JValue& v) const {
-    return v.type == JValue::Type::Object || v.type == JValue::Type::Array;
-  }
-
-  bool on(JValue v) {
+  void on(JValue v) override {
     if (frames_.empty()) {
       if (v.type == JValue::Type::Array) push(Ctx::Sessions, v);
       else if (v.type == JValue::Type::Object) push(Ctx::Wrapper, v);
       else fail(v.tok, "expected an array of sessions, or an object with \"data\", got " + shown(v));
       wrapped_ = v.type == JValue::Type::Object;
-      return true;
+      return;
     }
     JFrame& f = frames_.back();
-    if (!f.object) ++f.count;
     switch (f.ctx) {
       case Ctx::Wrapper: wrapper_field(v); break;
       case Ctx::Sessions:
@@ -483,7 +364,6 @@ class JsonReader final : public nlohmann::json_sax<nlohmann::json> {
         if (compound(v)) push(Ctx::Skip, v);
         break;
     }
-    return true;
   }
 
   void wrapper_field(const JValue& v) {
@@ -538,7 +418,7 @@ class JsonReader final : public nlohmann::json_sax<nlohmann::json> {
       fail(v.tok, fmt::format("variables must be all strings or all integers (dbcop reads one "
                               "type), but this one is {} and the first one, at {}, is {}",
                               integer ? "an integer" : "a string",
-                              position(json_token_offset(text_, first_variable_->first)),
+                              token_position(first_variable_->first),
                               integer ? "a string" : "an integer"));
     }
     event_.key = integer ? h_.intern_key(std::to_string(v.u), true) : h_.intern_key(v.s, false);
@@ -559,10 +439,7 @@ class JsonReader final : public nlohmann::json_sax<nlohmann::json> {
                             shown(v)));
   }
 
-  bool end() {
-    ++tok_;
-    JFrame f = std::move(frames_.back());
-    frames_.pop_back();
+  void on_end(JFrame& f) override {
     switch (f.ctx) {
       case Ctx::Wrapper:
         if (!(f.seen & kData)) fail(f.start, "missing field \"data\" (the sessions)");
@@ -594,7 +471,6 @@ class JsonReader final : public nlohmann::json_sax<nlohmann::json> {
         break;
       default: break;
     }
-    return true;
   }
 
   // An array of `n` elements `shape` that ended after fewer.
@@ -629,12 +505,8 @@ class JsonReader final : public nlohmann::json_sax<nlohmann::json> {
     std::optional<std::int64_t> version;
   };
 
-  std::string_view text_;
-  const std::string& source_;
   Builder& b_;
   History& h_;
-  std::size_t tok_ = 0;
-  std::vector<JFrame> frames_;
   TxnState txn_;
   EventState event_;
   std::optional<std::pair<std::size_t, bool>> first_variable_;  // (token, integer)
@@ -765,7 +637,7 @@ ReadResult read_dbcop_json(std::string_view text, const std::string& source,
   result.format = Format::DbcopJson;
   Builder b(result, options.init, "dbcop JSON", "\"version\": null");
   JsonReader reader(text, source, b, result.history);
-  nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &reader);
+  reader.parse();
   b.finish();
   if (std::string note = reader.wrapper_note(); !note.empty()) result.notes.push_back(note);
   return result;

@@ -1,4 +1,4 @@
-// Readers for the history formats of other checkers (FORMATS.md §2-§8) and
+// Readers for the history formats of other checkers (FORMATS.md §2-§9) and
 // the dispatcher that detects which one a path holds.
 //
 // Every reader parses bytes already in memory (so that each can be fuzzed on
@@ -33,10 +33,11 @@ enum class Format {
   IsoPredict,  // §8
   DbcopJson,   // dbcop's current JSON (docs/formats.md)
   DbcopHist,   // dbcop's current .hist text (docs/formats.md)
+  Chronos,     // §9, Chronos/Aion JSON (TimeKiller)
 };
 
 // "native", "elle-edn", "elle-json", "text", "awdit", "dbcop", "cobra",
-// "viper", "isopredict", "dbcop-json", "dbcop-hist".
+// "viper", "isopredict", "dbcop-json", "dbcop-hist", "chronos".
 std::string_view format_name(Format f);
 std::optional<Format> parse_format_name(std::string_view name);
 std::vector<std::string_view> format_names();
@@ -71,7 +72,14 @@ enum class InitialState { Implicit, Explicit, None };
 std::string_view initial_state_name(InitialState s);
 
 struct ReadOptions {
+  ReadOptions() = default;
+  // ReadOptions{InitMode::None}: the common case, spelled briefly.
+  explicit(false) ReadOptions(InitMode mode) : init(mode) {}
   InitMode init = InitMode::Auto;
+  // The initial value of every key, for the formats whose producer lets the
+  // user choose it (Chronos's --initial_value); nullopt: the format's own
+  // (null for Chronos). read_history_path refuses it for other formats.
+  std::optional<std::int64_t> initial_value;
 };
 
 struct ReadResult {
@@ -125,6 +133,10 @@ ReadResult read_dbcop_json(std::string_view text, const std::string& source,
                            const ReadOptions& options);
 ReadResult read_dbcop_hist(std::string_view text, const std::string& source,
                            const ReadOptions& options);
+// Chronos/Aion JSON (chronos.cpp): key-value or list-append, with the
+// database's start and commit timestamps (Transaction::start_ts, commit_ts).
+ReadResult read_chronos(std::string_view text, const std::string& source,
+                        const ReadOptions& options);
 // Folder formats: the client logs in client order (T0.log, T1.log, ...).
 ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& source,
                       const ReadOptions& options);

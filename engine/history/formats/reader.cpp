@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::pair<Format, std::string_view>, 11> kNames{{
+constexpr std::array<std::pair<Format, std::string_view>, 12> kNames{{
     {Format::Native, "native"},
     {Format::ElleEdn, "elle-edn"},
     {Format::ElleJson, "elle-json"},
@@ -40,6 +40,7 @@ constexpr std::array<std::pair<Format, std::string_view>, 11> kNames{{
     {Format::IsoPredict, "isopredict"},
     {Format::DbcopJson, "dbcop-json"},
     {Format::DbcopHist, "dbcop-hist"},
+    {Format::Chronos, "chronos"},
 }};
 
 constexpr std::array<std::pair<InitMode, std::string_view>, 4> kInitModes{{
@@ -221,6 +222,18 @@ bool dbcop_json(std::string_view head) {
          (head[second] == '[' || head[second] == ']');
 }
 
+// Chronos/Aion JSON: an array whose first element is an object with "sts",
+// "cts" or "ops" (Chronos writes its fields in any order, "ops" often before
+// "tid"). Called on JSON that is neither native nor dbcop's; Elle's JSON
+// operations have "type", "f" and "value" instead.
+bool chronos_json(std::string_view head) {
+  auto first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || head[first] != '[') return false;
+  auto second = head.find_first_not_of(" \t\r\n", first + 1);
+  return second != std::string_view::npos && head[second] == '{' &&
+         (has_json_key(head, "sts") || has_json_key(head, "cts") || has_json_key(head, "ops"));
+}
+
 // dbcop's .hist text: past blank lines, "//" comments and lines of dashes
 // (session separators), a transaction "[x:=1 ...", "[x==1 ...", "[x==? ...";
 // or nothing but separators.
@@ -262,6 +275,7 @@ std::optional<Format> detect_text(std::string_view head) {
         head.find("isosynth-history") != std::string_view::npos)
       return Format::Native;
     if (dbcop_json(head)) return Format::DbcopJson;
+    if (chronos_json(head)) return Format::Chronos;
     if (head.find("\"type\"") != std::string_view::npos) return Format::ElleJson;
     if (line.front() == '{' && line.find(':') != std::string_view::npos &&
         line.find('"') == std::string_view::npos)
@@ -352,9 +366,19 @@ Format detect_format(const std::string& path) {
 
 namespace {
 
+// ReadOptions::initial_value is Chronos's --initial_value: other formats
+// fix their initial value themselves.
+void check_initial_value(Format f, const std::string& source, const ReadOptions& options) {
+  if (options.initial_value && f != Format::Chronos)
+    throw InputError(fmt::format("{}: --initial-value applies to Chronos JSON only ({} histories "
+                                 "say their own initial value)",
+                                 source, format_name(f)));
+}
+
 // Reads the bytes of a file format.
 ReadResult read_bytes(Format f, std::string_view bytes, const std::string& source,
                       const ReadOptions& options) {
+  check_initial_value(f, source, options);
   switch (f) {
     case Format::Native: return read_native(bytes, source, options);
     case Format::ElleEdn: return read_elle_edn(bytes, source, options);
@@ -365,6 +389,7 @@ ReadResult read_bytes(Format f, std::string_view bytes, const std::string& sourc
     case Format::IsoPredict: return read_isopredict(bytes, source, options);
     case Format::DbcopJson: return read_dbcop_json(bytes, source, options);
     case Format::DbcopHist: return read_dbcop_hist(bytes, source, options);
+    case Format::Chronos: return read_chronos(bytes, source, options);
     case Format::Cobra:
     case Format::Viper: break;
   }
@@ -408,6 +433,7 @@ ReadResult read_history_path(const std::string& path, std::optional<Format> form
   if (dir && (!format || is_folder_format(*format) || *format == Format::Dbcop)) {
     Format f = format ? *format : detect_format(path);
     if (is_folder_format(f)) {
+      check_initial_value(f, path, options);
       auto logs = read_client_logs(p, log_prefix(f), path);
       return f == Format::Cobra ? read_cobra(logs, path, options)
                                 : read_viper(logs, path, options);
