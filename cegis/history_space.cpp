@@ -46,8 +46,9 @@ Scope parse_scope(const std::string& text) {
 
 std::string SpaceOptions::text() const {
   return fmt::format("blind_writes={} operations={} sessions={} index_ordered={} duplicates={} dirty_reads={} "
-                     "key_order={} lists={}",
-                     blind_writes, operations, sessions, index_ordered, duplicates, dirty_reads, key_order, lists);
+                     "key_order={} lists={} real_time={}",
+                     blind_writes, operations, sessions, index_ordered, duplicates, dirty_reads, key_order, lists,
+                     real_time);
 }
 
 std::string key_name(std::uint32_t k) {
@@ -388,6 +389,8 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
     }
   if (slots_ > 0) build_read_slots(c, k);
   if (lists_) build_lists(c, k);
+  real_time_ = opt.real_time;
+  if (real_time_) build_real_time(c, k);
   constraints_ = c.and_(k);
   bindings_.bind(s.reads, clean_reads);
   bindings_.bind(s.writes, committed_writes);
@@ -497,6 +500,53 @@ void HistorySpace::build_read_slots(Circuit& c, std::vector<BLit>& k) {
   bindings_.bind(s.po, make_matrix(c, 2, std::move(po)));
   if (!duplicates_) bindings_.bind(s.rf, make_matrix(c, 2, std::move(rf)));
   bindings_.bind_extent(model::kRead, make_matrix(c, 1, std::move(extent)));
+}
+
+BLit HistorySpace::event_before(std::uint32_t x, std::uint32_t y) const {
+  const std::uint32_t e = 2 * scope_.txns;
+  return x == y ? kFalse : event_before_[static_cast<std::size_t>(x) * e + y];
+}
+
+void HistorySpace::build_real_time(Circuit& c, std::vector<BLit>& k) {
+  const std::uint32_t n = scope_.txns, e = 2 * n;
+  const Universe& u = universe_;
+  const std::uint32_t N = u.size();
+  const model::HistorySchema& s = model::history_schema();
+  auto T = [&](std::uint32_t t) { return u.atom(model::kTxn, t); };
+  event_before_.assign(static_cast<std::size_t>(e) * e, kFalse);
+  for (std::uint32_t x = 0; x < e; ++x)
+    for (std::uint32_t y = 0; y < e; ++y)
+      if (x != y) event_before_[static_cast<std::size_t>(x) * e + y] = c.input();
+  auto E = [&](std::uint32_t x, std::uint32_t y) { return event_before(x, y); };
+  // A strict weak order: asymmetric, transitive, and so is "not before".
+  for (std::uint32_t x = 0; x < e; ++x)
+    for (std::uint32_t y = 0; y < e; ++y) {
+      if (x == y) continue;
+      if (x < y) k.push_back(!c.and_(E(x, y), E(y, x)));
+      for (std::uint32_t z = 0; z < e; ++z) {
+        if (z == x || z == y) continue;
+        k.push_back(c.implies(c.and_(E(x, y), E(y, z)), E(x, z)));
+        k.push_back(c.implies(c.and_(!E(x, y), !E(y, z)), !E(x, z)));
+      }
+    }
+  auto B = [](std::uint32_t t) { return 2 * (t - 1); };
+  auto C = [](std::uint32_t t) { return 2 * (t - 1) + 1; };
+  for (std::uint32_t t = 1; t <= n; ++t) k.push_back(!E(C(t), B(t)));  // begin ≤ commit
+  for (std::uint32_t i = 1; i <= n; ++i)  // a session runs its transactions in turn
+    for (std::uint32_t j = i + 1; j <= n; ++j) k.push_back(c.implies(so_var(i, j), E(C(i), B(j))));
+  auto bind = [&](const logic::RelationPtr& r, bool from_commit, bool to_commit) {
+    std::vector<std::pair<Index, BLit>> cells;
+    for (std::uint32_t j = 1; j <= n; ++j) cells.emplace_back(Index{T(0)} * N + T(j), kTrue);
+    for (std::uint32_t i = 1; i <= n; ++i)
+      for (std::uint32_t j = 1; j <= n; ++j)
+        if (i != j)
+          cells.emplace_back(Index{T(i)} * N + T(j),
+                             E(from_commit ? C(i) : B(i), to_commit ? C(j) : B(j)));
+    bindings_.bind(r, make_matrix(c, 2, std::move(cells)));
+  };
+  bind(s.rt, true, false);
+  bind(s.rt_cc, true, true);
+  bind(s.rt_bc, false, true);
 }
 
 void HistorySpace::build_lists(Circuit& c, std::vector<BLit>& k) {
@@ -766,6 +816,17 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
   for (std::uint32_t t = 1; t <= n; ++t) {
     TxnId id = h.add_txn(sid[session[t]], fmt::format("T{}", t),
                          val(aborted_var(t)) ? TxnStatus::Aborted : TxnStatus::Committed);
+    if (real_time_) {
+      // An event's time: 10 for each event before it (ties share it).
+      auto time = [&](std::uint32_t x) {
+        std::int64_t before = 0;
+        for (std::uint32_t y = 0; y < 2 * n; ++y) before += val(event_before(y, x)) ? 1 : 0;
+        return 10 * (before + 1);
+      };
+      // Exact events: each known to the tick.
+      h.txn(id).begin = h.txn(id).begin_end = time(2 * (t - 1));
+      h.txn(id).commit = h.txn(id).commit_start = time(2 * (t - 1) + 1);
+    }
     if (slots_ == 0) {
       for (std::uint32_t x = 0; x < K; ++x)
         for (std::uint32_t v = 0; v < V; ++v) {

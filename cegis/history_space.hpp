@@ -77,6 +77,17 @@
 // append; it is where a history exhibits G0, the write cycle that only
 // revealed version orders can force.
 //
+// Real time (SpaceOptions::real_time; LEVELS.md, "Real time"): every
+// transaction has a begin and a commit event, and E[X][Y] "event X happened
+// before event Y" is a strict weak order of the 2n events (ties allowed,
+// which a clock can show, and which neither order of the two events
+// replaces), each begin not after its commit, a session's transactions one
+// after another (so ⊆ rt: a client runs its transactions in turn). The
+// real-time orders are read off it: rt(a, b) = E[C_a][B_b], rt_cc(a, b) =
+// E[C_a][C_b], rt_bc(a, b) = E[B_a][C_b], T0 before everything; decode()
+// numbers the events by that order, so that the checked history's
+// timestamps give the same relations with no clock skew.
+//
 // Symmetry breaking, each step sound on its own and together (rename the
 // transactions along a witness order, then the values of each key, then the
 // keys):
@@ -151,6 +162,9 @@ struct SpaceOptions {
   // lists reveal version orders (above). Only in the transaction form, with
   // unique values and without dirty reads.
   bool lists = false;
+  // Begin and commit events in a weak order, and the real-time orders read
+  // off them (above).
+  bool real_time = false;
 
   // The options as text, for caches of proofs over the space.
   std::string text() const;
@@ -244,6 +258,10 @@ class HistorySpace {
   void build_read_events(logic::Circuit& c);
   // With lists: the order variables, the prefix rule, and vo.
   void build_lists(logic::Circuit& c, std::vector<logic::BLit>& constraints);
+  // With real time: the event order, its rules, and rt, rt_cc, rt_bc.
+  void build_real_time(logic::Circuit& c, std::vector<logic::BLit>& constraints);
+  // Event X (2(t-1) is t's begin, 2(t-1)+1 its commit) before event Y.
+  logic::BLit event_before(std::uint32_t x, std::uint32_t y) const;
   // Binds rf and wrx in `b` to choice[e][w] (event e reads from w).
   void bind_read_from(logic::Circuit& c, logic::Bindings& b,
                       const std::vector<std::vector<logic::BLit>>& choice) const;
@@ -270,6 +288,8 @@ class HistorySpace {
   logic::BLit key_order_ = logic::kTrue;
   bool lists_ = false;
   std::vector<logic::BLit> list_order_;  // [(x * (n + 1) + a) * (n + 1) + b]
+  bool real_time_ = false;
+  std::vector<logic::BLit> event_before_;  // [x * 2n + y]
 };
 
 // Key names: x, y, z, then k3, k4, ...

@@ -893,6 +893,10 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
       }
       out.txn(id).begin = tx.begin;
       out.txn(id).commit = tx.commit;
+      out.txn(id).begin_end = tx.begin_end;
+      out.txn(id).commit_start = tx.commit_start;
+      out.txn(id).start_ts = tx.start_ts;
+      out.txn(id).commit_ts = tx.commit_ts;
     }
   }
   if (witnesses) {
@@ -946,6 +950,7 @@ static SpaceOptions needed_space(const Problem& p) {
       space.operations = space.operations || l->uses_read_events();
       space.dirty_reads = space.dirty_reads || l->uses_dirty_reads();
       space.lists = space.lists || l->list_reads;
+      space.real_time = space.real_time || l->uses_real_time();
     }
   return space;
 }
@@ -960,12 +965,11 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
     for (const auto* levels : {&q.allow, &q.deny})
       for (const lua::Level* l : *levels) {
         check_witness_sorts(*l->framework);
-        // Real time is not (yet) part of the space: a history without
-        // timestamps would make such a level its untimed counterpart.
-        if (l->uses_real_time())
+        // The database's own timestamps are not part of the space.
+        if (l->uses_db_timestamps())
           throw std::invalid_argument(fmt::format(
-              "{} uses the real-time order (h.rt), and synthesized histories have no timestamps yet: "
-              "it can be checked (isosynth check) but not synthesized",
+              "{} reads the database's own timestamps (h.ts_vis, h.ts_ar), and synthesized histories "
+              "have none: it can be checked (isosynth check) but not synthesized",
               l->name));
       }
     std::optional<std::size_t> ordering;

@@ -275,7 +275,10 @@ std::string history_one_line(const History& h) {
     if (session.empty()) continue;
     std::string s;
     for (TxnId t : session)
-      s += (s.empty() ? "" : "; ") + format_txn(h, t) + (h.txn(t).status == TxnStatus::Aborted ? " [aborted]" : "");
+    {
+      const std::string notes = transaction_notes(h.txn(t));
+      s += (s.empty() ? "" : "; ") + format_txn(h, t) + (notes.empty() ? "" : " " + notes);
+    }
     out += (out.empty() ? "" : " | ") + s;
   }
   return out;

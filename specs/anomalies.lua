@@ -120,6 +120,17 @@ anomaly "MissedSessionWrite" {
   end,
 }
 
+anomaly "StaleRead" {
+  framework = "adya",
+  title = "stale read",
+  doc = "Stale read (Elle's G-single-realtime; the anomaly strict serializability and Strong SI "
+     .. "forbid, Vbox §3.2): a transaction reads a version of x older than the write of x of a "
+     .. "transaction that committed before it began, in real time (h.rt)",
+  pattern = function(h, e)
+    return exists(Obj, Txn, Txn, function(x, t1, t2) return h.rt(t1, t2) & rw(h, e, x, t2, t1) end)
+  end,
+}
+
 anomaly "ReadOnlyAnomaly" {
   framework = "adya",
   title = "read-only anomaly",

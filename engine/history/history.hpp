@@ -81,7 +81,13 @@ struct Transaction {
   SessionId session = kNoSession;
   std::uint32_t position = 0;     // index inside its session
   TxnStatus status = TxnStatus::Committed;
-  std::optional<std::int64_t> begin, commit;  // timestamps, same clock for all
+  // Client-observed timestamps, one clock for all (time_before() says what
+  // they claim): the begin was requested at `begin` and the commit had
+  // returned by `commit`. Where the client also saw when the begin returned
+  // (`begin_end`, Viper's postBeginTS) and when the commit was requested
+  // (`commit_start`, its preCommitTS), the two events are known closer.
+  std::optional<std::int64_t> begin, commit;
+  std::optional<std::int64_t> begin_end, commit_start;
   // The database's start (snapshot) and commit timestamps, when it logged them.
   std::optional<DbTimestamp> start_ts, commit_ts;
   std::vector<Op> ops;            // program order
@@ -146,17 +152,29 @@ class History {
   InitialWrites initial_writes() const { return initial_writes_; }
   std::int64_t clock_skew() const { return clock_skew_; }
   // Real-time order between the events of two transactions (LEVELS.md,
-  // "Real time"; Viper §5): a's event happened before b's for certain, by
-  // more than the clock skew: time(a) + Δ < time(b), both timestamps
-  // known. T0, the initial state, begins and commits before every event of
-  // every other transaction. A transaction without the timestamp is ordered
-  // with no other (but T0).
+  // "Real time"; Vbox §3.2, Viper §5): a's event happened before b's for
+  // certain, by more than the clock skew Δ. Each event is known to lie in
+  // an interval: the begin in [begin, begin_end], the commit in
+  // [commit_start, commit], where a missing begin_end is the commit and a
+  // missing commit_start the begin (the begin precedes the commit, and that
+  // is all the client saw). So a's event precedes b's when the latest a's
+  // can be, plus Δ, is before the earliest b's can be. With only begin and
+  // commit, every order is "a committed before b began". T0, the initial
+  // state, begins and commits before every event of every other
+  // transaction; a transaction without timestamps is ordered with no other.
   enum class Event : std::uint8_t { Begin, Commit };
+  std::optional<std::int64_t> latest(TxnId t, Event e) const {
+    const Transaction& x = txns_[t];
+    return e == Event::Commit ? x.commit : x.begin_end ? x.begin_end : x.commit;
+  }
+  std::optional<std::int64_t> earliest(TxnId t, Event e) const {
+    const Transaction& x = txns_[t];
+    return e == Event::Begin ? x.begin : x.commit_start ? x.commit_start : x.begin;
+  }
   bool time_before(TxnId a, Event ea, TxnId b, Event eb) const {
     if (a == b || b == 0) return false;
     if (a == 0) return true;
-    const auto& x = ea == Event::Begin ? txns_[a].begin : txns_[a].commit;
-    const auto& y = eb == Event::Begin ? txns_[b].begin : txns_[b].commit;
+    const auto x = latest(a, ea), y = earliest(b, eb);
     return x && y && skew_before(*x, *y, clock_skew_);
   }
   // rt: a committed before b began (strict serializability, Strong SI).

@@ -150,8 +150,8 @@ struct TxnState {
   std::optional<std::string> id;
   std::size_t id_tok = 0;
   TxnStatus status = TxnStatus::Committed;
-  std::optional<std::int64_t> begin, commit;
-  std::size_t commit_tok = 0;
+  std::optional<std::int64_t> begin, commit, begin_end, commit_start;
+  std::size_t commit_tok = 0, begin_end_tok = 0, commit_start_tok = 0;
   // The database's timestamps "sts"/"cts" as [physical, logical].
   std::optional<DbTimestamp> sts, cts;
   std::size_t cts_tok = 0;
@@ -165,7 +165,10 @@ struct InitEntry {
 
 // Field bits of the root object and of a transaction.
 enum : unsigned { kFormat = 1, kVersion = 2, kInit = 4, kSessions = 8, kInitialState = 16 };
-enum : unsigned { kId = 1, kOps = 2, kStatus = 4, kBegin = 8, kCommit = 16, kSts = 32, kCts = 64 };
+enum : unsigned {
+  kId = 1, kOps = 2, kStatus = 4, kBegin = 8, kCommit = 16, kSts = 32, kCts = 64, kBeginEnd = 128,
+  kCommitStart = 256
+};
 
 class Reader final : public nlohmann::json_sax<json> {
  public:
@@ -242,7 +245,8 @@ class Reader final : public nlohmann::json_sax<json> {
     } else if (f.ctx == Ctx::Txn) {
       check_duplicate(f, tok, {{"id", kId}, {"ops", kOps}, {"status", kStatus},
                                {"begin", kBegin}, {"commit", kCommit}, {"sts", kSts},
-                               {"cts", kCts}});
+                               {"cts", kCts}, {"begin_end", kBeginEnd},
+                               {"commit_start", kCommitStart}});
     } else if (f.ctx == Ctx::Init) {
       if (!init_keys_.insert(f.key).second) {
         fail(tok, "init", fmt::format("duplicate key {}", quote_string(f.key)));
@@ -491,15 +495,21 @@ class Reader final : public nlohmann::json_sax<json> {
              fmt::format("unknown status {} (expected \"committed\", \"aborted\" or \"unknown\")",
                          quote_string(e.s)));
       }
-    } else if (name == "begin" || name == "commit") {
+    } else if (name == "begin" || name == "commit" || name == "begin_end" || name == "commit_start") {
       if (e.type != JType::Int) {
         fail(e.tok, here(), fmt::format("{} must be an integer timestamp, got {}", name, describe(e)));
       }
       if (name == "begin") {
         txn_.begin = e.i;
-      } else {
+      } else if (name == "commit") {
         txn_.commit = e.i;
         txn_.commit_tok = e.tok;
+      } else if (name == "begin_end") {
+        txn_.begin_end = e.i;
+        txn_.begin_end_tok = e.tok;
+      } else {
+        txn_.commit_start = e.i;
+        txn_.commit_start_tok = e.tok;
       }
     } else if (name == "sts" || name == "cts") {
       if (e.type != JType::Array)
@@ -668,6 +678,12 @@ class Reader final : public nlohmann::json_sax<json> {
            fmt::format("commit timestamp {} is before begin timestamp {}", *txn_.commit,
                        *txn_.begin));
     }
+    // The begin returned, and the commit was requested, within begin..commit.
+    for (const auto& [name, ts, tok] : {std::tuple{"begin_end", txn_.begin_end, txn_.begin_end_tok},
+                                        std::tuple{"commit_start", txn_.commit_start, txn_.commit_start_tok}})
+      if (ts && ((txn_.begin && *ts < *txn_.begin) || (txn_.commit && *ts > *txn_.commit)))
+        fail(tok, here() + "." + name,
+             fmt::format("{} {} is outside the transaction's begin..commit", name, *ts));
     if (txn_.sts.has_value() != txn_.cts.has_value())
       fail(f.start, here(), "\"sts\" and \"cts\" come together: a database's start and commit timestamps");
     if (txn_.sts && *txn_.sts > *txn_.cts)
@@ -680,6 +696,8 @@ class Reader final : public nlohmann::json_sax<json> {
     Transaction& txn = h_.txn(t);
     txn.begin = txn_.begin;
     txn.commit = txn_.commit;
+    txn.begin_end = txn_.begin_end;
+    txn.commit_start = txn_.commit_start;
     txn.start_ts = txn_.sts;
     txn.commit_ts = txn_.cts;
     for (PendingOp& op : txn_.ops) {
@@ -910,6 +928,8 @@ nlohmann::json write_native_json(const History& h) {
       if (txn.status == TxnStatus::Unknown) tx["status"] = "unknown";
       if (txn.begin) tx["begin"] = *txn.begin;
       if (txn.commit) tx["commit"] = *txn.commit;
+      if (txn.begin_end) tx["begin_end"] = *txn.begin_end;
+      if (txn.commit_start) tx["commit_start"] = *txn.commit_start;
       if (txn.start_ts) tx["sts"] = json::array({txn.start_ts->physical, txn.start_ts->logical});
       if (txn.commit_ts) tx["cts"] = json::array({txn.commit_ts->physical, txn.commit_ts->logical});
       txns.push_back(std::move(tx));

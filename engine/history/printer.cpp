@@ -45,22 +45,22 @@ std::string format_txn(const History& h, TxnId t) {
   return out;
 }
 
-namespace {
-
-std::string txn_notes(const Transaction& txn) {
+std::string transaction_notes(const Transaction& txn) {
   std::vector<std::string> notes;
   if (txn.status == TxnStatus::Aborted) notes.emplace_back("aborted");
   if (txn.status == TxnStatus::Unknown) notes.emplace_back("status unknown");
-  if (txn.begin) notes.push_back(fmt::format("begin {}", *txn.begin));
-  if (txn.commit) notes.push_back(fmt::format("commit {}", *txn.commit));
+  // "begin 10" or, where the begin is known to have returned by 15,
+  // "begin 10..15" (10..10: at 10 exactly); "commit 30" or "commit 25..30".
+  if (txn.begin) notes.push_back(txn.begin_end ? fmt::format("begin {}..{}", *txn.begin, *txn.begin_end)
+                                               : fmt::format("begin {}", *txn.begin));
+  if (txn.commit) notes.push_back(txn.commit_start ? fmt::format("commit {}..{}", *txn.commit_start, *txn.commit)
+                                                   : fmt::format("commit {}", *txn.commit));
   // The database's own timestamps, physical.logical (Chronos's HLC).
   if (txn.start_ts) notes.push_back(fmt::format("sts {}.{}", txn.start_ts->physical, txn.start_ts->logical));
   if (txn.commit_ts) notes.push_back(fmt::format("cts {}.{}", txn.commit_ts->physical, txn.commit_ts->logical));
   if (notes.empty()) return {};
-  return fmt::format("  [{}]", fmt::join(notes, ", "));
+  return fmt::format("[{}]", fmt::join(notes, ", "));
 }
-
-}  // namespace
 
 std::string format_history(const History& h) {
   std::string out;
@@ -90,7 +90,7 @@ std::string format_history(const History& h) {
       out += first ? label : std::string(width, ' ');
       first = false;
       out += format_txn(h, t);
-      out += txn_notes(h.txn(t));
+      if (std::string notes = transaction_notes(h.txn(t)); !notes.empty()) out += "  " + notes;
       out += '\n';
     }
   }

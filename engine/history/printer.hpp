@@ -10,6 +10,8 @@ namespace iso {
 
 std::string format_op(const History& h, const Op& op);      // "r(x,0)"
 std::string format_txn(const History& h, TxnId t);           // "T1: r(x,0) w(x,1)"
+// What else is known of a transaction, or "": "[aborted, begin 10, commit 20]".
+std::string transaction_notes(const Transaction& txn);
 // Whole history, one line per transaction, sessions labelled:
 //   session 1:  T1: r(x,0) w(x,1)
 //               T2: r(y,0)

@@ -28,6 +28,42 @@ std::vector<std::string> all_levels() {
   return out;
 }
 
+namespace {
+
+// Calls f on `h` with each strict weak order of its transactions' begin and
+// commit events as exact times: event e of transaction t (0: begin, 1:
+// commit) at 10 * (rank + 1), the ranks an ordered partition (every rank
+// below the largest used), each begin at most its commit, and a session's
+// transactions one after another (`sm`: each transaction's session).
+template <class F>
+void for_each_event_order(const History& h, const std::vector<int>& sm, const F& f) {
+  const int n = static_cast<int>(h.num_txns()) - 1, e = 2 * n;
+  std::vector<int> rank(static_cast<std::size_t>(e), 0);
+  while (true) {
+    int top = *std::max_element(rank.begin(), rank.end());
+    bool ok = true;
+    for (int r = 0; r <= top && ok; ++r) ok = std::find(rank.begin(), rank.end(), r) != rank.end();
+    for (int t = 0; t < n && ok; ++t) ok = rank[2 * t] <= rank[2 * t + 1];
+    for (int a = 0; a < n && ok; ++a)
+      for (int b = a + 1; b < n && ok; ++b)
+        if (sm[static_cast<std::size_t>(a)] == sm[static_cast<std::size_t>(b)]) ok = rank[2 * a + 1] < rank[2 * b];
+    if (ok) {
+      History timed = h;
+      for (int t = 0; t < n; ++t) {
+        Transaction& tx = timed.txn(static_cast<TxnId>(t + 1));
+        tx.begin = tx.begin_end = 10 * (rank[2 * t] + 1);
+        tx.commit = tx.commit_start = 10 * (rank[2 * t + 1] + 1);
+      }
+      f(timed);
+    }
+    int i = 0;
+    while (i < e && ++rank[static_cast<std::size_t>(i)] == e) rank[static_cast<std::size_t>(i++)] = 0;
+    if (i == e) break;
+  }
+}
+
+}  // namespace
+
 std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& space,
                                                      const std::vector<std::string>& levels,
                                                      std::size_t& histories) {
@@ -170,8 +206,15 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
         if (std::optional<History> h = build(sm, aborted, orders)) {
           const AbstractHistory kept = abstract_history(*h, committed_members(*h), dirty);
           if (kept.unjustified_reads.empty() && kept.int_violations.empty()) {
-            ++histories;
-            record_separations(abstract_history(*h), levels, separated);
+            if (!space.real_time) {
+              ++histories;
+              record_separations(abstract_history(*h), levels, separated);
+            } else {
+              for_each_event_order(*h, sm, [&](const History& timed) {
+                ++histories;
+                record_separations(abstract_history(timed), levels, separated);
+              });
+            }
           }
         }
         // The next combination of orders (each key's in lexicographic turn).

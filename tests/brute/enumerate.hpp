@@ -37,6 +37,11 @@ struct EnumeratedSpace {
   // returns, in one order of the key's appenders (every order of each
   // key's appenders is tried), without the reader's own append.
   bool lists = false;
+  // Real time (synthesis's space with a level that reads h.rt, h.rt_cc or
+  // h.rt_bc): every history once per strict weak order of its transactions'
+  // begin and commit events (each begin not after its commit, a session's
+  // transactions one after another), the events at exact times.
+  bool real_time = false;
 };
 
 // Every history of `space`: each transaction a sequence of at most `ops`

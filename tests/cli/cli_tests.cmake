@@ -175,10 +175,12 @@ add_test(NAME cli.hierarchy-html-browser
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
 set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
 # The catalogue: the table, JSON, naming in synth.
-cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A  -  -  -$" ${BIN} anomalies -l SI -l SER)
+cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A  A  -  -  -$" ${BIN} anomalies -l SI -l SER)
+# The stale read (column 9) has timestamps: SER allows it, StrictSER not.
+cli_test(anomalies-stale-read 0 "" "^biswas.StrictSER +-  -  -  -  -  -  -  -  -  -  -  -  -$" ${BIN} anomalies -l SER -l StrictSER)
 # Aborted and intermediate reads: PL-1 permits them, every other level
-# forbids them; G0 (column 10) PL-1 forbids too.
-cli_test(anomalies-dirty-reads 0 "" "^adya.PL-1 +A  A  A  A  A  A  A  A  A  -  A  A$" ${BIN} anomalies -l adya.PL-1 -l adya.PL-2)
+# forbids them; G0 (column 11) PL-1 forbids too.
+cli_test(anomalies-dirty-reads 0 "" "^adya.PL-1 +A  A  A  A  A  A  A  A  A  A  -  A  A$" ${BIN} anomalies -l adya.PL-1 -l adya.PL-2)
 # G0 needs list-append reads: the space has them for it by itself.
 cli_test(synth-exhibit-g0 0 "" "^session 2:  T2: r\\(x,\\[1\\]\\) w\\(x,2\\) w\\(y,2\\)$" ${BIN} synth --exhibit G0 --scope 3,2,3)
 cli_test(synth-lists-dirty-reads 2 "list-append keys \\(--lists\\) are searched in the transaction form" "" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --lists --dirty-reads)
@@ -258,4 +260,5 @@ cli_test(check-strong-session-si-stale-read 0 "" "^viper.StrongSessionSI: allowe
 cli_test(check-timestamp-levels-refuse-untimed 2 "reads the database's start and commit timestamps, and 2 transactions have none" "" ${BIN} check ${EX}/stale-read.json -l cerone.TimestampSI)
 cli_test(initial-value-other-format 2 "--initial-value applies to Chronos JSON only" "" ${BIN} check ${EX}/stale-read.json --initial-value 0 -l SER)
 cli_test(check-clock-skew-negative 2 "clock-skew" "" ${BIN} check ${EX}/stale-read.json -l StrictSER --clock-skew -1)
-cli_test(synth-real-time-refused 2 "synthesized histories have no timestamps" "" ${BIN} synth --allow SER --deny StrictSER)
+cli_test(synth-stale-read 0 "" "T2 -rt-> T1: T2 committed at 10 before T1 began at 30" ${BIN} synth --allow SER --deny StrictSER --scope 3,2,2)
+cli_test(synth-database-timestamps-refused 2 "reads the database's own timestamps" "" ${BIN} synth --allow SI --deny cerone.TimestampSI)

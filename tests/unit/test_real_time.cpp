@@ -131,12 +131,18 @@ TEST_CASE("real time: StrictSER agrees with the brute force on random histories 
   CHECK(only_rt > 100);  // violations that only real time closes
 }
 
-TEST_CASE("real time: synthesis refuses a level that reads timestamps, and a check without them says so") {
+TEST_CASE("real time: synthesis finds the stale read, refuses the database's timestamps, and a check without timestamps says so") {
   cegis::Problem p;
   p.allow = {&library().level("biswas.SER")};
   p.deny = {&library().level("biswas.StrictSER")};
   p.scope = cegis::parse_scope("2,1,2");
-  CHECK_THROWS_WITH_AS(cegis::synthesize(p), doctest::Contains("synthesized histories have no timestamps"),
+  const cegis::SynthResult r = cegis::synthesize(p);
+  REQUIRE(r.history.has_value());
+  CHECK(r.history->num_txns() == 3);  // a read and a write: the stale read
+  CHECK(decide(*r.history, library().level("biswas.StrictSER")).verdict == Verdict::Violated);
+  p.allow = {&library().level("cerone.SI")};
+  p.deny = {&library().level("cerone.TimestampSI")};
+  CHECK_THROWS_WITH_AS(cegis::synthesize(p), doctest::Contains("reads the database's own timestamps"),
                        std::invalid_argument);
   History h = stale_read();
   h.txn(*h.find_txn("T2")).begin.reset();

@@ -23,6 +23,7 @@
 #include "tests/brute/random_history.hpp"
 #include "tests/unit/brute_witness.hpp"
 #include "tests/unit/history_helpers.hpp"
+#include "tests/unit/synth_helpers.hpp"
 
 using namespace iso;
 
@@ -33,6 +34,9 @@ const std::vector<std::string> kChain = {"viper.StrongSI", "viper.StrongSessionS
                                          "viper.AdyaSI"};
 
 // A history from (session, begin, commit, ops) rows; -1: no timestamps.
+// The times are exact: each event happened at its timestamp (begin_end =
+// begin, commit_start = commit), as a client that timed both ends of each
+// request within one tick would know them.
 struct Row {
   SessionId session;
   std::int64_t begin, commit;
@@ -45,8 +49,8 @@ History make(const std::vector<Row>& rows, std::uint32_t sessions) {
   int n = 0;
   for (const Row& r : rows) {
     const TxnId t = h.add_txn(r.session, fmt::format("T{}", ++n));
-    if (r.begin >= 0) h.txn(t).begin = r.begin;
-    if (r.commit >= 0) h.txn(t).commit = r.commit;
+    if (r.begin >= 0) h.txn(t).begin = h.txn(t).begin_end = r.begin;
+    if (r.commit >= 0) h.txn(t).commit = h.txn(t).commit_start = r.commit;
     for (const auto& [kind, key, value] : r.ops) {
       const KeyId k = h.intern_key(key);
       const ValueId v = h.intern_value(Value{value});
@@ -63,6 +67,14 @@ bool allowed(const History& h, const std::string& level) {
   return decide(h, library().level(level)).verdict == Verdict::Allowed;
 }
 
+// Sometimes when the begin returned and when the commit was requested
+// (Viper's postBeginTS, preCommitTS), inside begin..commit.
+void inner_timestamps(std::mt19937_64& rng, Transaction& t) {
+  const std::int64_t len = *t.commit - *t.begin + 1;
+  if (rng() % 2 == 0) t.begin_end = *t.begin + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(len));
+  if (rng() % 2 == 0) t.commit_start = *t.commit - static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(len));
+}
+
 // Intervals: either random on a small clock (they overlap often), or laid
 // out roughly in transaction order (so that reads of earlier transactions
 // fit real time), some left out; sometimes a clock skew.
@@ -74,6 +86,7 @@ void random_intervals(std::mt19937_64& rng, History& h) {
     const std::int64_t b = ordered ? 10 * static_cast<std::int64_t>(t) + noise : noise * 3;
     h.txn(t).begin = b;
     h.txn(t).commit = b + static_cast<std::int64_t>(rng() % 15);
+    inner_timestamps(rng, h.txn(t));
   }
   h.set_clock_skew(static_cast<std::int64_t>(rng() % 3 == 0 ? rng() % 8 : 0));
 }
@@ -82,7 +95,8 @@ void random_intervals(std::mt19937_64& rng, History& h) {
 
 TEST_CASE("SI variants: one history separates each step of Crooks' chain") {
   // Adya SI, not GSI: T2 began (at 5) before T1 committed (at 10), yet reads
-  // T1's write.
+  // T1's write. (With only each transaction's outer interval, [0, 10] and
+  // [5, 15], T2 might have begun after T1 committed: allowed.)
   History adya_not_gsi = make({{0, 0, 10, {{'w', "x", 1}}}, {1, 5, 15, {{'r', "x", 1}}}}, 2);
   // GSI, not Strong Session SI: T2 follows T1 in its session and misses its
   // write (no timestamps: real time says nothing).
@@ -117,6 +131,13 @@ TEST_CASE("SI variants: one history separates each step of Crooks' chain") {
   // A clock skew of 10 or more hides the stale read.
   session_not_strong.set_clock_skew(10);
   CHECK(allowed(session_not_strong, "viper.StrongSI"));
+  // Without the inner timestamps, T2 may have begun after T1 committed.
+  for (TxnId t = 1; t < adya_not_gsi.num_txns(); ++t) {
+    adya_not_gsi.txn(t).begin_end.reset();
+    adya_not_gsi.txn(t).commit_start.reset();
+  }
+  CHECK(allowed(adya_not_gsi, "viper.GSI"));
+  CHECK(brute::allows(abstract_history(adya_not_gsi), "viper.GSI"));
 }
 
 TEST_CASE("SI variants: graph, generic oracle and brute force agree on random histories with intervals") {
@@ -176,6 +197,7 @@ TEST_CASE("SI variants: the real-time edges reach exactly the real-time pairs") 
       const auto b = static_cast<std::int64_t>(rng() % 100);
       h.txn(id).begin = b;
       h.txn(id).commit = b + static_cast<std::int64_t>(rng() % 20);
+      inner_timestamps(rng, h.txn(id));
     }
     h.set_clock_skew(static_cast<std::int64_t>(rng() % 2 == 0 ? 0 : rng() % 10));
     const AbstractHistory a = poly::check_abstraction(h);
@@ -242,5 +264,51 @@ TEST_CASE("real time fixes write orders and anti-dependencies before the search 
     poly::Polygraph plain(h, a, g);
     CHECK_FALSE(plain.prune(true, passes).has_value());
     CHECK(plain.pairs()[0].state == 0);
+  }
+}
+
+TEST_CASE("SI variants: synthesis with time finds a separating history exactly when an enumeration does") {
+  // The enumeration tries every history of the scope with every weak order
+  // of its begin and commit events (tests/brute/enumerate.hpp), decided by
+  // the brute force; synthesis searches the space with an event order.
+  const std::vector<std::string> levels = {"biswas.SER", "biswas.StrictSER", "biswas.SI", "viper.AdyaSI",
+                                           "viper.GSI", "viper.StrongSessionSI", "viper.StrongSI"};
+  for (const std::string scope : {"2,1,2", "2,2,2", "3,1,2"}) {
+    brute::EnumeratedSpace space;
+    space.txns = scope[0] - '0';
+    space.keys = scope[2] - '0';
+    space.values = scope[4] - '0';
+    space.real_time = true;
+    std::size_t histories = 0;
+    const auto separated = brute::enumerate_separations(space, levels, histories);
+    CHECK(histories > 400);
+    std::size_t found = 0;
+    for (std::size_t a = 0; a < levels.size(); ++a)
+      for (std::size_t b = 0; b < levels.size(); ++b) {
+        if (a == b) continue;
+        cegis::Problem p = cegis::problem({levels[a]}, {levels[b]}, scope);
+        const cegis::SynthResult r = cegis::synthesize(p);
+        INFO(levels[a], " but not ", levels[b], " at ", scope);
+        CHECK((r.outcome == cegis::Outcome::Found) == separated[a][b]);
+        if (r.outcome == cegis::Outcome::Found) {
+          cegis::verify_solution(p, r);
+          ++found;
+          // Exact event times, each begin not after its commit, and a
+          // session's transactions one after another.
+          const History& h = *r.history;
+          for (TxnId t = 1; t < h.num_txns(); ++t) {
+            const Transaction& x = h.txn(t);
+            if (!x.begin) continue;  // a history without timed levels has no times
+            CHECK(x.begin_end == x.begin);
+            CHECK(x.commit_start == x.commit);
+            CHECK(*x.begin <= *x.commit);
+          }
+          for (const auto& session : h.sessions())
+            for (std::size_t i = 1; i < session.size(); ++i)
+              if (h.txn(session[i]).begin) CHECK(*h.txn(session[i - 1]).commit < *h.txn(session[i]).begin);
+        }
+      }
+    MESSAGE(scope, ": ", histories, " timed histories, ", found, " separations");
+    CHECK(found > 10);
   }
 }

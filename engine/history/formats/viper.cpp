@@ -19,7 +19,10 @@
 //    (deleted ones the scan passed) are not part of the result and are
 //    counted; a bound spelled "nil" is open (the int64 extreme);
 //  - timestamps: a transaction began somewhere between preBeginTS and
-//    postBeginTS and committed between preCommitTS and postCommitTS. Taking
+//    postBeginTS and committed between preCommitTS and postCommitTS: they
+//    are Transaction::begin, begin_end, commit_start and commit, from which
+//    History::time_before orders two events only when they certainly are
+//    (the inner ones must lie inside preBeginTS..postCommitTS). Taking
 //    begin = preBeginTS and commit = postCommitTS gives the widest interval
 //    that surely contains the transaction, so a real-time order derived from
 //    them (A before B when A.commit < B.begin) is never claimed unless it
@@ -426,13 +429,21 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
       ++counts.txns;
       auto begin = read_timestamp(line, "preBeginTS");
       auto commit = read_timestamp(line, "postCommitTS");
-      read_timestamp(line, "postBeginTS");  // validated, not used: see above
-      read_timestamp(line, "preCommitTS");
+      auto begin_end = read_timestamp(line, "postBeginTS");
+      auto commit_start = read_timestamp(line, "preCommitTS");
       if (begin && commit && *begin > *commit)
         line.fail(member_token(root, 0, "postCommitTS"),
                   fmt::format("postCommitTS {} is before preBeginTS {}", *commit, *begin));
+      // The inner timestamps must lie inside the outer ones.
+      for (const auto& [name, ts] : {std::pair{"postBeginTS", begin_end}, std::pair{"preCommitTS", commit_start}}) {
+        if (ts && ((begin && *ts < *begin) || (commit && *ts > *commit)))
+          line.fail(member_token(root, 0, name),
+                    fmt::format("{} {} is outside preBeginTS..postCommitTS", name, *ts));
+      }
       h.txn(txn).begin = begin;
       h.txn(txn).commit = commit;
+      h.txn(txn).begin_end = begin_end;
+      h.txn(txn).commit_start = commit_start;
       counts.timestamped += begin || commit;
       read_ops(h, line, *ops, member_token(root, 0, "value"), txn, counts);
     }
