@@ -114,6 +114,12 @@ void print_stats(const Level& level, const Decision& d, double parse_seconds) {
     return;
   }
   const auto& s = d.graph_stats;
+  if (d.checker == Checker::Timestamps) {
+    fmt::print(stderr, "{}: parse {:.3f} s, prepare {:.3f} s, check the timestamps {:.3f} s\n  {} transactions\n",
+               level.name, parse_seconds, s.seconds.construct, s.seconds.solve, s.txns);
+    print_peaks(s.peak_bytes, 0);
+    return;
+  }
   if (d.checker == Checker::Saturation) {
     fmt::print(stderr,
                "{}: parse {:.3f} s, construct {:.3f} s, prune {:.3f} s ({} passes), encode "

@@ -340,14 +340,17 @@ def simulate_si(args, rng):
         if conflict:
             aborted += 1  # first committer wins; the session tries a new transaction
         else:
-            if local:
-                clock += 1
-                for k, v in local.items():
-                    versions.setdefault(k, []).append((clock, v))
-                    last_commit[k] = clock
-                    values.commit(k, v)
+            # Every commit takes a fresh timestamp, a read-only one too: two
+            # read-only transactions with start = commit at one timestamp
+            # would each see the other (cts <= sts), which no commit order
+            # allows (cerone.TimestampSI: ORDER). Reads are unchanged.
+            clock += 1
+            for k, v in local.items():
+                versions.setdefault(k, []).append((clock, v))
+                last_commit[k] = clock
+                values.commit(k, v)
             # The database's timestamps: the snapshot it read (start) and
-            # the commit's (a read-only transaction commits at the clock).
+            # the commit's.
             out[s].append((ops, begun, tick, ts, clock))
             tick += 1
             left[s] -= 1

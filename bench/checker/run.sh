@@ -4,15 +4,22 @@
 # process per (input, level), timed with /usr/bin/time -v (or by polling
 # /proc/PID/status when it is missing), with a time limit per run.
 #
-#   bench/checker/run.sh [--timeout S] [--repeat N] [--no-big] [--only REGEX] [--out FILE]
+#   bench/checker/run.sh [--timeout S] [--repeat N] [--repeat-all] [--no-big]
+#                        [--huge] [--timestamps-1m] [--only REGEX] [--out FILE]
 #
 #   --timeout S   time limit per run in seconds (default 600); a run that hits
 #                 it is recorded as a timeout row
 #   --repeat N    a run that takes under 1 s is repeated until N runs (default
 #                 5) and the run with the median wall time is recorded
+#   --repeat-all  repeat every run N times, not only those under 1 s (on a
+#                 shared machine the median smooths out the others' load)
 #   --no-big      skip the 100,000-transaction histories
 #   --huge        also check SER on a 1,000,000-transaction history (generating
-#                 it takes minutes, checking it needs over 16 GB)
+#                 it takes minutes, checking it needs over 16 GB); implies
+#                 --timestamps-1m
+#   --timestamps-1m  also check cerone.TimestampSI on 1,000,000 transactions in
+#                 Chronos's JSON (generating it takes about a minute and 2 GB;
+#                 checking it about 20 s and 2 GB)
 #   --only REGEX  run only the inputs whose name matches REGEX (grep -E)
 #   --out FILE    CSV to write (default bench/results/checker-DATE.csv)
 #
@@ -26,8 +33,10 @@ root=$PWD
 source bench/lib.sh
 limit=600
 repeat=5
+repeat_below=1  # seconds: runs shorter than this are repeated (--repeat-all: every run)
 big=1
 huge=0
+ts1m=0
 only=
 date=$(date -u +%Y-%m-%d)
 out=
@@ -35,11 +44,13 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --timeout) limit=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
+    --repeat-all) repeat_below=inf; shift ;;
     --no-big) big=0; shift ;;
-    --huge) huge=1; shift ;;
+    --huge) huge=1; ts1m=1; shift ;;
+    --timestamps-1m) ts1m=1; shift ;;
     --only) only=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -59,7 +70,7 @@ cmake --build build -j2 --target isosynth >/dev/null
 bin=$root/build/isosynth
 
 # --- inputs ------------------------------------------------------------------
-# name|path-or-generator-args|levels|transactions hint
+# name|path-or-generator-args|levels|transactions hint|extra check arguments
 inputs=()
 add_shared() {  # path relative to $shared
   local p=$1 name=${1%/history.bincode}
@@ -77,8 +88,8 @@ add_shared viper-json/postgres-1000
 for f in "$shared"/polysi-text/*.txt; do add_shared "${f#"$shared"/}"; done
 add_shared elle/huge-scc.edn
 
-# Generated: gen:NAME|generator arguments|levels|transactions
-gen() { inputs+=("gen:$1|$2|$3|$4"); }
+# Generated: gen:NAME|generator arguments|levels|transactions[|extra check arguments]
+gen() { inputs+=("gen:$1|$2|$3|$4|${5:-}"); }
 # BL-like: the shape of VeriStrong's PostgreSQL BL histories (20 sessions,
 # 500 keys, mild zipfian skew, half reads) with 8-10 operations per
 # transaction and 5% duplicate written values (defaults of generate.py).
@@ -112,6 +123,27 @@ gen strict-10k-si   "--txns 10000 --isolation si --format native --seed 1" "SER 
 if [[ $big == 1 ]]; then
   gen strict-100k-ser "--txns 100000 --sessions 50 --keys 10000 --format native --seed 1" "SER StrictSER" 100000
 fi
+# Strong SI (viper.StrongSI: SI whose snapshots respect real time) on the same
+# kind of histories: serial ones, and from a snapshot-isolated database
+# (intervals overlap; Strong SI holds, SER does not).
+gen strongsi-10k-ser "--txns 10000 --format native --seed 1" "SI viper.StrongSI" 10000
+gen strongsi-10k-si  "--txns 10000 --isolation si --format native --seed 1" "SI viper.StrongSI" 10000
+if [[ $big == 1 ]]; then
+  gen strongsi-100k-ser "--txns 100000 --sessions 50 --keys 10000 --format native --seed 1" "SI viper.StrongSI" 100000
+  gen strongsi-100k-si  "--txns 100000 --sessions 50 --keys 10000 --isolation si --format native --seed 1" "SI viper.StrongSI" 100000
+fi
+# The database's own timestamps: Chronos's JSON with each transaction's start
+# and commit timestamps from a snapshot-isolated database, checked trusting
+# them (cerone.TimestampSI, one pass) and, at 100k, without (SI). The
+# generator's initial value is 0; Chronos's is null, so --initial-value 0.
+if [[ $big == 1 ]]; then
+  gen chronos-100k-si "--txns 100000 --sessions 50 --keys 10000 --isolation si --format chronos --seed 1" \
+    "cerone.TimestampSI SI" 100000 "--initial-value 0"
+fi
+if [[ $ts1m == 1 ]]; then
+  gen chronos-1m-si "--txns 1000000 --sessions 50 --keys 10000 --isolation si --format chronos --seed 1" \
+    "cerone.TimestampSI" 1000000 "--initial-value 0"
+fi
 if [[ $huge == 1 ]]; then
   # 1,000,000 transactions, 100 sessions, 100,000 keys (BL-like otherwise).
   gen huge-1m-ser "--txns 1000000 --sessions 100 --keys 100000 --seed 1" "SER" 1000000
@@ -125,10 +157,11 @@ for c in 2 4 8 16; do gen "sweep-si-concurrency-$c" "--txns 2000 --isolation si 
 gen sweep-uniform-keys "--txns 2000 --dist uniform --seed 2" "SER SI" 2000
 
 # --- one timed run -------------------------------------------------------------
-run_one() {  # name path level hint
-  local name=$1 path=$2 level=$3 hint=$4 tag code
+run_one() {  # name path level hint [extra check arguments]
+  local name=$1 path=$2 level=$3 hint=$4 extra=${5:-} tag code
   tag=$work/runs/$(echo "$name-$level" | tr '/:' '__')
-  timed "$tag" "$limit" "$bin" check "$path" -l "$level" --stats --json
+  # shellcheck disable=SC2086
+  timed "$tag" "$limit" "$bin" check "$path" $extra -l "$level" --stats --json
   code=$timed_code
   python3 bench/checker/row.py "$name" "${path#"$root"/}" "$level" "$code" "$limit" \
     "$tag.out" "$tag.err" "$tag.time" "$hint"
@@ -138,30 +171,32 @@ run_one() {  # name path level hint
 {
   bench_header "$out"
   echo "# time limit per run: ${limit} s; one process per (input, level): isosynth check INPUT -l LEVEL --stats --json, $(timed_how)"
-  echo "# runs under 1 s: median wall of $repeat runs (the row of that run)"
+  if [[ $repeat_below == inf ]]; then echo "# every run: median wall of $repeat runs (the row of that run)"
+  else echo "# runs under 1 s: median wall of $repeat runs (the row of that run)"; fi
   echo "# transactions exclude the initial transaction; phase seconds from --stats; wall_s (elapsed), cpu_s (user+sys) and peak_rss_mb for the whole process"
   python3 bench/checker/row.py --header
 } >"$out"
 
 for entry in "${inputs[@]}"; do
-  IFS='|' read -r name spec levels hint <<<"$entry"
+  IFS='|' read -r name spec levels hint extra <<<"$entry"
   if [[ -n $only ]] && ! grep -Eq -- "$only" <<<"$name"; then continue; fi
   path=$spec
   if [[ $name == gen:* ]]; then
     ext=txt
-    [[ $spec == *"--format native"* ]] && ext=json
+    [[ $spec == *"--format native"* || $spec == *"--format chronos"* ]] && ext=json
     path=$root/$work/${name#gen:}.$ext
     if [[ ! -s $path ]]; then
       # shellcheck disable=SC2086
       python3 bench/checker/generate.py $spec -o "$path.tmp" 2>"$path.log" && mv "$path.tmp" "$path"
     fi
   fi
+  [[ -n $extra ]] && echo "# $name: checked with $extra" >>"$out"
   for level in $levels; do
-    row=$(run_one "$name" "$path" "$level" "$hint")
+    row=$(run_one "$name" "$path" "$level" "$hint" "$extra")
     wall=$(cut -d, -f8 <<<"$row")
-    if [[ $repeat -gt 1 ]] && awk -v w="$wall" 'BEGIN{exit !(w != "" && w < 1)}'; then
+    if [[ $repeat -gt 1 ]] && awk -v w="$wall" -v b="$repeat_below" 'BEGIN{exit !(w != "" && (b == "inf" || w < b + 0))}'; then
       rows=$row
-      for ((i = 1; i < repeat; i++)); do rows+=$'\n'$(run_one "$name" "$path" "$level" "$hint"); done
+      for ((i = 1; i < repeat; i++)); do rows+=$'\n'$(run_one "$name" "$path" "$level" "$hint" "$extra"); done
       row=$(sort -t, -k8,8g <<<"$rows" | sed -n "$(((repeat + 1) / 2))p")
     fi
     echo "$row" >>"$out"

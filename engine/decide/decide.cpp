@@ -12,6 +12,8 @@
 #include "engine/polygraph/explain.hpp"
 #include "engine/timestamps/trusted_check.hpp"
 #include "engine/util/budget.hpp"
+#include "engine/util/memory.hpp"
+#include "engine/util/timing.hpp"
 
 namespace iso {
 
@@ -86,7 +88,12 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
 // violations come first, by name, as on every path.
 void decide_timestamps(const History& h, const Level& level, Decision& d) {
   d.checker = Checker::Timestamps;
+  const auto start = Clock::now();
   const AbstractHistory a = poly::check_abstraction(h);
+  // --stats: the abstraction as construction, the check as solving.
+  d.graph_stats.txns = a.txns.size();
+  d.graph_stats.seconds.construct = seconds_since(start);
+  d.graph_stats.peak_bytes.construct = peak_resident_bytes();
   if (!a.int_violations.empty()) {
     d.verdict = Verdict::Violated;
     d.anomaly = poly::int_anomaly(a.int_violations.front());
@@ -99,7 +106,10 @@ void decide_timestamps(const History& h, const Level& level, Decision& d) {
   }
   const auto tl = *level.graph == poly::GraphLevel::TsSer ? timestamps::TrustedLevel::SER
                                                          : timestamps::TrustedLevel::SI;
+  const auto check_start = Clock::now();
   const timestamps::TrustedResult r = timestamps::check_trusted(h, tl, level.uses_sessions());
+  d.graph_stats.seconds.solve = seconds_since(check_start);
+  d.graph_stats.peak_bytes.end = peak_resident_bytes();
   if (r.violations.empty()) {
     d.verdict = Verdict::Allowed;
     return;

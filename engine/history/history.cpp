@@ -211,4 +211,16 @@ std::string History::value_text(ValueId v) const {
   return quote_string(std::get<std::string>(val));
 }
 
+bool ts_visible(const History& h, TxnId a, TxnId b) {
+  if (a == b || b == kInitTxn) return false;
+  const Transaction& tb = h.txn(b);
+  if (!tb.start_ts || !tb.commit_ts) return false;
+  if (a == kInitTxn) return true;
+  const Transaction& ta = h.txn(a);
+  if (!ta.start_ts || !ta.commit_ts) return false;
+  if (*ta.commit_ts != *tb.start_ts) return *ta.commit_ts < *tb.start_ts;
+  const bool both_zero = *ta.start_ts == *ta.commit_ts && *tb.start_ts == *tb.commit_ts;
+  return !both_zero || a < b;
+}
+
 }  // namespace iso

@@ -223,4 +223,12 @@ class History {
   ValueId zero_ = 0;
 };
 
+// The database's snapshots (h.ts_vis): a ≠ b, both timestamped (T0 first),
+// and a's commit timestamp is at most b's start timestamp. Two transactions
+// that start and commit at one timestamp (read-only ones, typically) would
+// see each other; only the later one (by TxnId: file order, for every
+// reader) sees the earlier, as Chronos keeps file order among equal
+// timestamps.
+bool ts_visible(const History& h, TxnId a, TxnId b);
+
 }  // namespace iso

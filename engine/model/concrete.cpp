@@ -128,7 +128,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
         continue;
       }
       if (!ta.start_ts || !ta.commit_ts) continue;
-      if (*ta.commit_ts <= *tb.start_ts) ts_vis.push_back({T(a), T(b)});
+      if (ts_visible(hist, a, b)) ts_vis.push_back({T(a), T(b)});
       if (*ta.commit_ts < *tb.commit_ts) ts_ar.push_back({T(a), T(b)});
     }
   inst.bindings.bind(s.ts_vis, constant_matrix(n, 2, ts_vis));

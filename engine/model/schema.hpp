@@ -28,8 +28,11 @@
 //   rt_bc  : Txn->Txn        t1 began before t2 committed (the same way)
 //   ts_vis : Txn->Txn        the database's own snapshots (Chronos, FORMATS.md
 //                            §9): ts_vis(t1, t2) iff t1 ≠ t2 and t1's commit
-//                            timestamp is at most t2's start timestamp; T0
-//                            first. Bound only when every transaction has
+//                            timestamp is at most t2's start timestamp
+//                            (History::ts_visible: of two transactions that
+//                            start and commit at one timestamp, only the
+//                            later sees the earlier); T0 first. Bound only
+//                            when every transaction has
 //                            both (decide() refuses a level that mentions
 //                            ts_vis or ts_ar otherwise)
 //   ts_ar  : Txn->Txn        t1's commit timestamp is below t2's; T0 first

@@ -15,7 +15,7 @@ const std::vector<TxnId> kNone;
 Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel level,
                      RealTimeEdges real_time)
     : h_(h), a_(a), real_time_(real_time),
-      theory_(level, static_cast<std::uint32_t>(h.num_txns()), real_time.commit_commit),
+      theory_(level, static_cast<std::uint32_t>(h.num_txns())),
       unknown_(h.num_txns(), false), writers_(h.keys().size()),
       pair_base_(h.keys().size(), 0) {
   const std::size_t n = h.num_txns();

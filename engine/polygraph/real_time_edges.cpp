@@ -89,6 +89,7 @@ void Polygraph::add_real_time_edges() {
     return m ? sources_end(v, *m) : std::size_t{0};
   };
 
+  bool commit_to_commit = false;
   for (TxnId b : a_.txns) {
     budget::poll();
     if (b == kInitTxn) continue;
@@ -103,9 +104,20 @@ void Polygraph::add_real_time_edges() {
     if (!y) continue;
     const std::size_t end = sources_end(commits, *y);
     const std::optional<std::int64_t> latest = relay_commit[end];
+    // Where RT edges are added too, a pair that RT orders needs no edge of
+    // its own: C_a -> B_b -> C_b (and B_a -> C_a -> B_b -> C_b below). Then
+    // with client intervals alone (no inner timestamps) no RTCC or RTBC
+    // edge is added at all, and the graph keeps the shape reachability
+    // compresses best (TheoryGraph::relayed).
+    auto through_rt = [&](TxnId a) {
+      return real_time_.commit_begin && h_.time_before(a, Event::Commit, b, Event::Begin);
+    };
     if (real_time_.commit_commit)
-      for (std::size_t i = window_start(commits, latest); i < end; ++i)
+      for (std::size_t i = window_start(commits, latest); i < end; ++i) {
+        if (through_rt(commits[i].txn)) continue;
         add_known({commits[i].txn, b, Dep::RTCC, 0}, {});
+        commit_to_commit = true;
+      }
     if (real_time_.begin_commit) {
       const std::size_t end_b = sources_end(begins, *y);
       const std::size_t start = real_time_.commit_commit ? window_start(begins, latest) : 0;
@@ -113,10 +125,15 @@ void Polygraph::add_real_time_edges() {
         const TxnId a = begins[i].txn;
         if (a == b) continue;
         if (real_time_.commit_commit && h_.time_before(a, Event::Commit, b, Event::Commit)) continue;  // through C_a
+        if (through_rt(a)) continue;
         add_known({a, b, Dep::RTBC, 0}, {});
       }
     }
   }
+  // An arc between two commit copies breaks what TheoryGraph::relayed()
+  // promises; only then is the promise withdrawn.
+  if (commit_to_commit)
+    theory_ = TheoryGraph(theory_.level(), static_cast<std::uint32_t>(h_.num_txns()), true);
 }
 
 }  // namespace iso::poly

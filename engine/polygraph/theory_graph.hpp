@@ -34,8 +34,9 @@ struct TheoryArc {
 
 class TheoryGraph {
  public:
-  // `commit_to_commit`: whether RTCC edges occur; they enter the copies t¹
-  // from other copies t¹, which relayed() must then not promise.
+  // `commit_to_commit`: whether RTCC edges occur (real_time_edges.cpp sets
+  // it once it adds one); they enter the copies t¹ from other copies t¹,
+  // which relayed() must then not promise.
   TheoryGraph(GraphLevel level, std::uint32_t txns, bool commit_to_commit = false)
       : level_(level), txns_(txns), commit_to_commit_(commit_to_commit) {}
   GraphLevel level() const { return level_; }

@@ -101,7 +101,7 @@ class Checker {
   TrustedResult run() {
     index();
     // Each pass returns false once the report is full.
-    (void)(check_order() && (!sessions_ || check_sessions()) &&
+    (void)((!sessions_ || check_sessions()) &&
            (level_ == TrustedLevel::SER ? check_totalvis() : check_noconflict()) && check_reads());
     return std::move(result_);
   }
@@ -122,7 +122,8 @@ class Checker {
   // --- setup ------------------------------------------------------------------
 
   // Sorting once by (cts, sts) gives an order that extends both the strict
-  // commit order and vis (up to the cycles check_order() reports), so every
+  // commit order and vis (zero-length members of a tie last, by
+  // transaction: forced_before()), so every
   // later pass is a sweep or a binary search over it.
   void index() {
     const std::size_t n = h_.num_txns();
@@ -167,11 +168,22 @@ class Checker {
 
   // Must a precede b in every ar? (Both included and distinct.) By commit
   // timestamp, or inside a tie because b is zero-length and a is not
-  // (vis(a, b) holds, vis(b, a) does not).
+  // (vis(a, b) holds, vis(b, a) does not), or both are zero-length and a is
+  // the earlier transaction (h.ts_vis keeps the earlier's visibility).
   bool forced_before(TxnId a, TxnId b) const {
     const Stamps &x = stamps_[a], &y = stamps_[b];
     if (x.cts != y.cts) return x.cts < y.cts;
+    if (x.zero_length() && y.zero_length()) return a < b;
     return !x.zero_length() && y.zero_length();
+  }
+
+  // vis(w, r) for w, r included and distinct (h.ts_vis): w committed by r's
+  // start, except that of two zero-length transactions at one timestamp,
+  // which would see each other, only the later sees the earlier.
+  bool visible(TxnId w, TxnId r) const {
+    const Stamps &x = stamps_[w], &y = stamps_[r];
+    if (x.cts != y.sts) return x.cts < y.sts;
+    return !(x.zero_length() && y.zero_length()) || w < r;
   }
 
   // --- reporting --------------------------------------------------------------
@@ -193,36 +205,11 @@ class Checker {
   // --- ORDER: vis ⊆ ar ---------------------------------------------------------
 
   // vis(a, b) needs cts(a) <= sts(b) <= cts(b), so it can only go against the
-  // commit order inside a tie, where vis(a, b) holds exactly when b is
-  // zero-length. Two zero-length transactions with the same timestamp see
-  // each other, and no strict order has both first. They sort last in their
-  // tie, so one look at each tie's end finds them.
-  bool check_order() {
-    for (std::size_t i = 0; i < order_.size();) {
-      std::size_t j = i;
-      while (j < order_.size() && stamps_[order_[j]].cts == stamps_[order_[i]].cts) ++j;
-      std::size_t z = j;
-      while (z > i && stamps_[order_[z - 1]].zero_length()) --z;
-      if (j - z >= 2) {
-        std::vector<TxnId> both(order_.begin() + static_cast<std::ptrdiff_t>(z),
-                                order_.begin() + static_cast<std::ptrdiff_t>(j));
-        std::string names;
-        for (std::size_t k = 0; k < both.size(); ++k) {
-          names += k == 0 ? "" : k + 1 == both.size() ? " and " : ", ";
-          names += name(both[k]);
-        }
-        if (!report(ViolationKind::Order, std::move(both), std::nullopt,
-                    fmt::format("{} {} start and commit at {}: each sees the {}, so no commit "
-                                "order can put them one after the other",
-                                names, j - z == 2 ? "both" : "all", cts(order_[z]),
-                                j - z == 2 ? "other" : "others"))) {
-          return false;
-        }
-      }
-      i = j;
-    }
-    return true;
-  }
+  // commit order inside a tie, where vis(a, b) holds when b is zero-length;
+  // two zero-length transactions at one timestamp would see each other, and
+  // h.ts_vis keeps only the later's view of the earlier (as Chronos keeps
+  // file order in a tie). So the timestamps never order two transactions
+  // both ways; ORDER is left to list reads that contradict them.
 
   // --- SESSION: so ⊆ vis -------------------------------------------------------
 
@@ -284,51 +271,35 @@ class Checker {
 
   // --- EXT -----------------------------------------------------------------------
 
-  // The writers of kw visible to r: a prefix [0, p) of them, those that
-  // committed by r's start, except r itself, which is in the prefix when it
-  // is zero-length (then it is the prefix's last tie).
+  // The writers of kw visible to r: a prefix [0, p) of them (visible()),
+  // never r itself. Inside r's tie, when r is zero-length, the sort puts
+  // the other members first, then the zero-length ones by transaction, so
+  // the visible ones still form a prefix.
   std::size_t visible_prefix(const KeyWrites& kw, TxnId r) const {
-    const DbTimestamp s = stamps_[r].sts;
-    return static_cast<std::size_t>(
-        std::partition_point(kw.stamp.begin(), kw.stamp.end(),
-                             [&](const Stamps& w) { return w.cts <= s; }) -
-        kw.stamp.begin());
+    std::size_t lo = 0, hi = kw.writer.size();
+    while (lo < hi) {  // the first writer not visible to r
+      const std::size_t mid = lo + (hi - lo) / 2;
+      const TxnId w = kw.writer[mid];
+      if (w != r && visible(w, r)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
-  // The writers that can be ar-greatest among the visible ones: the last tie
-  // of the visible prefix (r left out). In a tie ar is free except that the
-  // zero-length members come after the others (they see them), so the
-  // candidates are the zero-length members when there are any (several of
-  // them are an ORDER violation, reported on its own), otherwise every
+  // The writers that can be ar-greatest among the visible ones [0, p): the
+  // last tie of them. In a tie ar is free except that the zero-length
+  // members come after the others (they see them), in transaction order, so
+  // the candidate is the last of them when there is one, otherwise every
   // member. Indexes into kw.writer; empty when no writer is visible.
-  std::vector<std::size_t> latest_candidates(const KeyWrites& kw, std::size_t p, TxnId r) const {
+  std::vector<std::size_t> latest_candidates(const KeyWrites& kw, std::size_t p, TxnId) const {
     std::vector<std::size_t> group;
-    while (p > 0 && group.empty()) {
-      const DbTimestamp c = kw.stamp[p - 1].cts;
-      std::size_t q = p;
-      while (q > 0 && kw.stamp[q - 1].cts == c) --q;
-      for (std::size_t i = q; i < p; ++i) {
-        if (kw.writer[i] != r) group.push_back(i);
-      }
-      p = q;  // when r was the tie's only member, the one before is the latest
-    }
-    if (std::any_of(group.begin(), group.end(),
-                    [&](std::size_t i) { return kw.stamp[i].zero_length(); })) {
-      std::erase_if(group, [&](std::size_t i) { return !kw.stamp[i].zero_length(); });
-    }
+    if (p == 0) return group;
+    if (kw.stamp[p - 1].zero_length()) return {p - 1};
+    const DbTimestamp c = kw.stamp[p - 1].cts;
+    std::size_t q = p;
+    while (q > 0 && kw.stamp[q - 1].cts == c) --q;
+    for (std::size_t i = q; i < p; ++i) group.push_back(i);
     return group;
-  }
-
-  // The index of r among kw's writers when r is visible to itself's prefix
-  // (zero-length and writing the key), else nothing.
-  std::optional<std::size_t> self_index(const KeyWrites& kw, TxnId r) const {
-    if (!stamps_[r].zero_length()) return std::nullopt;
-    const auto i = static_cast<std::size_t>(
-        std::lower_bound(kw.writer.begin(), kw.writer.end(), r,
-                         [&](TxnId a, TxnId b) { return before(a, b); }) -
-        kw.writer.begin());
-    if (i == kw.writer.size() || kw.writer[i] != r) return std::nullopt;
-    return i;
   }
 
   // Can the writes of kw.writer[b, e) (r left out), taken whole in some
@@ -355,6 +326,21 @@ class Checker {
     return true;
   }
 
+  // The writes of kw.writer[b, e) (r left out), in that order, continue `l`
+  // at pos: the zero-length part of a tie, whose order ar fixes.
+  bool match_fixed(const KeyWrites& kw, std::size_t b, std::size_t e, TxnId r,
+                   std::span<const ValueId> l, std::size_t& pos) const {
+    for (std::size_t i = b; i < e; ++i) {
+      if (kw.writer[i] == r) continue;
+      const auto w = kw.writes_of(i);
+      if (pos + w.size() > l.size() ||
+          !std::equal(w.begin(), w.end(), l.begin() + static_cast<std::ptrdiff_t>(pos)))
+        return false;
+      pos += w.size();
+    }
+    return true;
+  }
+
   // Is `l` the concatenation, in some ar order, of the writes of the visible
   // writers [0, p) (r left out)? First in the order of the sort, which is ar
   // whenever the timestamps leave no choice (always, unless a NOCONFLICT,
@@ -366,20 +352,9 @@ class Checker {
                     std::span<const ValueId> l) const {
     if (p == 0) return l.empty();
     const std::span<const ValueId> prefix = std::span<const ValueId>(kw.elements).first(kw.end[p - 1]);
-    const auto self = self_index(kw, r);
-    if (!self || *self >= p) {
-      if (prefix.size() != l.size()) return false;  // so what follows is O(|l|)
-      if (std::equal(l.begin(), l.end(), prefix.begin())) return true;
-    } else {
-      // r is zero-length and among the visible: leave its own writes out.
-      const std::size_t b = kw.begin_of(*self), e = kw.end[*self];
-      if (prefix.size() - (e - b) != l.size()) return false;
-      if (std::equal(prefix.begin(), prefix.begin() + static_cast<std::ptrdiff_t>(b), l.begin()) &&
-          std::equal(prefix.begin() + static_cast<std::ptrdiff_t>(e), prefix.end(),
-                     l.begin() + static_cast<std::ptrdiff_t>(b))) {
-        return true;
-      }
-    }
+    // r is never among its visible writers (visible_prefix()).
+    if (prefix.size() != l.size()) return false;  // so what follows is O(|l|)
+    if (std::equal(l.begin(), l.end(), prefix.begin())) return true;
     std::size_t pos = 0;
     for (std::size_t i = 0; i < p;) {
       const DbTimestamp c = kw.stamp[i].cts;
@@ -387,7 +362,7 @@ class Checker {
       while (j < p && kw.stamp[j].cts == c) ++j;
       std::size_t m = i;
       while (m < j && !kw.stamp[m].zero_length()) ++m;
-      if (!match_part(kw, i, m, r, l, pos) || !match_part(kw, m, j, r, l, pos)) return false;
+      if (!match_part(kw, i, m, r, l, pos) || !match_fixed(kw, m, j, r, l, pos)) return false;
       i = j;
     }
     return pos == l.size();

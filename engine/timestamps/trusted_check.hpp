@@ -23,15 +23,17 @@
 // the transactions by (cts, sts), per key its writers in that order):
 //  - Ties. vis(a, b) needs cts(a) <= sts(b) <= cts(b), so vis goes against
 //    the commit order only inside a tie of commit timestamps, where vis(a, b)
-//    holds exactly when b is zero-length (sts(b) = cts(b)). So ar orders a
-//    tie freely except that its zero-length members come after the others,
-//    and two zero-length transactions with the same timestamp see each other:
-//    an ORDER violation (vis ⊄ ar), read-only ones included.
+//    holds when b is zero-length (sts(b) = cts(b)); of two zero-length ones,
+//    which would see each other, h.ts_vis keeps only the later's
+//    (History::ts_visible: by TxnId, file order). So ar orders a tie freely
+//    except that its zero-length members come after the others, in
+//    transaction order; the timestamps never order two transactions both
+//    ways.
 //  - EXT, register reads: the final write of the ar-greatest visible writer
 //    of the key, compared by value. The visible writers are those committed
 //    by the reader's start (the reader itself excluded); the ones that can be
-//    ar-greatest are the zero-length members of the latest tie among them if
-//    it has any, otherwise every member, and the read is fine if any of them
+//    ar-greatest are the last zero-length member of the latest tie among
+//    them if it has any, otherwise every member, and the read is fine if any of them
 //    wrote its value. No visible writer: T0's initial value if T0 writes the
 //    key, otherwise a violation (as the framework's EXT: max_ar must exist).
 //    Under NOCONFLICT (and so under SER) two writers of a key tie only as
@@ -72,8 +74,7 @@ enum class ViolationKind : std::uint8_t {
   Ext,         // an external read did not return the latest visible write
   NoConflict,  // two writers of one key overlap (SI)
   TotalVis,    // two transactions overlap (SER)
-  Order,       // vis ⊄ ar: the timestamps order two transactions both ways, or a
-               // known version order (list keys) contradicts the commit timestamps
+  Order,       // a known version order (list keys) contradicts the commit timestamps
 };
 
 // "SESSION", "EXT", "NOCONFLICT", "TRANSVIS", "ORDER".

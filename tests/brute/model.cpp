@@ -175,7 +175,7 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
         m.ts_vis_pred[b] |= bit(a);
         m.ts_ar_pred[b] |= bit(a);
       } else if (ta.start_ts && ta.commit_ts && tb.start_ts && tb.commit_ts) {
-        if (*ta.commit_ts <= *tb.start_ts) m.ts_vis_pred[b] |= bit(a);
+        if (ts_visible(h, ia, ib)) m.ts_vis_pred[b] |= bit(a);
         if (*ta.commit_ts < *tb.commit_ts) m.ts_ar_pred[b] |= bit(a);
       }
     }
