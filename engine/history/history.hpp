@@ -35,10 +35,13 @@ struct Key {
 
 enum class OpKind : std::uint8_t { Read, Write, PredicateRead };
 
-// A predicate read: the predicate (a key range "[lo,hi]" or "prefix:abc") and
-// the keys it returned with the value read for each.
+struct Predicate;  // engine/history/predicate.hpp
+
+// A predicate read: its predicate (engine/history/predicate.hpp: a key range
+// "[lo,hi]", a prefix "prefix:abc", a value condition "v<3", or a key and a
+// value condition) and the keys it returned with the value read for each.
 struct PredicateRead {
-  std::string predicate;
+  std::string predicate;  // the text form, which parse_predicate() accepts
   std::vector<std::pair<KeyId, ValueId>> result;
 };
 

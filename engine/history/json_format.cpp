@@ -17,6 +17,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
+#include "engine/history/predicate.hpp"
 
 namespace iso {
 
@@ -125,11 +126,6 @@ std::optional<Value> to_value(const Event& e) {
   }
 }
 
-bool valid_predicate(std::string_view p) {
-  if (p.substr(0, 7) == "prefix:") return true;
-  return p.size() >= 3 && p.front() == '[' && p.back() == ']' &&
-         p.find(',') != std::string_view::npos;
-}
 
 constexpr std::string_view kRwShape = R"(["r", key, value])";
 constexpr std::string_view kListShape = R"(["r", key, [v1, v2, ...]])";
@@ -580,11 +576,13 @@ class Reader final : public nlohmann::json_sax<json> {
       return;
     }
     if (n == 1) {
-      if (e.type != JType::String || !valid_predicate(e.s)) {
+      if (e.type != JType::String)
         fail(e.tok, parent(),
-             "predicate must be a string naming a key range \"[lo,hi]\" or a prefix "
-             "\"prefix:abc\", got " + describe(e));
-      }
+             "predicate must be a string such as \"[lo,hi]\", \"prefix:abc\" or \"v<3\", got " +
+                 describe(e));
+      std::string why;
+      if (!parse_predicate(e.s, &why))
+        fail(e.tok, parent(), fmt::format("predicate {}: {}", quote_string(e.s), why));
       op_.pr.predicate = e.s;
     } else if (n == 2) {
       if (e.type != JType::Array) {

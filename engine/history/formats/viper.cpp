@@ -70,6 +70,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
+#include "engine/history/predicate.hpp"
 
 namespace iso {
 
@@ -290,7 +291,11 @@ void read_ops(History& h, const Line& line, const ojson& ops, std::size_t ops_to
       std::string lo = read_bound(line, mop[1], elem_tok(1), true);
       std::string hi = read_bound(line, mop[2], elem_tok(2), false);
       PredicateRead pr;
-      pr.predicate = fmt::format("[{},{}]", lo, hi);
+      Predicate range;
+      range.keys = Predicate::Keys::Range;
+      range.lo = lo;
+      range.hi = hi;
+      pr.predicate = range.text();
       for (std::size_t part = 3; part <= 4; ++part) {
         const ojson& rows = mop[part];
         if (!rows.is_array())

@@ -1,0 +1,50 @@
+// Predicates of predicate reads (LEVELS.md, "Predicates"; Vbox §2.1): a
+// condition on a key, a condition on its version's value, or both. A
+// predicate is a function of a key's version; the unborn version (before the
+// key is inserted: T0's, when T0 does not write the key) and the dead one
+// (after a delete) satisfy no predicate.
+//
+// The text form, as histories spell it:
+//   [lo,hi]        keys from lo to hi, inclusive (integer keys and bounds
+//                  compare as integers, anything else by bytes)
+//   prefix:abc     keys that start with abc
+//   v=3  v!=3  v<3  v<=3  v>3  v>=3
+//                  the value compared with an integer, or with a string in
+//                  double quotes (v="abc"); = and != also with null. A value
+//                  of another type than the constant fails the comparison.
+//   [lo,hi] && v>3 (and prefix:abc && v="x")
+//                  a key condition and a value condition together
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/history/history.hpp"
+
+namespace iso {
+
+struct Predicate {
+  enum class Keys : std::uint8_t { All, Range, Prefix };
+  enum class Cmp : std::uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge };
+  Keys keys = Keys::All;
+  std::string lo, hi;  // Range: inclusive bounds
+  std::string prefix;  // Prefix
+  Cmp cmp = Cmp::None;  // None: any live version
+  Value constant;
+
+  // Does the key satisfy the key condition? (A key outside it is never read
+  // by the predicate: it is no part of the read.)
+  bool covers(const Key& key) const;
+  // Does a version of `key` with this value satisfy the predicate? The
+  // unborn and dead versions are not values: they satisfy nothing.
+  bool holds(const Key& key, const Value& value) const;
+  // The text form, as parse_predicate() reads it.
+  std::string text() const;
+  friend bool operator==(const Predicate&, const Predicate&) = default;
+};
+
+// Parses the text form; nullopt with `error` saying what is wrong.
+std::optional<Predicate> parse_predicate(std::string_view text, std::string* error = nullptr);
+
+}  // namespace iso

@@ -1,0 +1,77 @@
+// The predicate language of predicate reads (engine/history/predicate.hpp):
+// parsing, printing back, and which versions satisfy a predicate.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "engine/history/predicate.hpp"
+
+using namespace iso;
+
+namespace {
+
+Predicate parsed(const std::string& text) {
+  std::string why;
+  const auto p = parse_predicate(text, &why);
+  INFO(text, ": ", why);
+  REQUIRE(p.has_value());
+  return *p;
+}
+
+Key key(std::string text, bool integer = false) { return Key{std::move(text), integer}; }
+
+}  // namespace
+
+TEST_CASE("predicates: the text form parses and prints back") {
+  for (const std::string text : {"[1,5]", "prefix:user", "v=3", "v!=null", "v<3", "v<=-2", "v>\"b\"",
+                                 "v>=7", "[a,c] && v=2", "prefix:x && v!=\"y\""}) {
+    const Predicate p = parsed(text);
+    CHECK(p.text() == text);
+    CHECK(parsed(p.text()) == p);
+  }
+  CHECK(parsed(" [ 1 , 5 ] ").text() == "[1,5]");
+}
+
+TEST_CASE("predicates: malformed ones are refused with a reason") {
+  for (const char* text : {"", "[1,5", "[,5]", "x<3", "v<null", "v~3", "v<abc", "[1,2] && w=3", "prefix"}) {
+    std::string why;
+    CHECK_FALSE(parse_predicate(text, &why).has_value());
+    CHECK_FALSE(why.empty());
+  }
+}
+
+TEST_CASE("predicates: which keys and versions satisfy them") {
+  // Integer keys and bounds compare as integers, others by bytes.
+  const Predicate range = parsed("[2,10]");
+  CHECK(range.covers(key("2", true)));
+  CHECK(range.covers(key("9", true)));
+  CHECK(range.covers(key("10", true)));
+  CHECK_FALSE(range.covers(key("11", true)));
+  CHECK_FALSE(range.covers(key("1", true)));
+  const Predicate letters = parsed("[b,d]");
+  CHECK(letters.covers(key("c")));
+  CHECK(letters.covers(key("cz")));
+  CHECK_FALSE(letters.covers(key("a")));
+  CHECK_FALSE(letters.covers(key("da")));
+  CHECK(parsed("prefix:us").covers(key("user")));
+  CHECK_FALSE(parsed("prefix:us").covers(key("u")));
+  // Any live version in range satisfies a key condition alone.
+  CHECK(range.holds(key("3", true), Value{std::int64_t{7}}));
+  CHECK(range.holds(key("3", true), Value{std::monostate{}}));
+  CHECK_FALSE(range.holds(key("30", true), Value{std::int64_t{7}}));
+  // Value conditions: only values of the constant's type are ordered.
+  const Predicate lt = parsed("v<3");
+  CHECK(lt.holds(key("x"), Value{std::int64_t{2}}));
+  CHECK_FALSE(lt.holds(key("x"), Value{std::int64_t{3}}));
+  CHECK_FALSE(lt.holds(key("x"), Value{std::string("1")}));
+  CHECK_FALSE(lt.holds(key("x"), Value{std::monostate{}}));
+  CHECK(parsed("v=2").holds(key("x"), Value{std::int64_t{2}}));
+  CHECK(parsed("v!=2").holds(key("x"), Value{std::string("2")}));
+  CHECK(parsed("v=null").holds(key("x"), Value{std::monostate{}}));
+  CHECK(parsed("v>=\"b\"").holds(key("x"), Value{std::string("b")}));
+  // Both: the key condition and the value condition.
+  const Predicate both = parsed("[a,c] && v=2");
+  CHECK(both.holds(key("b"), Value{std::int64_t{2}}));
+  CHECK_FALSE(both.holds(key("d"), Value{std::int64_t{2}}));
+  CHECK_FALSE(both.holds(key("b"), Value{std::int64_t{3}}));
+}
