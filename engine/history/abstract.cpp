@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/history/predicate.hpp"
 #include "engine/history/printer.hpp"
 #include "engine/util/budget.hpp"
 
@@ -265,6 +266,52 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   std::vector<std::pair<KeyId, KeyState>> local;
   local.reserve(kShort);
   std::uint32_t stamp = 0;
+  // Predicate reads (AbstractOptions::predicate_reads): each parsed once;
+  // what they returned that their predicate excludes is reported with the
+  // other unjustified reads.
+  std::vector<std::optional<Predicate>> predicates(h.predicate_reads().size());
+  std::vector<UnjustifiedRead> mismatches;
+  auto predicate_of = [&](std::uint32_t index) -> const std::optional<Predicate>& {
+    auto& p = predicates[index];
+    if (!p) p = parse_predicate(h.predicate_reads()[index].predicate);
+    return p;
+  };
+  auto expand_predicate_read = [&](TxnId t, std::uint32_t i, auto& state_of) {
+    const Transaction& txn = h.txn(t);
+    const Op& op = txn.ops[i];
+    const PredicateRead& pr = h.predicate_reads()[op.predicate];
+    const auto& pred = predicate_of(op.predicate);
+    if (!pred) return;  // the readers accept only what parses
+    for (const auto& [k, v] : pr.result)
+      if (!pred->holds(h.keys()[k], h.values()[v]))
+        mismatches.push_back(UnjustifiedRead{
+            t, i, ReadAnomaly::PredicateMismatch, kNoTxn, kNoTxn,
+            fmt::format("{}: {} returns {} = {}, which its predicate excludes", h.txn_name(t),
+                        format_op(h, op), h.key_text(k), h.value_text(v))});
+    for (KeyId k = 0; k < h.keys().size(); ++k) {
+      if (!pred->covers(h.keys()[k])) continue;
+      const auto returned = std::find_if(pr.result.begin(), pr.result.end(),
+                                         [&](const auto& kv) { return kv.first == k; });
+      auto& s = state_of(k);
+      if (s.written) {
+        // After the transaction's own write: it sees that write (INT).
+        const ValueId own = txn.ops[s.write_op].value;
+        const bool ok = returned != pr.result.end() ? returned->second == own
+                                                    : !pred->holds(h.keys()[k], h.values()[own]);
+        if (!ok)
+          a.int_violations.push_back(IntViolation{
+              t, i,
+              fmt::format("{}: {} {} its own earlier write {}", h.txn_name(t), format_op(h, op),
+                          returned != pr.result.end() ? "does not return" : "leaves out",
+                          format_op(h, txn.ops[s.write_op])),
+              IntViolation::Kind::OwnWrite, IntViolation::Pattern::NotMyOwnWrite});
+        continue;
+      }
+      a.abs[t].reads.push_back(
+          ExternalRead{k, returned != pr.result.end() ? returned->second : kInvisible, i});
+    }
+  };
+
   for (TxnId t : a.txns) {
     if (t == kInitTxn) continue;
     budget::poll();
@@ -295,6 +342,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
       const Op& op = txn.ops[i];
       if (op.kind == OpKind::PredicateRead) {
         a.has_predicate_reads = true;
+        if (options.predicate_reads) expand_predicate_read(t, i, state_of);
         continue;
       }
       KeyState& s = state_of(op.key);
@@ -370,6 +418,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   a.forced_commits = std::move(lists.forced_commits);
   a.commit_implications = std::move(lists.commit_implications);
   a.notes = std::move(lists.notes);
+  for (auto& m : mismatches) a.unjustified_reads.push_back(std::move(m));
 
   // Reads the list analysis explained already.
   std::vector<std::uint64_t> explained;
@@ -377,11 +426,37 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   for (const auto& v : a.int_violations) explained.push_back(pair_key(v.txn, v.op));
   std::sort(explained.begin(), explained.end());
 
+  // The final writes of each key, by writer (ascending): the versions an
+  // invisible predicate read may have read.
+  std::vector<std::vector<std::pair<TxnId, ValueId>>> key_writers;
+  if (options.predicate_reads && a.has_predicate_reads) {
+    key_writers.resize(h.keys().size());
+    for (TxnId t : a.txns)
+      for (const FinalWrite& w : a.abs[t].writes) key_writers[w.key].emplace_back(t, w.value);
+    for (auto& ws : key_writers) std::sort(ws.begin(), ws.end());
+  }
+
   std::vector<Pending> pending;
   for (TxnId t : a.txns) {
     const auto& reads = a.abs[t].reads;
     a.candidates.begin_row(t);
     for (std::size_t i = 0; i < reads.size(); ++i) {
+      if (reads[i].value == kInvisible) {
+        // The writers whose version the predicate rejects.
+        const Op& op = h.txn(t).ops[reads[i].op];
+        const Predicate& pred = *predicate_of(op.predicate);
+        const Key& key = h.keys()[reads[i].key];
+        for (const auto& [w, v] : key_writers[reads[i].key])
+          if (w != t && !pred.holds(key, h.values()[v])) a.candidates.add(w);
+        a.candidates.end_read();
+        if (a.candidates[t][i].empty())
+          a.unjustified_reads.push_back(UnjustifiedRead{
+              t, reads[i].op, ReadAnomaly::PredicateMismatch, kNoTxn, kNoTxn,
+              fmt::format("{}: {} leaves out {}, but every version of {} satisfies its predicate",
+                          h.txn_name(t), format_op(h, op), h.key_text(reads[i].key),
+                          h.key_text(reads[i].key))});
+        continue;
+      }
       const PairKey p = pair_key(reads[i].key, reads[i].value);
       bool found = false;
       const TxnId only = final_writers.single(p, found);

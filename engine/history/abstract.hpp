@@ -17,9 +17,13 @@
 
 namespace iso {
 
+// The value of an invisible predicate read: the key's version failed the
+// predicate, so the read returned nothing of it.
+inline constexpr ValueId kInvisible = UINT32_MAX;
+
 struct ExternalRead {
   KeyId key;
-  ValueId value;
+  ValueId value;     // kInvisible: a key a predicate read did not return
   std::uint32_t op;  // index of the read in Transaction::ops
 };
 
@@ -143,6 +147,15 @@ struct AbstractOptions {
   // never set aside.
   bool set_aside_aborted_reads = false;
   bool set_aside_intermediate_reads = false;
+  // Predicate reads become read events (Vbox §2; LEVELS.md, "Predicates"):
+  // one per key the predicate covers, not preceded by the transaction's own
+  // write of it. A key it returned is a read of that value; a key it did not
+  // return is an invisible read (value kInvisible) whose candidates are the
+  // writers whose version of the key fails the predicate. So a serial order
+  // (or a snapshot) explains the predicate read exactly when it explains
+  // these reads. Without it, predicate reads are left out (and
+  // has_predicate_reads says there were some).
+  bool predicate_reads = false;
 };
 
 // Builds the abstract view over `member` (indexed by TxnId, T0 forced in).

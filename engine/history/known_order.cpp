@@ -23,6 +23,7 @@ std::string_view read_anomaly_name(ReadAnomaly kind) {
     case ReadAnomaly::DuplicateElements: return "duplicate elements";
     case ReadAnomaly::IncompatibleOrder: return "incompatible order";
     case ReadAnomaly::InterleavedAppends: return "G0";
+    case ReadAnomaly::PredicateMismatch: return "predicate mismatch";
   }
   return "?";
 }

@@ -25,6 +25,8 @@ enum class ReadAnomaly : std::uint8_t {
   DuplicateElements,  // a list read holds an element twice (Elle: duplicate-elements)
   IncompatibleOrder,  // list reads of a key disagree on its version order (Elle)
   InterleavedAppends, // a list shows one transaction's appends around another's: G0
+  PredicateMismatch,  // a predicate read returned a key or value its predicate excludes,
+                      // or left out a key whose every version satisfies it
 };
 
 // The name users know the anomaly by (Adya, Elle): "thin-air read", "G1a",

@@ -17,13 +17,14 @@
 
 namespace iso::poly {
 
-AbstractHistory check_abstraction(const History& h) {
+AbstractHistory check_abstraction(const History& h, bool predicate_reads) {
   std::vector<bool> member(h.num_txns(), false);
   for (TxnId t = 0; t < h.num_txns(); ++t)
     member[t] = t == kInitTxn || h.txn(t).status != TxnStatus::Aborted;
   AbstractOptions aopt;
   aopt.transitive_so = false;  // the graphs hold consecutive session edges only
   aopt.unknown_members_maybe = true;
+  aopt.predicate_reads = predicate_reads;
   return abstract_history(h, std::move(member), aopt);
 }
 
@@ -51,9 +52,9 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
         options.progress(fmt::format("pruning, pass {}: {} of {} constraints examined, {} known edges, {:.1f} s",
                                      p.pass, p.done, p.total, pruning->known().size(), seconds_since(start)));
     });
-  AbstractHistory a = check_abstraction(h);
+  AbstractHistory a = check_abstraction(h, decides_predicates(options.level));
   result.stats.txns = a.txns.size();
-  if (a.has_predicate_reads)
+  if (a.has_predicate_reads && !decides_predicates(options.level))
     result.notes.push_back("predicate reads are not checked by the graph checker; the verdict "
                            "covers the key reads only");
 

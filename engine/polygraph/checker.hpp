@@ -127,6 +127,11 @@ CheckResult check_history(const History& h, const CheckOptions& options);
 // The abstract history the checks work on: every transaction that is not
 // aborted is a member (unknown-status ones too: their commit is a choice),
 // and session order is kept between consecutive members only.
-AbstractHistory check_abstraction(const History& h);
+// `predicate_reads`: expand predicate reads into read events
+// (AbstractOptions::predicate_reads), as SER and SI decide them.
+AbstractHistory check_abstraction(const History& h, bool predicate_reads = false);
+
+// Does the graph level decide predicate reads (by their read events)?
+inline bool decides_predicates(GraphLevel g) { return g == GraphLevel::Ser || g == GraphLevel::Si; }
 
 }  // namespace iso::poly

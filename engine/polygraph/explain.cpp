@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/history/predicate.hpp"
 #include "engine/history/printer.hpp"
 
 namespace iso::poly {
@@ -46,6 +47,12 @@ std::optional<std::uint32_t> read_of(const History& h, TxnId t, KeyId k, TxnId w
   if (first) return first;
   for (std::uint32_t i = 0; i < ops.size(); ++i)
     if (ops[i].kind == OpKind::Read && ops[i].key == k) return i;
+  // A predicate read that covers k (its read event of k, returned or not).
+  for (std::uint32_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != OpKind::PredicateRead) continue;
+    const auto p = parse_predicate(h.predicate_reads()[ops[i].predicate].predicate);
+    if (p && p->covers(h.keys()[k])) return i;
+  }
   return std::nullopt;
 }
 

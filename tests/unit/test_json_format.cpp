@@ -395,8 +395,13 @@ TEST_CASE("json: structural errors name line, column and path") {
 
   SUBCASE("predicate reads") {
     expect_error(one_txn("[\"pr\", `\"x\", []]"),
-                 "sessions[0][0].ops[0]: predicate must be a string naming a key range "
-                 "\"[lo,hi]\" or a prefix \"prefix:abc\", got the string \"x\"");
+                 "sessions[0][0].ops[0]: predicate \"x\": a key condition is a range [lo,hi] or "
+                 "a prefix prefix:abc");
+    expect_error(one_txn("[\"pr\", `\"v<null\", []]"),
+                 "sessions[0][0].ops[0]: predicate \"v<null\": null compares only with = and !=");
+    expect_error(one_txn("[\"pr\", `3, []]"),
+                 "sessions[0][0].ops[0]: predicate must be a string such as \"[lo,hi]\", "
+                 "\"prefix:abc\" or \"v<3\", got the integer 3");
     expect_error(one_txn("[\"pr\", \"[a,b]\", `{}]"),
                  "sessions[0][0].ops[0]: predicate result must be an array of [key, value] "
                  "pairs, got an object");
