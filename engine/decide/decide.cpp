@@ -246,15 +246,6 @@ std::optional<std::string> refusal(const History& h, const Level& level,
                          "ambiguous, and the timestamps' check compares whole lists",
                          level.name, h.key_text(*key));
   }
-  // SER and SI decide predicate reads by their read events, one per key the
-  // predicate covers; a key the initial state does not write may be unborn
-  // there, a version those read events do not have yet.
-  if (level.graph && !opt.force_generic && poly::decides_predicates(*level.graph) &&
-      !h.predicate_reads().empty() && h.initial_writes() == InitialWrites::ExplicitOnly)
-    return fmt::format("level {}: predicate reads in a history whose initial state writes only some "
-                       "keys (a key may be not yet inserted) are not modelled yet; give every key an "
-                       "initial value",
-                       level.name);
   if (level.graph && !opt.force_generic) return std::nullopt;
   const std::size_t txns = h.num_txns() - 1;
   if (txns > opt.generic_max_txns)

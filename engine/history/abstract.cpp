@@ -427,9 +427,14 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   std::sort(explained.begin(), explained.end());
 
   // The final writes of each key, by writer (ascending): the versions an
-  // invisible predicate read may have read.
+  // invisible predicate read may have read. T0's version of a key the
+  // initial state does not write is the unborn one.
   std::vector<std::vector<std::pair<TxnId, ValueId>>> key_writers;
   if (options.predicate_reads && a.has_predicate_reads) {
+    auto& t0 = a.abs[kInitTxn].writes;
+    for (KeyId k = 0; k < h.keys().size(); ++k)
+      if (!h.t0_writes(k)) t0.push_back(FinalWrite{k, kUnborn, 0});
+    std::sort(t0.begin(), t0.end(), [](const FinalWrite& x, const FinalWrite& y) { return x.key < y.key; });
     key_writers.resize(h.keys().size());
     for (TxnId t : a.txns)
       for (const FinalWrite& w : a.abs[t].writes) key_writers[w.key].emplace_back(t, w.value);
@@ -447,7 +452,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
         const Predicate& pred = *predicate_of(op.predicate);
         const Key& key = h.keys()[reads[i].key];
         for (const auto& [w, v] : key_writers[reads[i].key])
-          if (w != t && !pred.holds(key, h.values()[v])) a.candidates.add(w);
+          if (w != t && (v == kUnborn || !pred.holds(key, h.values()[v]))) a.candidates.add(w);
         a.candidates.end_read();
         if (a.candidates[t][i].empty())
           a.unjustified_reads.push_back(UnjustifiedRead{

@@ -20,6 +20,10 @@ namespace iso {
 // The value of an invisible predicate read: the key's version failed the
 // predicate, so the read returned nothing of it.
 inline constexpr ValueId kInvisible = UINT32_MAX;
+// The value of T0's version of a key the initial state does not write, when
+// predicate reads are expanded: the key before it is inserted (Vbox's
+// unborn version), which satisfies no predicate and no item read returns.
+inline constexpr ValueId kUnborn = UINT32_MAX - 1;
 
 struct ExternalRead {
   KeyId key;
@@ -153,8 +157,10 @@ struct AbstractOptions {
   // return is an invisible read (value kInvisible) whose candidates are the
   // writers whose version of the key fails the predicate. So a serial order
   // (or a snapshot) explains the predicate read exactly when it explains
-  // these reads. Without it, predicate reads are left out (and
-  // has_predicate_reads says there were some).
+  // these reads. A key the initial state does not write then has an unborn
+  // version, T0's (value kUnborn), so that an insert is a write after it.
+  // Without it, predicate reads are left out (and has_predicate_reads says
+  // there were some).
   bool predicate_reads = false;
 };
 

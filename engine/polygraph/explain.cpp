@@ -68,7 +68,8 @@ std::string op_text(const History& h, TxnId t, std::uint32_t i) {
 // The version of k that t wrote: its last write, or T0's initial value.
 std::string version_text(const History& h, TxnId t, KeyId k) {
   if (t == kInitTxn)
-    return fmt::format("the initial {} = {}", h.key_text(k), h.value_text(h.init_value(k)));
+    return h.t0_writes(k) ? fmt::format("the initial {} = {}", h.key_text(k), h.value_text(h.init_value(k)))
+                          : fmt::format("{} before it was inserted", h.key_text(k));
   auto w = last_write_of(h, t, k);
   return w ? op_text(h, t, *w) : fmt::format("{}'s write of {}", h.txn_name(t), h.key_text(k));
 }
@@ -104,9 +105,12 @@ std::string derived_why(const Polygraph& pg, const DepEdge& e, int depth) {
     if (wr.type != Dep::WR || wr.to != e.from || wr.key != e.key) continue;
     auto ww = pg.known_id(DepEdge{wr.from, e.to, Dep::WW, e.key});
     if (!ww) continue;
+    const bool unborn = wr.from == kInitTxn && !h.t0_writes(e.key);
     std::string s = fmt::format(
-        "{} read {} version, and {} is later", h.txn_name(e.from),
-        wr.from == kInitTxn ? std::string("the initial") : h.txn_name(wr.from) + "'s",
+        "{} read {}, and {} is later", h.txn_name(e.from),
+        unborn                ? fmt::format("{} before it was inserted", h.key_text(e.key))
+        : wr.from == kInitTxn ? std::string("the initial version")
+                              : h.txn_name(wr.from) + "'s version",
         version_text(h, e.to, e.key));
     std::string more = known_why(pg, *ww, depth + 1);
     if (!more.empty()) s += fmt::format(" ({})", more);

@@ -68,7 +68,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
         continue;
       }
     for (TxnId w : ws) {
-      if (!h.t0_writes(k)) break;  // no initial version of k to overwrite
+      if (!a.writes(kInitTxn, k)) break;  // no initial version of k to overwrite (not even an unborn one)
       if (unknown_[w]) {
         conditional_.push_back({{kInitTxn, w, Dep::WW, k}});
       } else {
@@ -144,7 +144,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
 // as such.) TPC-C's hot rows are such keys: every write is an increment.
 std::optional<std::vector<TxnId>> Polygraph::rmw_chain(KeyId k, std::optional<LostUpdate>& lost) const {
   std::unordered_map<TxnId, TxnId> next;  // the version read -> the writer that read it
-  bool all = h_.t0_writes(k);  // every writer a read-modify-write of one version
+  bool all = a_.writes(kInitTxn, k);  // every writer a read-modify-write of one version
   for (TxnId w : writers_[k]) {
     const auto& reads = a_.abs[w].reads;
     TxnId read_from = kNoTxn;
