@@ -225,11 +225,24 @@ def session_quota(txns, sessions):
     return [base + (1 if i < extra else 0) for i in range(sessions)]
 
 
+# Range reads (--range-reads P, --range-width W, --keys K): with probability
+# P a transaction starts with a predicate read "[lo,hi] && v>0" over W
+# consecutive keys, which returns every key of the range whose value it sees
+# is positive (the initial value is 0: a key not written yet is left out).
+RANGE = None  # (probability, width, keys) when on
+
+
 def make_txn(work, values, read_value, first=()):
     """One transaction's ops (`first`, then the workload's): a read sees the
     transaction's own last write of the key, else read_value(key); returns
     the ops and the final writes."""
     ops, local, read = [], {}, set()
+    if RANGE and work.rng.random() < RANGE[0]:
+        width = min(RANGE[1], RANGE[2])
+        lo = work.rng.randrange(RANGE[2] - width + 1)
+        hits = [(k, read_value(k)) for k in range(lo, lo + width)]
+        ops.append(("pr", f"[{lo},{lo + width - 1}] && v>0",
+                    [(k, v) for k, v in hits if isinstance(v, int) and v > 0]))
     for write, k in list(first) + work.txn():
         if write:
             # A read-modify-write (an increment, a balance update) writes a
@@ -406,12 +419,22 @@ def main():
                         "database's start and commit timestamps (sts, cts: the snapshot read and "
                         "the commit's version); chronos: Chronos's JSON with those sts and cts "
                         "(default text)")
+    p.add_argument("--range-reads", type=fraction, default=0.0,
+                   help="native format: probability that a transaction starts with a range read "
+                        "\"[lo,hi] && v>0\" over --range-width consecutive keys (default 0)")
+    p.add_argument("--range-width", type=positive, default=10,
+                   help="keys a range read covers (default 10)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     args = p.parse_args()
     if args.txns < args.sessions:
         p.error("--txns must be at least --sessions")
 
+    if args.range_reads > 0:
+        if args.format != "native":
+            p.error("--range-reads needs --format native (the other formats have no predicate reads)")
+        global RANGE
+        RANGE = (args.range_reads, args.range_width, args.keys)
     rng = random.Random(args.seed)
     sim = simulate_ser if args.isolation == "ser" else simulate_si
     sessions, values, info = sim(args, rng)
@@ -431,7 +454,9 @@ def main():
             buf.append(("" if s == 1 else ",\n") + "[")
         for t, (ops, begin, commit, sts, cts) in enumerate(txns, start=1):
             if args.format == "native":
-                body = ", ".join(f'["{kind}", {k}, {v}]' for kind, k, v in ops)
+                body = ", ".join(
+                    f'["pr", "{k}", [{", ".join(f"[{a}, {b}]" for a, b in v)}]]' if kind == "pr"
+                    else f'["{kind}", {k}, {v}]' for kind, k, v in ops)
                 buf.append(("" if t == 1 else ",\n ") +
                            f'{{"id": "S{s}.{t}", "begin": {begin}, "commit": {commit}, '
                            f'"sts": [{sts}, 0], "cts": [{cts}, 0], "ops": [{body}]}}')
