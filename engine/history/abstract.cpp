@@ -276,7 +276,9 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     if (!p) p = parse_predicate(h.predicate_reads()[index].predicate);
     return p;
   };
+  std::optional<KeyIndex> key_index;  // built at the first predicate read
   auto expand_predicate_read = [&](TxnId t, std::uint32_t i, auto& state_of) {
+    if (!key_index) key_index.emplace(h);
     const Transaction& txn = h.txn(t);
     const Op& op = txn.ops[i];
     const PredicateRead& pr = h.predicate_reads()[op.predicate];
@@ -288,8 +290,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
             t, i, ReadAnomaly::PredicateMismatch, kNoTxn, kNoTxn,
             fmt::format("{}: {} returns {} = {}, which its predicate excludes", h.txn_name(t),
                         format_op(h, op), h.key_text(k), h.value_text(v))});
-    for (KeyId k = 0; k < h.keys().size(); ++k) {
-      if (!pred->covers(h.keys()[k])) continue;
+    for (const KeyId k : key_index->covered(*pred)) {
       const auto returned = std::find_if(pr.result.begin(), pr.result.end(),
                                          [&](const auto& kv) { return kv.first == k; });
       auto& s = state_of(k);

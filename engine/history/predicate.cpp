@@ -1,5 +1,6 @@
 #include "engine/history/predicate.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 
@@ -148,6 +149,58 @@ std::optional<Predicate> parse_predicate(std::string_view text, std::string* err
   }
   if (!parse_keys(text, p, error)) return std::nullopt;
   return p;
+}
+
+KeyIndex::KeyIndex(const History& h) : h_(&h) {
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    all_.push_back(k);
+    if (auto v = integer(h.keys()[k].text)) integers_.emplace_back(*v, k);
+    else texts_.push_back(k);
+  }
+  auto by_bytes = [&](KeyId a, KeyId b) { return h.keys()[a].text < h.keys()[b].text; };
+  std::sort(integers_.begin(), integers_.end());
+  std::sort(texts_.begin(), texts_.end(), by_bytes);
+  std::sort(all_.begin(), all_.end(), by_bytes);
+}
+
+std::vector<KeyId> KeyIndex::covered(const Predicate& p) const {
+  std::vector<KeyId> out;
+  const auto& keys = h_->keys();
+  // The keys of `sorted` (by bytes) from `lo` up to and including `hi`.
+  auto bytes_between = [&](const std::vector<KeyId>& sorted, std::string_view lo, std::optional<std::string_view> hi,
+                           bool prefix) {
+    auto it = std::lower_bound(sorted.begin(), sorted.end(), lo,
+                               [&](KeyId k, std::string_view b) { return keys[k].text < b; });
+    for (; it != sorted.end(); ++it) {
+      const std::string_view t = keys[*it].text;
+      if (prefix ? t.substr(0, lo.size()) != lo : t > *hi) break;
+      out.push_back(*it);
+    }
+  };
+  switch (p.keys) {
+    case Predicate::Keys::All:
+      for (KeyId k = 0; k < keys.size(); ++k) out.push_back(k);
+      return out;
+    case Predicate::Keys::Prefix:
+      bytes_between(all_, p.prefix, std::nullopt, true);
+      break;
+    case Predicate::Keys::Range: {
+      const auto lo = integer(p.lo), hi = integer(p.hi);
+      if (lo && hi) {
+        // Integer keys by value; the others by bytes (key_le).
+        auto it = std::lower_bound(integers_.begin(), integers_.end(), std::pair{*lo, KeyId{0}});
+        for (; it != integers_.end() && it->first <= *hi; ++it) out.push_back(it->second);
+        bytes_between(texts_, p.lo, std::string_view(p.hi), false);
+      } else {
+        // A bound that is no integer compares with every key by bytes.
+        for (KeyId k = 0; k < keys.size(); ++k)
+          if (p.covers(keys[k])) out.push_back(k);
+      }
+      break;
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace iso

@@ -16,9 +16,12 @@
 //                  a key condition and a value condition together
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "engine/history/history.hpp"
 
@@ -46,5 +49,23 @@ struct Predicate {
 
 // Parses the text form; nullopt with `error` saying what is wrong.
 std::optional<Predicate> parse_predicate(std::string_view text, std::string* error = nullptr);
+
+// The keys of a history in the orders predicates compare them by, so that
+// the keys a range or a prefix covers are found by binary search: in time
+// about the number covered, where a scan of every key would cost the
+// history's size per predicate read. A value condition alone covers every
+// key.
+class KeyIndex {
+ public:
+  explicit KeyIndex(const History& h);
+  // The keys `p` covers (Predicate::covers), ascending.
+  std::vector<KeyId> covered(const Predicate& p) const;
+
+ private:
+  const History* h_;
+  std::vector<std::pair<std::int64_t, KeyId>> integers_;  // keys spelled as integers, by value
+  std::vector<KeyId> texts_;  // the other keys, by bytes
+  std::vector<KeyId> all_;    // every key, by bytes
+};
 
 }  // namespace iso

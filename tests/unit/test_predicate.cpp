@@ -2,8 +2,11 @@
 // parsing, printing back, and which versions satisfy a predicate.
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
+#include "engine/history/history.hpp"
 #include "engine/history/predicate.hpp"
 
 using namespace iso;
@@ -74,4 +77,25 @@ TEST_CASE("predicates: which keys and versions satisfy them") {
   CHECK(both.holds(key("b"), Value{std::int64_t{2}}));
   CHECK_FALSE(both.holds(key("d"), Value{std::int64_t{2}}));
   CHECK_FALSE(both.holds(key("b"), Value{std::int64_t{3}}));
+}
+
+TEST_CASE("predicates: the key index finds exactly the keys a scan finds") {
+  std::mt19937_64 rng(11);
+  const std::vector<std::string> texts = {"a", "ab", "abc", "b", "ba", "x", "y", "z", "user1", "user2", "-3", "0",
+                                          "7", "10", "12", "100", "007", "1a"};
+  for (int round = 0; round < 300; ++round) {
+    History h;
+    for (const auto& t : texts)
+      if (rng() % 2 == 0) h.intern_key(t);
+    const KeyIndex index(h);
+    for (const char* text : {"[0,10]", "[-5,7]", "[a,b]", "[1,z]", "[a,1]", "prefix:ab", "prefix:user", "prefix:",
+                             "v=1", "[10,100] && v>0", "[x,x]", "[12,7]"}) {
+      INFO(text);
+      const Predicate p = *parse_predicate(text);
+      std::vector<KeyId> scan;
+      for (KeyId k = 0; k < h.keys().size(); ++k)
+        if (p.covers(h.keys()[k])) scan.push_back(k);
+      CHECK(index.covered(p) == scan);
+    }
+  }
 }
