@@ -240,7 +240,8 @@ std::optional<std::string> refusal(const History& h, const Level& level,
     if (!gaps.not_committed.empty())
       return fmt::format("level {} reads the database's timestamps, which only committed "
                          "transactions have, and {} is not known to have committed",
-                         level.name, first(gaps.not_committed));    if (auto key = ambiguous_list_key(h))
+                         level.name, first(gaps.not_committed));
+    if (auto key = ambiguous_list_key(h))
       return fmt::format("level {} reads the database's timestamps, and list key {} has an "
                          "element appended by two transactions: which one a list shows is "
                          "ambiguous, and the timestamps' check compares whole lists",

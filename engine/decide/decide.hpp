@@ -16,6 +16,12 @@
 //     commit order is turned into the level's framework's witness (co;
 //     vis and ar; a version order per key) and, on small histories,
 //     re-checked against the level's formula.
+//     With real time (h.rt, h.rt_cc, h.rt_bc), the SER and SI polygraphs take
+//     the real-time orders as known edges; under SER and SI, predicate reads
+//     are read events of the keys they cover.
+//  2b. A level that trusts the database's own timestamps (`graph =
+//     "timestamps-SI"`, "timestamps-SER") is checked against them in one
+//     pass (engine/timestamps/).
 //  3. Any other level goes to the generic oracle: the level's formula
 //     translated with the history as constants, one SAT call per choice of
 //     the unknown-status transactions that committed. It unrolls quantifiers

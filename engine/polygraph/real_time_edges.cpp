@@ -29,7 +29,6 @@
 // target's: as many as ran concurrently.
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <vector>
 
