@@ -16,6 +16,7 @@ namespace {
 // that the integer 1 and the string "1" stay distinct.
 std::string value_tag(const Value& v) {
   if (std::holds_alternative<std::monostate>(v)) return "n";
+  if (std::holds_alternative<Deleted>(v)) return "d";
   if (const auto* i = std::get_if<std::int64_t>(&v)) return "i" + std::to_string(*i);
   return "s" + std::get<std::string>(v);
 }
@@ -207,6 +208,7 @@ std::optional<KeyId> History::find_key(std::string_view text) const {
 std::string History::value_text(ValueId v) const {
   const Value& val = values_[v];
   if (std::holds_alternative<std::monostate>(val)) return "null";
+  if (std::holds_alternative<Deleted>(val)) return "deleted";
   if (const auto* i = std::get_if<std::int64_t>(&val)) return std::to_string(*i);
   return quote_string(std::get<std::string>(val));
 }

@@ -22,8 +22,16 @@ using SessionId = std::uint32_t;  // index into History::sessions()
 inline constexpr TxnId kInitTxn = 0;
 inline constexpr SessionId kNoSession = UINT32_MAX;  // the session of T0
 
-// A value as written in a history file: an integer, a string, or null.
-using Value = std::variant<std::monostate, std::int64_t, std::string>;
+// What a delete writes: after it the key is dead (Vbox's x⊥), a version that
+// satisfies no predicate and that no read returns.
+struct Deleted {
+  friend bool operator==(Deleted, Deleted) = default;
+  friend auto operator<=>(Deleted, Deleted) = default;
+};
+
+// A value as written in a history file: an integer, a string, or null; or
+// a delete's tombstone.
+using Value = std::variant<std::monostate, std::int64_t, std::string, Deleted>;
 
 // A key keeps how it was spelled: JSON keys may be strings or integers. Keys
 // are identified by their text: the integer key 1 and the string key "1" are
@@ -124,6 +132,11 @@ class History {
   // `line`: where the operation is in the input (0: unknown), for messages.
   void add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0);
   void add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0);
+  // A delete of k: a write of the tombstone (Deleted).
+  void add_delete(TxnId t, KeyId k, std::uint32_t line = 0) {
+    add_write(t, k, intern_value(Value{Deleted{}}), line);
+  }
+  bool is_delete(ValueId v) const { return std::holds_alternative<Deleted>(values_[v]); }
   // A list-append read (Elle): the list of k's appended elements it returned,
   // in order. It reads the version its last element installed, or for the
   // empty list the version `empty` (the key's initial value), and reveals

@@ -136,6 +136,7 @@ struct PendingOp {
   KeyId key = 0;
   ValueId value = 0;
   bool list = false;               // a list-append read: `elements` is its list
+  bool deleted = false;            // a delete ["d", key]: a write of the tombstone
   std::vector<ValueId> elements;
   PredicateRead pr;
   std::size_t tok = 0;             // token of the operation's '['
@@ -547,17 +548,21 @@ class Reader final : public nlohmann::json_sax<json> {
     if (n == 0) {
       if (e.type != JType::String) {
         fail(e.tok, parent(),
-             "operation kind must be the string \"r\", \"w\" or \"pr\", got " + describe(e));
+             "operation kind must be the string \"r\", \"w\", \"d\" or \"pr\", got " + describe(e));
       }
       if (e.s == "r") {
         op_.kind = OpKind::Read;
       } else if (e.s == "w") {
         op_.kind = OpKind::Write;
+      } else if (e.s == "d") {
+        op_.kind = OpKind::Write;  // a delete: a write of the tombstone
+        op_.deleted = true;
+        op_.value = h_.intern_value(Value{Deleted{}});
       } else if (e.s == "pr") {
         op_.kind = OpKind::PredicateRead;
       } else {
         fail(e.tok, parent(),
-             fmt::format("unknown operation kind {} (expected \"r\", \"w\" or \"pr\")",
+             fmt::format("unknown operation kind {} (expected \"r\", \"w\", \"d\" or \"pr\")",
                          quote_string(e.s)));
       }
       return;
@@ -568,6 +573,8 @@ class Reader final : public nlohmann::json_sax<json> {
       } else if (n == 2 && op_.kind == OpKind::Read && e.type == JType::Array) {
         op_.list = true;  // a list-append read
         push(Ctx::List, e);
+      } else if (n == 2 && op_.deleted) {
+        fail(e.tok, parent(), "a delete has no value (expected [\"d\", key])");
       } else if (n == 2) {
         op_.value = value_of(e, parent());
       } else {
@@ -643,8 +650,9 @@ class Reader final : public nlohmann::json_sax<json> {
                fmt::format("empty operation (expected {}, [\"w\", key, value] or {})", kRwShape,
                            kPrShape));
         }
-        if (f.count < 3) {
+        if (f.count < (op_.deleted ? 2u : 3u)) {
           fail(f.start, here(),
+               op_.deleted ? std::string("a delete names its key: [\"d\", key]") :
                fmt::format("operation has {} element{}, expected 3: {}", f.count,
                            f.count == 1 ? "" : "s",
                            op_.kind == OpKind::PredicateRead ? kPrShape : kRwShape));
@@ -778,9 +786,11 @@ json key_json(const History& h, KeyId k) {
   return key.text;
 }
 
+// (Never a delete's tombstone: no read returns it, and a delete is written
+// as ["d", key].)
 json value_json(const History& h, ValueId v) {
   const Value& val = h.values()[v];
-  if (std::holds_alternative<std::monostate>(val)) return nullptr;
+  if (std::holds_alternative<std::monostate>(val) || std::holds_alternative<Deleted>(val)) return nullptr;
   if (const auto* i = std::get_if<std::int64_t>(&val)) return *i;
   return std::get<std::string>(val);
 }
@@ -906,7 +916,10 @@ nlohmann::json write_native_json(const History& h) {
             break;
           }
           case OpKind::Write:
-            ops.push_back(json::array({"w", key_json(h, op.key), value_json(h, op.value)}));
+            if (h.is_delete(op.value))
+              ops.push_back(json::array({"d", key_json(h, op.key)}));
+            else
+              ops.push_back(json::array({"w", key_json(h, op.key), value_json(h, op.value)}));
             break;
           case OpKind::PredicateRead: {
             const PredicateRead& pr = h.predicate_reads()[op.predicate];

@@ -105,7 +105,7 @@ bool Predicate::covers(const Key& key) const {
 }
 
 bool Predicate::holds(const Key& key, const Value& value) const {
-  if (!covers(key)) return false;
+  if (!covers(key) || std::holds_alternative<Deleted>(value)) return false;  // a dead version
   if (cmp == Cmp::None) return true;
   if (cmp == Cmp::Eq) return value == constant;
   if (cmp == Cmp::Ne) return value != constant;

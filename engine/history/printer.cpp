@@ -18,6 +18,7 @@ std::string format_op(const History& h, const Op& op) {
       return fmt::format("r({},[{}])", h.key_text(op.key), list);
     }
     case OpKind::Write:
+      if (h.is_delete(op.value)) return fmt::format("d({})", h.key_text(op.key));
       return fmt::format("w({},{})", h.key_text(op.key), h.value_text(op.value));
     case OpKind::PredicateRead: {
       const PredicateRead& pr = h.predicate_reads()[op.predicate];

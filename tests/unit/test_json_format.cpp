@@ -288,8 +288,8 @@ TEST_CASE("json: structural errors name line, column and path") {
       "  ]\n"
       "}\n";
   CHECK(err(doc) ==
-        "h.json:8:17: sessions[0][1].ops[2]: unknown operation kind \"x\" (expected \"r\", \"w\" "
-        "or \"pr\")");
+        "h.json:8:17: sessions[0][1].ops[2]: unknown operation kind \"x\" (expected \"r\", \"w\", "
+        "\"d\" or \"pr\")");
 
   SUBCASE("top level") {
     expect_error("`[1, 2]",
@@ -353,11 +353,11 @@ TEST_CASE("json: structural errors name line, column and path") {
                  "sessions[0][0].ops[1]: an operation must be an array such as [\"r\", key, "
                  "value], got the string \"r\"");
     expect_error(one_txn("[`\"x\", \"k\", 1]"),
-                 "sessions[0][0].ops[0]: unknown operation kind \"x\" (expected \"r\", \"w\" or "
-                 "\"pr\")");
+                 "sessions[0][0].ops[0]: unknown operation kind \"x\" (expected \"r\", \"w\", "
+                 "\"d\" or \"pr\")");
     expect_error(one_txn("[`1, \"k\", 1]"),
-                 "sessions[0][0].ops[0]: operation kind must be the string \"r\", \"w\" or "
-                 "\"pr\", got the integer 1");
+                 "sessions[0][0].ops[0]: operation kind must be the string \"r\", \"w\", "
+                 "\"d\" or \"pr\", got the integer 1");
     expect_error(one_txn("`[]"),
                  "sessions[0][0].ops[0]: empty operation (expected [\"r\", key, value], [\"w\", "
                  "key, value] or [\"pr\", predicate, [[key, value], ...]])");
@@ -399,6 +399,8 @@ TEST_CASE("json: structural errors name line, column and path") {
                  "a prefix prefix:abc");
     expect_error(one_txn("[\"pr\", `\"v<null\", []]"),
                  "sessions[0][0].ops[0]: predicate \"v<null\": null compares only with = and !=");
+    expect_error(one_txn("[\"d\", \"x\", `1]"),
+                 "sessions[0][0].ops[0]: a delete has no value (expected [\"d\", key])");
     expect_error(one_txn("[\"pr\", `3, []]"),
                  "sessions[0][0].ops[0]: predicate must be a string such as \"[lo,hi]\", "
                  "\"prefix:abc\" or \"v<3\", got the integer 3");
