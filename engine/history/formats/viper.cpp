@@ -536,7 +536,8 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
         n_ambiguous == 1 ? "its" : "their"));
   if (counts.timestamped > 0)
     result.notes.push_back(fmt::format(
-        "{} of {} transactions carry timestamps: begin = preBeginTS, commit = postCommitTS",
+        "{} of {} transactions carry timestamps: the begin between preBeginTS and postBeginTS, "
+        "the commit between preCommitTS and postCommitTS",
         counts.timestamped, counts.txns));
   if (counts.ranges > 0)
     result.notes.push_back(fmt::format("{} range read{} taken as predicate reads{}",
