@@ -1,6 +1,7 @@
 #include "engine/model/concrete.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -41,6 +42,11 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   }
   for (KeyId k = 0; k < hist.keys().size(); ++k) key_names.push_back(hist.key_text(k));
   for (ValueId v = 0; v < hist.values().size(); ++v) value_names.push_back(hist.value_text(v));
+  // With predicate reads, T0's version of a key the initial state does not
+  // write is the unborn one (abstract.hpp, kUnborn): a value of its own.
+  bool unborn = false;
+  for (const FinalWrite& w : h.abs[kInitTxn].writes) unborn = unborn || w.value == kUnborn;
+  if (unborn) value_names.push_back("(unborn)");
 
   ConcreteInstance inst{Universe({txn_names, key_names, value_names, read_names}),
                         {}, {}, std::move(read_of_atom), {}, kTrue};
@@ -51,7 +57,9 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   for (std::uint32_t i = 0; i < h.txns.size(); ++i) inst.atom_of_txn[h.txns[i]] = u.atom(kTxn, i);
   auto T = [&](TxnId t) { return inst.atom_of_txn[t]; };
   auto K = [&](KeyId k) { return u.atom(kObj, k); };
-  auto V = [&](ValueId v) { return u.atom(kVal, v); };
+  auto V = [&](ValueId v) {
+    return u.atom(kVal, v == kUnborn ? static_cast<std::uint32_t>(hist.values().size()) : v);
+  };
 
   const HistorySchema& s = history_schema();
   std::vector<std::vector<Atom>> reads, writes, so, rtxn, rkey, rval, po, rf_certain, rf_upper;
@@ -64,10 +72,14 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
     const auto [t, j] = inst.read_of_atom[i];
     const ExternalRead& r = h.abs[t].reads[j];
     const Atom a = first_read + i;
-    reads.push_back({T(t), K(r.key), V(r.value)});
+    // An invisible predicate read returns the value of whichever candidate
+    // it reads from: bound with the read-from below.
+    if (r.value != kInvisible) {
+      reads.push_back({T(t), K(r.key), V(r.value)});
+      rval.push_back({a, V(r.value)});
+    }
     rtxn.push_back({a, T(t)});
     rkey.push_back({a, K(r.key)});
-    rval.push_back({a, V(r.value)});
     const auto& cands = h.candidates[t][j];
     if (cands.size() == 1) rf_certain.push_back({T(cands[0]), a});
     for (TxnId w : cands) rf_upper.push_back({T(w), a});
@@ -79,13 +91,11 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
       else po.push_back({a, first_read + e});
     }
   }
-  inst.bindings.bind(s.reads, constant_matrix(n, 3, reads));
   inst.bindings.bind(s.writes, constant_matrix(n, 3, writes));
   inst.bindings.bind(s.so, constant_matrix(n, 2, so));
   inst.bindings.bind(s.t0, constant_matrix(n, 1, {{T(kInitTxn)}}));
   inst.bindings.bind(s.rtxn, constant_matrix(n, 2, rtxn));
   inst.bindings.bind(s.rkey, constant_matrix(n, 2, rkey));
-  inst.bindings.bind(s.rval, constant_matrix(n, 2, rval));
   inst.bindings.bind(s.po, constant_matrix(n, 2, po));
   // Known version orders, transitively closed: each writer of a chain
   // precedes the later ones and every other writer of the key.
@@ -163,6 +173,30 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
     wf.push_back(c.or_(lits));
     wf.push_back(c.at_most_one(lits));
   }
+  // reads and rval: constant for the reads that returned a value; for an
+  // invisible one, the value of the writer it reads from.
+  std::map<Index, std::vector<BLit>> read_cells, rval_cells;
+  for (const auto& tuple : reads) read_cells[tuple_index(n, tuple)].push_back(kTrue);
+  for (const auto& tuple : rval) rval_cells[tuple_index(n, tuple)].push_back(kTrue);
+  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
+    const auto [t, j] = inst.read_of_atom[i];
+    const ExternalRead& r = h.abs[t].reads[j];
+    if (r.value != kInvisible) continue;
+    for (TxnId w : h.candidates[t][j]) {
+      const auto fw = std::find_if(h.abs[w].writes.begin(), h.abs[w].writes.end(),
+                                   [&](const FinalWrite& x) { return x.key == r.key; });
+      const BLit chosen = rf.at(tuple_index(n, {T(w), first_read + i}));
+      read_cells[tuple_index(n, {T(t), K(r.key), V(fw->value)})].push_back(chosen);
+      rval_cells[tuple_index(n, {first_read + i, V(fw->value)})].push_back(chosen);
+    }
+  }
+  auto cells_of = [&](std::map<Index, std::vector<BLit>>& m) {
+    std::vector<std::pair<Index, BLit>> cells;
+    for (auto& [idx, lits] : m) cells.emplace_back(idx, c.or_(lits));
+    return cells;
+  };
+  inst.bindings.bind(s.reads, make_matrix(c, 3, cells_of(read_cells)));
+  inst.bindings.bind(s.rval, make_matrix(c, 2, cells_of(rval_cells)));
   inst.bindings.bind(s.rf, std::move(rf));
   inst.bindings.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
   inst.wellformed = c.and_(wf);

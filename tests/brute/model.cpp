@@ -6,6 +6,7 @@
 #include <array>
 #include <stdexcept>
 
+#include "engine/history/predicate.hpp"
 #include "engine/history/printer.hpp"
 
 namespace iso::brute::detail {
@@ -183,9 +184,12 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
   m.all = bit(m.n) - 1;
 
   // T0 writes the initial value of the keys it initialises; its version of
-  // a list is the empty list.
+  // a list is the empty list. With predicate reads, a key it does not write
+  // has an unborn version (T0's), which no read returns and no predicate
+  // holds of.
   for (int x = 0; x < m.nkeys; ++x) {
     if (h.t0_writes(static_cast<KeyId>(x))) m.w[0][x] = h.init_value(static_cast<KeyId>(x));
+    else if (!h.predicate_reads().empty()) m.w[0][x] = kUnborn;
   }
   // Writes: final writes and appends in program order.
   for (int t = 1; t < m.n; ++t) {
@@ -215,7 +219,37 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
     std::vector<std::size_t> own(m.nkeys, 0);  // t's appends so far
     for (std::uint32_t i = 0; i < ops.size(); ++i) {
       const Op& op = ops[i];
-      if (op.kind == OpKind::PredicateRead) continue;
+      if (op.kind == OpKind::PredicateRead) {
+        // A read event of every key the predicate covers: of the value
+        // returned, or, left out, of a version the predicate rejects.
+        const PredicateRead& pr = h.predicate_reads()[op.predicate];
+        const Predicate p = *parse_predicate(pr.predicate);
+        for (int x = 0; x < m.nkeys; ++x) {
+          const Key& key = h.keys()[static_cast<KeyId>(x)];
+          const auto got = std::find_if(pr.result.begin(), pr.result.end(),
+                                        [&](const auto& kv) { return kv.first == static_cast<KeyId>(x); });
+          if (got != pr.result.end() && !p.holds(key, h.values()[got->second]))
+            return inconsistent(std::move(m), fmt::format("{} returns a value its predicate rejects", m.op_text(id, i)));
+          if (!p.covers(key)) continue;
+          auto rejects = [&](ValueId v) { return v == kUnborn || !p.holds(key, h.values()[v]); };
+          if (own[x] > 0) {
+            const ValueId mine = ops[static_cast<std::size_t>(last_write[x])].value;
+            const bool ok = got != pr.result.end() ? got->second == mine : rejects(mine);
+            if (!ok) return inconsistent(std::move(m), fmt::format("{} misreads its own write", m.op_text(id, i)));
+            continue;
+          }
+          Read r{x, got != pr.result.end() ? got->second : kInvisible, i, {}, nullptr};
+          for (int s = 0; s < m.n; ++s) {
+            if (s == t || !m.W(s, x)) continue;
+            const ValueId v = *m.w[s][x];
+            if (got != pr.result.end() ? v == got->second : rejects(v)) r.cands.push_back(s);
+          }
+          if (r.cands.empty())
+            return inconsistent(std::move(m), fmt::format("{} has no version of {} to read", m.op_text(id, i), m.key(x)));
+          m.reads[t].push_back(std::move(r));
+        }
+        continue;
+      }
       const int x = static_cast<int>(op.key);
       const List* list = op.list == kNoList ? nullptr : &h.lists()[op.list];
       if (op.kind == OpKind::Write) {
