@@ -119,16 +119,17 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
   // Forced read-from choices.
   const auto& rf = *inst.bindings.find(*model::history_schema().rf);
   const Atom first_read = u.first(model::kRead);
-  auto read_atom = [&](TxnId reader, std::uint32_t op) -> std::optional<Atom> {
+  // The read event of (reader, op, key): a predicate read has one per key.
+  auto read_atom = [&](TxnId reader, std::uint32_t op, KeyId key) -> std::optional<Atom> {
     for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
       const auto [t, j] = inst.read_of_atom[i];
-      if (t == reader && h.abs[t].reads[j].op == op) return first_read + i;
+      if (t == reader && h.abs[t].reads[j].op == op && h.abs[t].reads[j].key == key) return first_read + i;
     }
     return std::nullopt;
   };
   for (const poly::ChosenRead& fixed : fixed_reads) {
     auto aw = atom_of(inst, model::kTxn, fixed.writer);
-    auto ar = read_atom(fixed.reader, fixed.op);
+    auto ar = read_atom(fixed.reader, fixed.op, fixed.key);
     if (!aw || !ar) {
       goal = kFalse;
       break;
