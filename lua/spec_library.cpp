@@ -72,10 +72,6 @@ bool graph_models_real_time(poly::GraphLevel g, model::RealTimeUse use) {
   return g == poly::GraphLevel::Ser && !use.begin_commit;
 }
 
-}  // namespace
-
-namespace {
-
 using State = SpecLibrary::State;
 
 const char* const kExprMeta = "isosynth.expr";

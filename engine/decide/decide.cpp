@@ -288,12 +288,12 @@ Decision decide(const History& original, const Level& level, const DecideOptions
   d.sessions_ignored = split.has_value();
   const History& h = split ? *split : original;
   try {
-    if (level.graph && !opt.force_generic && poly::trusts_timestamps(*level.graph)) {
+    if (level.graph && !opt.force_generic) {
       if (auto why = refusal(h, level, opt)) throw DecideRefused(*why);
-      decide_timestamps(h, level, d);
-    } else if (level.graph && !opt.force_generic) {
-      if (auto why = refusal(h, level, opt)) throw DecideRefused(*why);
-      decide_graph(h, level, opt, d);
+      if (poly::trusts_timestamps(*level.graph))
+        decide_timestamps(h, level, d);
+      else
+        decide_graph(h, level, opt, d);
     }
     else
       decide_generic(h, level, opt, d);

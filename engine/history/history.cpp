@@ -225,4 +225,13 @@ bool ts_visible(const History& h, TxnId a, TxnId b) {
   return !both_zero || a < b;
 }
 
+bool ts_commit_before(const History& h, TxnId a, TxnId b) {
+  if (a == b || b == kInitTxn) return false;
+  const Transaction& tb = h.txn(b);
+  if (!tb.start_ts || !tb.commit_ts) return false;
+  if (a == kInitTxn) return true;
+  const Transaction& ta = h.txn(a);
+  return ta.start_ts && ta.commit_ts && *ta.commit_ts < *tb.commit_ts;
+}
+
 }  // namespace iso

@@ -79,8 +79,8 @@ enum class InitialWrites : std::uint8_t { EveryKey, ExplicitOnly };
 
 // A timestamp the database itself assigned (Chronos/Aion JSON, FORMATS.md
 // §9): a hybrid logical clock, compared physical part first. These are not
-// client real time: real_time_before() never reads them; only a check that
-// is told to trust the database (engine/decide/trusted_timestamps.hpp) does.
+// client real time: real_time_before() never reads them; only the levels
+// that trust the database (h.ts_vis, h.ts_ar; engine/timestamps/) do.
 struct DbTimestamp {
   std::int64_t physical = 0;
   std::int64_t logical = 0;
@@ -246,5 +246,8 @@ class History {
 // reader) sees the earlier, as Chronos keeps file order among equal
 // timestamps.
 bool ts_visible(const History& h, TxnId a, TxnId b);
+// The database's commit order (h.ts_ar): a ≠ b, both timestamped (T0
+// first), and a's commit timestamp is below b's.
+bool ts_commit_before(const History& h, TxnId a, TxnId b);
 
 }  // namespace iso

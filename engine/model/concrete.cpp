@@ -128,18 +128,8 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   std::vector<std::vector<Atom>> ts_vis, ts_ar;
   for (TxnId a : h.txns)
     for (TxnId b : h.txns) {
-      if (a == b || b == kInitTxn) continue;
-      const Transaction& ta = hist.txn(a);
-      const Transaction& tb = hist.txn(b);
-      if (!tb.start_ts || !tb.commit_ts) continue;
-      if (a == kInitTxn) {
-        ts_vis.push_back({T(a), T(b)});
-        ts_ar.push_back({T(a), T(b)});
-        continue;
-      }
-      if (!ta.start_ts || !ta.commit_ts) continue;
       if (ts_visible(hist, a, b)) ts_vis.push_back({T(a), T(b)});
-      if (*ta.commit_ts < *tb.commit_ts) ts_ar.push_back({T(a), T(b)});
+      if (ts_commit_before(hist, a, b)) ts_ar.push_back({T(a), T(b)});
     }
   inst.bindings.bind(s.ts_vis, constant_matrix(n, 2, ts_vis));
   inst.bindings.bind(s.ts_ar, constant_matrix(n, 2, ts_ar));

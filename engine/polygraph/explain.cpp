@@ -190,11 +190,12 @@ std::string edge_fact(const History& h, const DepEdge& e) {
     case Dep::RT:
     case Dep::RTCC:
     case Dep::RTBC: {
+      // The latest the first event can have been, the earliest the second
+      // (History::time_before).
+      using Event = History::Event;
       const ScheduleArc arc = schedule_arc(e.type);
-      const Transaction& a = h.txn(e.from);
-      const Transaction& b = h.txn(e.to);
-      const auto& x = arc.from_commit ? a.commit : a.begin;
-      const auto& y = arc.to_commit ? b.commit : b.begin;
+      const auto x = h.latest(e.from, arc.from_commit ? Event::Commit : Event::Begin);
+      const auto y = h.earliest(e.to, arc.to_commit ? Event::Commit : Event::Begin);
       if (e.from == kInitTxn || !x || !y) return "T0, the initial state, precedes every transaction";
       std::string s = fmt::format("{} {} at {} before {} {} at {}", h.txn_name(e.from),
                                   arc.from_commit ? "committed" : "began", *x, h.txn_name(e.to),

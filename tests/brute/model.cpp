@@ -169,16 +169,8 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
       if (h.time_before(ia, Event::Commit, ib, Event::Begin)) m.rt_pred[b] |= bit(a);
       if (h.time_before(ia, Event::Commit, ib, Event::Commit)) m.rtcc_pred[b] |= bit(a);
       if (h.time_before(ia, Event::Begin, ib, Event::Commit)) m.rtbc_succ[a] |= bit(b);
-      if (a == b || b == 0) continue;
-      const Transaction& ta = h.txn(ia);
-      const Transaction& tb = h.txn(ib);
-      if (a == 0) {
-        m.ts_vis_pred[b] |= bit(a);
-        m.ts_ar_pred[b] |= bit(a);
-      } else if (ta.start_ts && ta.commit_ts && tb.start_ts && tb.commit_ts) {
-        if (ts_visible(h, ia, ib)) m.ts_vis_pred[b] |= bit(a);
-        if (*ta.commit_ts < *tb.commit_ts) m.ts_ar_pred[b] |= bit(a);
-      }
+      if (ts_visible(h, ia, ib)) m.ts_vis_pred[b] |= bit(a);
+      if (ts_commit_before(h, ia, ib)) m.ts_ar_pred[b] |= bit(a);
     }
   m.writers.assign(m.nkeys, 0);
   m.all = bit(m.n) - 1;
