@@ -222,10 +222,22 @@ std::optional<KeyId> ambiguous_list_key(const History& h) {
   return std::nullopt;
 }
 
+// RA, CC and RC by saturation leave predicate reads out, which is sound
+// for a note; leaving out predicate writes is not (their writes are read),
+// so those histories go to the generic oracle.
+bool generic_for_predicate_writes(const History& h, const Level& level) {
+  return h.has_predicate_writes() && level.graph && poly::saturated(*level.graph);
+}
+
 }  // namespace
 
 std::optional<std::string> refusal(const History& h, const Level& level,
                                    const DecideOptions& opt) {
+  if (auto gap = predicate_write_gap(h)) return fmt::format("level {}: {}", level.name, *gap);
+  if (h.has_predicate_writes() && level.uses_db_timestamps())
+    return fmt::format("level {} reads the database's timestamps, and its check does not model "
+                       "predicate writes, whose writes are a choice",
+                       level.name);
   if (level.uses_db_timestamps()) {
     const timestamps::TimestampGaps gaps = timestamps::timestamp_gaps(h);
     auto first = [&](const std::vector<TxnId>& v) { return h.txn_name(v.front()); };
@@ -248,8 +260,14 @@ std::optional<std::string> refusal(const History& h, const Level& level,
                          "ambiguous, and the timestamps' check compares whole lists",
                          level.name, h.key_text(*key));
   }
-  if (level.graph && !opt.force_generic) return std::nullopt;
+  if (level.graph && !opt.force_generic && !generic_for_predicate_writes(h, level))
+    return std::nullopt;
   const std::size_t txns = h.num_txns() - 1;
+  if (txns > opt.generic_max_txns && generic_for_predicate_writes(h, level))
+    return fmt::format("level {} is decided by saturation, which does not model predicate writes, "
+                       "and the generic oracle handles at most {} transactions (this history has "
+                       "{}); check SER or SI, or a smaller history",
+                       level.name, opt.generic_max_txns, txns);
   if (txns > opt.generic_max_txns)
     return fmt::format(
         "level {} has no graph characterization, and the generic oracle handles at most {} "
@@ -259,7 +277,8 @@ std::optional<std::string> refusal(const History& h, const Level& level,
   bool predicates = false;
   for (TxnId t = 1; t < h.num_txns(); ++t) {
     unknown += h.txn(t).status == TxnStatus::Unknown;
-    for (const Op& op : h.txn(t).ops) predicates = predicates || op.kind == OpKind::PredicateRead;
+    for (const Op& op : h.txn(t).ops)
+      predicates = predicates || op.kind == OpKind::PredicateRead || op.kind == OpKind::PredicateWrite;
   }
   if (unknown > opt.max_unknown)
     return fmt::format(
@@ -288,7 +307,7 @@ Decision decide(const History& original, const Level& level, const DecideOptions
   d.sessions_ignored = split.has_value();
   const History& h = split ? *split : original;
   try {
-    if (level.graph && !opt.force_generic) {
+    if (level.graph && !opt.force_generic && !generic_for_predicate_writes(h, level)) {
       if (auto why = refusal(h, level, opt)) throw DecideRefused(*why);
       if (poly::trusts_timestamps(*level.graph))
         decide_timestamps(h, level, d);

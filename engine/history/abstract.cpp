@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -28,6 +29,81 @@ bool AbstractHistory::writes(TxnId t, KeyId k) const {
   auto it = std::lower_bound(w.begin(), w.end(), k,
                              [](const FinalWrite& fw, KeyId key) { return fw.key < key; });
   return it != w.end() && it->key == k;
+}
+
+std::uint32_t AbstractHistory::guard_of(TxnId t, KeyId k) const {
+  const auto& w = abs[t].writes;
+  auto it = std::lower_bound(w.begin(), w.end(), k,
+                             [](const FinalWrite& fw, KeyId key) { return fw.key < key; });
+  return it != w.end() && it->key == k ? it->guard : kNoGuard;
+}
+
+std::optional<std::string> predicate_write_gap(const History& h) {
+  if (!h.has_predicate_writes()) return std::nullopt;
+  const KeyIndex index(h);
+  std::vector<std::optional<Predicate>> predicates(h.predicate_reads().size());
+  auto covered = [&](std::uint32_t p) {
+    if (!predicates[p]) predicates[p] = parse_predicate(h.predicate_reads()[p].predicate);
+    return predicates[p] ? index.covered(*predicates[p]) : std::vector<KeyId>{};
+  };
+  // Whether anything other than the predicate write `pw` may have left (k, v).
+  auto written_elsewhere = [&](TxnId pw_txn, std::uint32_t pw_op, KeyId k, ValueId v) {
+    if (h.t0_writes(k) && h.init_value(k) == v) return true;
+    for (TxnId u = 1; u < h.num_txns(); ++u)
+      for (std::uint32_t j = 0; j < h.txn(u).ops.size(); ++j) {
+        const Op& op = h.txn(u).ops[j];
+        if (op.value != v || (u == pw_txn && j == pw_op)) continue;
+        if (op.kind == OpKind::Write && op.key == k) return true;
+        if (op.kind == OpKind::PredicateWrite) {
+          const auto keys = covered(op.predicate);
+          if (std::binary_search(keys.begin(), keys.end(), k)) return true;
+        }
+      }
+    return false;
+  };
+  for (TxnId t = 1; t < h.num_txns(); ++t) {
+    const Transaction& txn = h.txn(t);
+    if (std::none_of(txn.ops.begin(), txn.ops.end(),
+                     [](const Op& op) { return op.kind == OpKind::PredicateWrite; }))
+      continue;
+    std::unordered_map<KeyId, std::uint32_t> guarded;  // key -> the predicate write guarding it
+    std::vector<bool> written(h.keys().size(), false);  // a certain write of the transaction
+    auto after = [&](const Op& op, KeyId k, std::uint32_t pw) {
+      return fmt::format("{}: {} reads {} after {} in the same transaction, and depends on "
+                         "whether that changed it, which is not modelled",
+                         h.txn_name(t), format_op(h, op), h.key_text(k), format_op(h, txn.ops[pw]));
+    };
+    for (std::uint32_t i = 0; i < txn.ops.size(); ++i) {
+      const Op& op = txn.ops[i];
+      switch (op.kind) {
+        case OpKind::Write:
+          guarded.erase(op.key);
+          written[op.key] = true;
+          break;
+        case OpKind::Read: {
+          auto g = guarded.find(op.key);
+          if (g == guarded.end()) break;
+          const Op& pw = txn.ops[g->second];
+          const auto& pred = predicates[pw.predicate];
+          if (pred && op.value == pw.value && !pred->holds(h.keys()[op.key], h.values()[op.value]) &&
+              written_elsewhere(t, g->second, op.key, op.value))
+            return fmt::format("{}: {} returns the value {} wrote, which the version it read "
+                               "may have had too: whether it changed {} is ambiguous",
+                               h.txn_name(t), format_op(h, op), format_op(h, pw),
+                               h.key_text(op.key));
+          break;
+        }
+        case OpKind::PredicateRead:
+        case OpKind::PredicateWrite:
+          for (const KeyId k : covered(op.predicate)) {
+            if (auto g = guarded.find(k); g != guarded.end()) return after(op, k, g->second);
+            if (op.kind == OpKind::PredicateWrite && !written[k]) guarded.emplace(k, i);
+          }
+          break;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 void CandidateTable::reset(std::size_t txns) {
@@ -165,6 +241,7 @@ struct KeyState {
   std::uint32_t stamp = 0;     // the scan this state belongs to
   std::uint32_t write_op = 0;  // last write of the key
   bool written = false;
+  std::uint32_t guard = kNoGuard;  // the last write is a predicate write's guarded one
 };
 
 struct Pending {
@@ -295,6 +372,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
                                          [&](const auto& kv) { return kv.first == k; });
       auto& s = state_of(k);
       if (s.written) {
+        if (s.guard != kNoGuard) continue;  // not modelled: predicate_write_gap()
         // After the transaction's own write: it sees that write (INT).
         const ValueId own = txn.ops[s.write_op].value;
         const bool ok = returned != pr.result.end() ? returned->second == own
@@ -313,11 +391,37 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     }
   };
 
+  // A predicate write reads every key it covers and writes those whose
+  // version satisfies its predicate (AbstractOptions::predicate_reads). Where
+  // the transaction wrote the key before, that is its own version (INT), and
+  // the write is certain either way; otherwise the read is a read event and
+  // the write is guarded by its truth.
+  auto expand_predicate_write = [&](TxnId t, std::uint32_t i, auto& state_of) {
+    if (!key_index) key_index.emplace(h);
+    const Transaction& txn = h.txn(t);
+    const auto& pred = predicate_of(txn.ops[i].predicate);
+    if (!pred) return;
+    for (const KeyId k : key_index->covered(*pred)) {
+      auto& s = state_of(k);
+      if (s.written) {
+        if (s.guard != kNoGuard) continue;  // not modelled: predicate_write_gap()
+        if (pred->holds(h.keys()[k], h.values()[txn.ops[s.write_op].value])) s.write_op = i;
+        continue;
+      }
+      a.abs[t].reads.push_back(ExternalRead{k, kInvisible, i});
+      s.written = true;
+      s.write_op = i;
+      s.guard = static_cast<std::uint32_t>(a.guarded.size());
+      a.guarded.push_back(GuardedWrite{t, k, i, 0, {}, true});
+    }
+  };
+
   for (TxnId t : a.txns) {
     if (t == kInitTxn) continue;
     budget::poll();
     const Transaction& txn = h.txn(t);
     AbstractTxn& at = a.abs[t];
+    const std::size_t first_guard = a.guarded.size();
     ++stamp;
     touched.clear();
     local.clear();
@@ -346,7 +450,21 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
         if (options.predicate_reads) expand_predicate_read(t, i, state_of);
         continue;
       }
+      if (op.kind == OpKind::PredicateWrite) {
+        a.has_predicate_reads = true;
+        if (options.predicate_reads) expand_predicate_write(t, i, state_of);
+        continue;
+      }
       KeyState& s = state_of(op.key);
+      if (op.kind == OpKind::Read && s.guard != kNoGuard) {
+        // After a guarded write of the key: its value says the write
+        // happened (INT); another value says it did not, and is what the
+        // key held (predicate_write_gap() refuses the ambiguous case).
+        const bool happened = op.value == txn.ops[s.write_op].value;
+        a.forced_guards.emplace_back(s.guard, happened);
+        if (!happened) at.reads.push_back(ExternalRead{op.key, op.value, i});
+        continue;
+      }
       if (op.kind == OpKind::Read) {
         if (!s.written) {
           // Not preceded by the transaction's own write of the key: an
@@ -385,12 +503,14 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
           }
         }
       } else {
+        if (s.guard != kNoGuard) a.guarded[s.guard].final = false;  // overwritten
         s.written = true;
         s.write_op = i;
+        s.guard = kNoGuard;
       }
     }
     auto final_write = [&](KeyId k, const KeyState& s) {
-      if (s.written) at.writes.push_back(FinalWrite{k, txn.ops[s.write_op].value, s.write_op});
+      if (s.written) at.writes.push_back(FinalWrite{k, txn.ops[s.write_op].value, s.write_op, s.guard});
     };
     for (const auto& [k, s] : local) final_write(k, s);
     for (KeyId k : touched) final_write(k, state[k]);
@@ -400,6 +520,14 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     });
     std::sort(at.writes.begin(), at.writes.end(),
               [](const FinalWrite& x, const FinalWrite& y) { return x.key < y.key; });
+    // The guarded writes' read events, where the sort put them.
+    for (std::size_t g = first_guard; g < a.guarded.size(); ++g) {
+      GuardedWrite& gw = a.guarded[g];
+      const auto it = std::find_if(at.reads.begin(), at.reads.end(), [&](const ExternalRead& r) {
+        return r.key == gw.key && r.op == gw.op;
+      });
+      gw.read = static_cast<std::uint32_t>(it - at.reads.begin());
+    }
   }
 
   // Candidate writers: members whose final write matches (key, value).
@@ -442,11 +570,30 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     for (auto& ws : key_writers) std::sort(ws.begin(), ws.end());
   }
 
+  // The guarded write whose read event is (t, i), one transaction at a time.
+  std::unordered_map<std::uint64_t, std::uint32_t> guard_of_read;
+  for (std::uint32_t g = 0; g < a.guarded.size(); ++g)
+    guard_of_read.emplace(pair_key(a.guarded[g].txn, a.guarded[g].read), g);
+
   std::vector<Pending> pending;
   for (TxnId t : a.txns) {
     const auto& reads = a.abs[t].reads;
     a.candidates.begin_row(t);
     for (std::size_t i = 0; i < reads.size(); ++i) {
+      if (auto g = guard_of_read.find(pair_key(t, static_cast<std::uint32_t>(i))); g != guard_of_read.end()) {
+        // A predicate write's read: any version; those that satisfy its
+        // predicate make its write happen.
+        GuardedWrite& gw = a.guarded[g->second];
+        const Predicate& pred = *predicate_of(h.txn(t).ops[gw.op].predicate);
+        const Key& key = h.keys()[gw.key];
+        for (const auto& [w, v] : key_writers[gw.key]) {
+          if (w == t) continue;
+          a.candidates.add(w);
+          if (v != kUnborn && pred.holds(key, h.values()[v])) gw.satisfying.push_back(w);
+        }
+        a.candidates.end_read();
+        continue;
+      }
       if (reads[i].value == kInvisible) {
         // The writers whose version the predicate rejects.
         const Op& op = h.txn(t).ops[reads[i].op];

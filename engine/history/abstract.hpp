@@ -7,6 +7,7 @@
 // candidate writers of each external read (several when values repeat).
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,10 +32,33 @@ struct ExternalRead {
   std::uint32_t op;  // index of the read in Transaction::ops
 };
 
+inline constexpr std::uint32_t kNoGuard = UINT32_MAX;
+
 struct FinalWrite {
   KeyId key;
   ValueId value;
   std::uint32_t op;  // index of the write in Transaction::ops (T0: 0)
+  // A predicate write's write of the key, which exists only in some
+  // completions: an index into AbstractHistory::guarded. kNoGuard: certain.
+  std::uint32_t guard = kNoGuard;
+};
+
+// A predicate write's write of one key (Vbox §3.1.3, truth constraints):
+// the predicate write reads the key (an invisible read event, value
+// kInvisible, whose candidates are all the key's other writers) and writes
+// it exactly when the version read satisfies the predicate. A write whose
+// existence is a choice; its truth follows from the read-from of `read`.
+struct GuardedWrite {
+  TxnId txn = 0;
+  KeyId key = 0;
+  std::uint32_t op = 0;    // the predicate write, an index into the transaction's ops
+  std::uint32_t read = 0;  // its read event of the key, an index into abs[txn].reads
+  // Of that read's candidates, those whose version satisfies the predicate
+  // (ascending): reading one of them is what makes the write exist.
+  std::vector<TxnId> satisfying;
+  // The transaction's final write of the key (abs[txn].writes holds it with
+  // this guard); false when a later item write of the key overwrites it.
+  bool final = true;
 };
 
 struct AbstractTxn {
@@ -126,9 +150,17 @@ struct AbstractHistory {
   std::vector<std::pair<TxnId, TxnId>> commit_implications;
   // Facts about the reads worth telling the user (ambiguous list elements).
   std::vector<std::string> notes;
-  bool has_predicate_reads = false;
+  bool has_predicate_reads = false;  // predicate reads or writes
+  // Predicate writes' writes of single keys, when predicate reads are
+  // expanded (AbstractOptions::predicate_reads).
+  std::vector<GuardedWrite> guarded;
+  // (guard, exists): a later item read of the key in the same transaction
+  // shows whether the guarded write happened (its value, or another).
+  std::vector<std::pair<std::uint32_t, bool>> forced_guards;
 
-  bool writes(TxnId t, KeyId k) const;        // t has a final write of k
+  bool writes(TxnId t, KeyId k) const;        // t has a final write of k (perhaps guarded)
+  // The guard of t's final write of k (kNoGuard: certain, or none).
+  std::uint32_t guard_of(TxnId t, KeyId k) const;
   bool unique_values() const;                 // every read has <= 1 candidate
 };
 
@@ -161,8 +193,20 @@ struct AbstractOptions {
   // version, T0's (value kUnborn), so that an insert is a write after it.
   // Without it, predicate reads are left out (and has_predicate_reads says
   // there were some).
+  // Predicate writes likewise: per covered key a read event and a write
+  // guarded by its truth (GuardedWrite). After a predicate write of a key,
+  // the transaction's item write of it is certain, and an item read of it
+  // fixes the truth; predicate_write_gap() names what is not modelled.
   bool predicate_reads = false;
 };
+
+// What the abstraction of predicate writes does not model, in the first
+// transaction that needs it: a predicate read or write of a key after a
+// predicate write of it in the same transaction (the truth of one depends on
+// the other's), or an item read after one that returns the predicate
+// write's value where the version the predicate write read may have had it
+// too. std::nullopt when every predicate write is modelled.
+std::optional<std::string> predicate_write_gap(const History& h);
 
 // Builds the abstract view over `member` (indexed by TxnId, T0 forced in).
 AbstractHistory abstract_history(const History& h, std::vector<bool> member);

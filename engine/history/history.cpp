@@ -167,6 +167,14 @@ void History::add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line) 
   txns_[t].ops.push_back(Op{OpKind::PredicateRead, 0, 0, idx, kNoList, line});
 }
 
+void History::add_predicate_write(TxnId t, std::string predicate, ValueId value, std::uint32_t line) {
+  assert(t < txns_.size() && value < values_.size());
+  auto idx = static_cast<std::uint32_t>(preds_.size());
+  preds_.push_back(PredicateRead{std::move(predicate), {}});
+  ++predicate_writes_;
+  txns_[t].ops.push_back(Op{OpKind::PredicateWrite, 0, value, idx, kNoList, line});
+}
+
 void History::set_init(KeyId k, ValueId v) {
   assert(k < keys_.size() && v < values_.size());
   init_[k] = v;

@@ -41,13 +41,17 @@ struct Key {
   bool integer = false;
 };
 
-enum class OpKind : std::uint8_t { Read, Write, PredicateRead };
+enum class OpKind : std::uint8_t { Read, Write, PredicateRead, PredicateWrite };
 
 struct Predicate;  // engine/history/predicate.hpp
 
 // A predicate read: its predicate (engine/history/predicate.hpp: a key range
 // "[lo,hi]", a prefix "prefix:abc", a value condition "v<3", or a key and a
 // value condition) and the keys it returned with the value read for each.
+// A predicate write (UPDATE ... SET v = c WHERE θ, or DELETE ... WHERE θ)
+// shares the form with an empty result: its Op's value is the value written
+// (the tombstone for a delete) to every key whose version satisfies θ, which
+// the database did not say (Vbox §2.2: invisible predicate writes).
 struct PredicateRead {
   std::string predicate;  // the text form, which parse_predicate() accepts
   std::vector<std::pair<KeyId, ValueId>> result;
@@ -58,10 +62,11 @@ inline constexpr std::uint32_t kNoList = UINT32_MAX;
 struct Op {
   OpKind kind = OpKind::Read;
   KeyId key = 0;      // Read, Write
-  // Read, Write. A list read's value is its last element, or the key's
-  // initial value for the empty list: the version it returns.
+  // Read, Write, PredicateWrite. A list read's value is its last element, or
+  // the key's initial value for the empty list: the version it returns.
   ValueId value = 0;
-  std::uint32_t predicate = 0;  // PredicateRead: index into History::predicate_reads()
+  // PredicateRead, PredicateWrite: index into History::predicate_reads()
+  std::uint32_t predicate = 0;
   // Read: for a list-append read (Elle, Chronos), index into History::lists()
   // of the whole list it returned; kNoList for a register read.
   std::uint32_t list = kNoList;
@@ -145,6 +150,10 @@ class History {
   void add_list_read(TxnId t, KeyId k, std::vector<ValueId> elements, ValueId empty,
                      std::uint32_t line = 0);
   void add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line = 0);
+  // UPDATE ... SET v = value WHERE predicate (value: the tombstone for a
+  // DELETE ... WHERE).
+  void add_predicate_write(TxnId t, std::string predicate, ValueId value, std::uint32_t line = 0);
+  bool has_predicate_writes() const { return predicate_writes_ > 0; }
   void set_init(KeyId k, ValueId v);  // default initial value is the integer 0
   void set_initial_writes(InitialWrites w) { initial_writes_ = w; }
   // The clock-skew bound Δ (in the timestamps' unit, >= 0) under which
@@ -226,6 +235,7 @@ class History {
   std::vector<Key> keys_;
   std::vector<Value> values_;
   std::vector<PredicateRead> preds_;
+  std::size_t predicate_writes_ = 0;
   std::vector<std::vector<ValueId>> lists_;
   std::vector<std::optional<ValueId>> init_;  // per key
   InitialWrites initial_writes_ = InitialWrites::EveryKey;

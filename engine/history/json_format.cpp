@@ -130,6 +130,7 @@ std::optional<Value> to_value(const Event& e) {
 constexpr std::string_view kRwShape = R"(["r", key, value])";
 constexpr std::string_view kListShape = R"(["r", key, [v1, v2, ...]])";
 constexpr std::string_view kPrShape = R"(["pr", predicate, [[key, value], ...]])";
+constexpr std::string_view kPwShape = R"(["pw", predicate, value])";
 
 struct PendingOp {
   OpKind kind = OpKind::Read;
@@ -548,7 +549,8 @@ class Reader final : public nlohmann::json_sax<json> {
     if (n == 0) {
       if (e.type != JType::String) {
         fail(e.tok, parent(),
-             "operation kind must be the string \"r\", \"w\", \"d\" or \"pr\", got " + describe(e));
+             "operation kind must be the string \"r\", \"w\", \"d\", \"pr\", \"pw\" or \"pd\", got " +
+                 describe(e));
       }
       if (e.s == "r") {
         op_.kind = OpKind::Read;
@@ -560,14 +562,21 @@ class Reader final : public nlohmann::json_sax<json> {
         op_.value = h_.intern_value(Value{Deleted{}});
       } else if (e.s == "pr") {
         op_.kind = OpKind::PredicateRead;
+      } else if (e.s == "pw") {
+        op_.kind = OpKind::PredicateWrite;
+      } else if (e.s == "pd") {
+        op_.kind = OpKind::PredicateWrite;  // a predicate delete: writes the tombstone
+        op_.deleted = true;
+        op_.value = h_.intern_value(Value{Deleted{}});
       } else {
         fail(e.tok, parent(),
-             fmt::format("unknown operation kind {} (expected \"r\", \"w\", \"d\" or \"pr\")",
+             fmt::format("unknown operation kind {} (expected \"r\", \"w\", \"d\", \"pr\", "
+                         "\"pw\" or \"pd\")",
                          quote_string(e.s)));
       }
       return;
     }
-    if (op_.kind != OpKind::PredicateRead) {
+    if (op_.kind == OpKind::Read || op_.kind == OpKind::Write) {
       if (n == 1) {
         op_.key = key_of(e, parent());
       } else if (n == 2 && op_.kind == OpKind::Read && e.type == JType::Array) {
@@ -591,6 +600,12 @@ class Reader final : public nlohmann::json_sax<json> {
       if (!parse_predicate(e.s, &why))
         fail(e.tok, parent(), fmt::format("predicate {}: {}", quote_string(e.s), why));
       op_.pr.predicate = e.s;
+    } else if (op_.kind == OpKind::PredicateWrite) {
+      if (n == 2 && !op_.deleted)
+        op_.value = value_of(e, parent());
+      else
+        fail(e.tok, parent(), op_.deleted ? std::string("too many elements in a predicate delete (expected [\"pd\", predicate])")
+                                          : fmt::format("too many elements in a predicate write (expected {})", kPwShape));
     } else if (n == 2) {
       if (e.type != JType::Array) {
         fail(e.tok, parent(),
@@ -651,11 +666,15 @@ class Reader final : public nlohmann::json_sax<json> {
                            kPrShape));
         }
         if (f.count < (op_.deleted ? 2u : 3u)) {
+          const bool pd = op_.kind == OpKind::PredicateWrite;
           fail(f.start, here(),
-               op_.deleted ? std::string("a delete names its key: [\"d\", key]") :
+               op_.deleted ? std::string(pd ? "a predicate delete names its predicate: [\"pd\", predicate]"
+                                            : "a delete names its key: [\"d\", key]") :
                fmt::format("operation has {} element{}, expected 3: {}", f.count,
                            f.count == 1 ? "" : "s",
-                           op_.kind == OpKind::PredicateRead ? kPrShape : kRwShape));
+                           op_.kind == OpKind::PredicateRead ? kPrShape
+                           : pd                              ? kPwShape
+                                                             : kRwShape));
         }
         txn_.ops.push_back(std::move(op_));
         break;
@@ -720,6 +739,9 @@ class Reader final : public nlohmann::json_sax<json> {
         case OpKind::Write: h_.add_write(t, op.key, op.value, op.line); break;
         case OpKind::PredicateRead:
           h_.add_predicate_read(t, std::move(op.pr), op.line);
+          break;
+        case OpKind::PredicateWrite:
+          h_.add_predicate_write(t, std::move(op.pr.predicate), op.value, op.line);
           break;
       }
     }
@@ -928,6 +950,14 @@ nlohmann::json write_native_json(const History& h) {
               result.push_back(json::array({key_json(h, k), value_json(h, v)}));
             }
             ops.push_back(json::array({"pr", pr.predicate, std::move(result)}));
+            break;
+          }
+          case OpKind::PredicateWrite: {
+            const std::string& pred = h.predicate_reads()[op.predicate].predicate;
+            if (h.is_delete(op.value))
+              ops.push_back(json::array({"pd", pred}));
+            else
+              ops.push_back(json::array({"pw", pred, value_json(h, op.value)}));
             break;
           }
         }

@@ -32,6 +32,11 @@ std::string format_op(const History& h, const Op& op) {
       out += "})";
       return out;
     }
+    case OpKind::PredicateWrite: {
+      const std::string& pred = h.predicate_reads()[op.predicate].predicate;
+      if (h.is_delete(op.value)) return fmt::format("pd({})", pred);
+      return fmt::format("pw({}: {})", pred, h.value_text(op.value));
+    }
   }
   return "?";
 }

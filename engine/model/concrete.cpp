@@ -62,10 +62,17 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   };
 
   const HistorySchema& s = history_schema();
-  std::vector<std::vector<Atom>> reads, writes, so, rtxn, rkey, rval, po, rf_certain, rf_upper;
+  std::vector<std::vector<Atom>> reads, so, rtxn, rkey, rval, po, rf_certain, rf_upper;
   Atom first_read = u.first(kRead);
+  // A predicate write's guarded write of a key (abstract.hpp, GuardedWrite)
+  // is in `writes` exactly when its truth, a free input, holds.
+  std::vector<BLit> guard(h.guarded.size());
+  for (BLit& g : guard) g = c.input();
+  std::vector<std::pair<Index, BLit>> write_cells;
   for (TxnId t : h.txns) {
-    for (const auto& w : h.abs[t].writes) writes.push_back({T(t), K(w.key), V(w.value)});
+    for (const auto& w : h.abs[t].writes)
+      write_cells.emplace_back(tuple_index(n, {T(t), K(w.key), V(w.value)}),
+                               w.guard == kNoGuard ? kTrue : guard[w.guard]);
     for (TxnId b : h.so[t]) so.push_back({T(t), T(b)});
   }
   for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
@@ -91,7 +98,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
       else po.push_back({a, first_read + e});
     }
   }
-  inst.bindings.bind(s.writes, constant_matrix(n, 3, writes));
+  inst.bindings.bind(s.writes, make_matrix(c, 3, std::move(write_cells)));
   inst.bindings.bind(s.so, constant_matrix(n, 2, so));
   inst.bindings.bind(s.t0, constant_matrix(n, 1, {{T(kInitTxn)}}));
   inst.bindings.bind(s.rtxn, constant_matrix(n, 2, rtxn));
@@ -159,10 +166,28 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
       lits.push_back(rf.at(tuple_index(n, {T(w), first_read + i})));
       wrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
     }
+    // A guarded write is read only if it happened.
+    for (std::size_t q = 0; q < cands.size(); ++q)
+      if (const std::uint32_t g = h.guard_of(cands[q], key); g != kNoGuard)
+        wf.push_back(c.implies(lits[q], guard[g]));
     if (cands.size() < 2) continue;
     wf.push_back(c.or_(lits));
     wf.push_back(c.at_most_one(lits));
   }
+  // A guarded write happens exactly when its predicate write's read of the
+  // key saw a version that satisfies the predicate (Vbox's truth
+  // constraints); a later read of the key in the transaction may say which.
+  std::map<std::pair<TxnId, std::uint32_t>, std::uint32_t> atom_of_read;
+  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) atom_of_read[inst.read_of_atom[i]] = i;
+  for (std::uint32_t g = 0; g < h.guarded.size(); ++g) {
+    const GuardedWrite& gw = h.guarded[g];
+    const std::uint32_t e = atom_of_read.at({gw.txn, gw.read});
+    for (TxnId w : h.candidates[gw.txn][gw.read]) {
+      const bool holds = std::binary_search(gw.satisfying.begin(), gw.satisfying.end(), w);
+      wf.push_back(c.implies(rf.at(tuple_index(n, {T(w), first_read + e})), holds ? guard[g] : !guard[g]));
+    }
+  }
+  for (const auto& [g, happened] : h.forced_guards) wf.push_back(happened ? guard[g] : !guard[g]);
   // reads and rval: constant for the reads that returned a value; for an
   // invisible one, the value of the writer it reads from.
   std::map<Index, std::vector<BLit>> read_cells, rval_cells;

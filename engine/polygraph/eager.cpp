@@ -93,8 +93,8 @@ void EagerOrder::encode() {
     for (auto [x, y] : {std::pair{pairs[p].a, pairs[p].b}, std::pair{pairs[p].b, pairs[p].a}}) {
       CondEdge c{{x, y, Dep::WW, pairs[p].key}};
       c.add(enc_.pair_lit(p, x));
-      enc_.add_commit_condition(c, x);
-      enc_.add_commit_condition(c, y);
+      enc_.add_write_condition(c, x, pairs[p].key);
+      enc_.add_write_condition(c, y, pairs[p].key);
       require(c);
     }
   }
@@ -144,7 +144,7 @@ void EagerOrder::encode() {
           }
         }
         enc_.add_commit_condition(e, rd.reader);
-        enc_.add_commit_condition(e, w2);
+        enc_.add_write_condition(e, w2, k);
         require(e);
       }
   }

@@ -52,6 +52,9 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
   for (TxnId t : pg_.forced_commits()) {
     solver_.add_clause({Lit::pos(commit_var_[t])});
   }
+  const AbstractHistory& a = pg_.abstract();
+  guard_var_.assign(a.guarded.size(), kNoVar);
+  for (auto& v : guard_var_) v = solver_.new_var();
   for (auto [r, w] : pg_.commit_implications()) {
     solver_.add_clause({Lit::neg(commit_var_[r]), Lit::pos(commit_var_[w])});
   }
@@ -87,17 +90,50 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
       Lit r = choice_lit(c, i);
       lits.push_back(r);
       // A write is read only if its transaction committed, and so is the read.
-      if (pg_.unknown(ch.cands[i])) {
-        solver_.add_clause({~r, Lit::pos(commit_var_[ch.cands[i]])});
-          }
-      if (pg_.unknown(ch.reader)) {
-        solver_.add_clause({~r, Lit::pos(commit_var_[ch.reader])});
-          }
+      if (pg_.unknown(ch.cands[i])) solver_.add_clause({~r, Lit::pos(commit_var_[ch.cands[i]])});
+      if (pg_.unknown(ch.reader)) solver_.add_clause({~r, Lit::pos(commit_var_[ch.reader])});
+      // A guarded write is read only if it happened.
+      if (const std::uint32_t g = a.guard_of(ch.cands[i], ch.key); g != kNoGuard)
+        solver_.add_clause({~r, Lit::pos(guard_var_[g])});
     }
     std::optional<Lit> guard;
     if (pg_.unknown(ch.reader)) guard = Lit::pos(commit_var_[ch.reader]);
     sat::exactly_one(solver_, lits, guard);
   }
+  // A guarded write happens exactly when its predicate write's read of the
+  // key saw a version that satisfies the predicate.
+  std::unordered_map<std::uint64_t, std::uint32_t> guard_at;  // (reader, op) of its read -> guard
+  for (std::uint32_t g = 0; g < a.guarded.size(); ++g)
+    guard_at.emplace(static_cast<std::uint64_t>(a.guarded[g].txn) << 32 | a.guarded[g].op, g);
+  auto truth = [&](std::uint32_t g, TxnId writer) {
+    const auto& sat = a.guarded[g].satisfying;
+    return std::binary_search(sat.begin(), sat.end(), writer) ? Lit::pos(guard_var_[g])
+                                                              : Lit::neg(guard_var_[g]);
+  };
+  std::vector<bool> chosen(a.guarded.size(), false);
+  for (std::size_t c = 0; c < choices.size() && !guard_at.empty(); ++c) {
+    const WrChoice& ch = choices[c];
+    auto it = guard_at.find(static_cast<std::uint64_t>(ch.reader) << 32 | ch.op);
+    if (it == guard_at.end()) continue;
+    // Several guarded keys share the predicate write's op: find this key's.
+    std::uint32_t g = it->second;
+    while (g < a.guarded.size() && a.guarded[g].txn == ch.reader && a.guarded[g].key != ch.key) ++g;
+    if (g == a.guarded.size() || a.guarded[g].key != ch.key) continue;  // unreachable: one guard per key
+    chosen[g] = true;
+    if (choice_var_[c] == kNoVar) {
+      solver_.add_clause({truth(g, ch.cands.front())});
+      continue;
+    }
+    for (std::size_t i = 0; i < ch.cands.size(); ++i)
+      solver_.add_clause({~choice_lit(c, i), truth(g, ch.cands[i])});
+  }
+  for (std::uint32_t g = 0; g < a.guarded.size(); ++g)
+    if (!chosen[g]) {  // a read with one candidate writer, certain from the start
+      const auto cands = a.candidates[a.guarded[g].txn][a.guarded[g].read];
+      if (!cands.empty()) solver_.add_clause({truth(g, cands.front())});
+    }
+  for (const auto& [g, happened] : a.forced_guards)
+    solver_.add_clause({happened ? Lit::pos(guard_var_[g]) : Lit::neg(guard_var_[g])});
   if (two_width) two_width_clauses();
   solver_.set_default_polarity(true);
   stats_.vars = solver_.num_vars();
@@ -125,7 +161,7 @@ void Encoder::two_width_clauses() {
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (pair_var_[p] == kNoVar) continue;
     const WwPair& pr = pairs[p];
-    if (pg_.unknown(pr.a) || pg_.unknown(pr.b)) continue;
+    if (pg_.uncertain(pr.a, pr.key) || pg_.uncertain(pr.b, pr.key)) continue;
     lits.push_back({pair_lit(p, pr.a), pg_.implied_by_ww(pr.a, pr.b, pr.key)});
     lits.push_back({pair_lit(p, pr.b), pg_.implied_by_ww(pr.b, pr.a, pr.key)});
   }
@@ -135,12 +171,12 @@ void Encoder::two_width_clauses() {
     const WrChoice& ch = choices[c];
     for (std::size_t i = 0; i < ch.cands.size(); ++i) {
       budget::poll();
-      if (pg_.unknown(ch.cands[i])) continue;
+      if (pg_.uncertain(ch.cands[i], ch.key)) continue;
       Lit r = choice_lit(c, i);
       lits.push_back({r, pg_.implied_by_wr(ch.cands[i], ch.reader, ch.key)});
       // RW case: this read with each open order of its writer before another.
       for (TxnId w : pg_.writers(ch.key)) {
-        if (w == ch.cands[i] || w == ch.reader || pg_.unknown(w)) continue;
+        if (w == ch.cands[i] || w == ch.reader || pg_.uncertain(w, ch.key)) continue;
         auto l = ww_lit(ch.key, ch.cands[i], w);
         if (!l) continue;
         DepEdge rw{ch.reader, w, Dep::RW, ch.key};
@@ -268,7 +304,7 @@ ModelEdges Encoder::model_edges() const {
     ws.clear();
     wi.clear();
     for (std::uint32_t i = 0; i < all.size(); ++i)
-      if (committed_in_model(all[i])) {
+      if (write_in_model(all[i], k)) {
         ws.push_back(all[i]);
         wi.push_back(i);
       }
@@ -296,8 +332,8 @@ ModelEdges Encoder::model_edges() const {
     auto cond_of = [&](TxnId x, TxnId y) {
       CondEdge e{{x, y, Dep::WW, k}};
       if (auto l = ww_lit(k, x, y)) e.add(*l);
-      add_commit_condition(e, x);
-      add_commit_condition(e, y);
+      add_write_condition(e, x, k);
+      add_write_condition(e, y, k);
       return e;
     };
     if (!transitive) {
@@ -332,7 +368,7 @@ ModelEdges Encoder::model_edges() const {
       if (r) e.add(*r);
       if (w != kInitTxn)
         if (auto l = ww_lit(k, w, *nx)) e.add(*l);
-      add_commit_condition(e, *nx);
+      add_write_condition(e, *nx, k);
       add_commit_condition(e, reader);
       if (e.n > 0) edges.push_back(e);
     };
@@ -341,6 +377,12 @@ ModelEdges Encoder::model_edges() const {
       for (TxnId s : pg_.known_readers(k, w)) add_rw(s, w, std::nullopt);
     for (TxnId s : pg_.known_readers(k, kInitTxn)) add_rw(s, kInitTxn, std::nullopt);
   }
+  return out;
+}
+
+std::vector<bool> Encoder::guards_in_model() const {
+  std::vector<bool> out(guard_var_.size());
+  for (std::size_t g = 0; g < guard_var_.size(); ++g) out[g] = solver_.model_value(guard_var_[g]);
   return out;
 }
 

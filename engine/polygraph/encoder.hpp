@@ -4,9 +4,11 @@
 // Variables: one per open write-write pair, oriented so that `true` follows
 // the known graph's topological order (with the solver's default polarity
 // `true`, VeriStrong's order-guided polarity, §6.2); one per candidate of an
-// open read; one commit choice per unknown-status transaction. Clauses:
-// exactly one candidate per read of a committed reader, the commit
-// conditions of choices, and (lazy) 2-width cycle clauses (Alg. 2).
+// open read; one commit choice per unknown-status transaction; one truth per
+// guarded write (Vbox's truth constraints). Clauses: exactly one candidate
+// per read of a committed reader, the commit conditions of choices, a
+// guarded write read only if true and true exactly when its own read saw a
+// version satisfying its predicate, and (lazy) 2-width cycle clauses (Alg. 2).
 //
 // A model fixes a compatible dependency graph: model_edges() lists its
 // edges beyond the known ones, each with the literals it exists by, so that
@@ -30,7 +32,9 @@ namespace iso::poly {
 // An edge that exists when all of its literals are true.
 struct CondEdge {
   DepEdge edge;
-  std::array<sat::Lit, 4> lits{};
+  // A write-write or anti-dependency edge may need two commits, two truths
+  // of guarded writes and an order or read-from: at most five.
+  std::array<sat::Lit, 6> lits{};
   std::uint8_t n = 0;
   void add(sat::Lit l) {
     for (std::uint8_t i = 0; i < n; ++i)
@@ -94,11 +98,24 @@ class Encoder {
   void add_commit_condition(CondEdge& e, TxnId t) const {
     if (pg_.unknown(t)) e.add(sat::Lit::pos(commit_var_[t]));
   }
+  // What t's write of k exists by: t's commit, and the truth of a guarded
+  // write (a predicate write's).
+  void add_write_condition(CondEdge& e, TxnId t, KeyId k) const {
+    add_commit_condition(e, t);
+    if (const std::uint32_t g = pg_.abstract().guard_of(t, k); g != kNoGuard)
+      e.add(sat::Lit::pos(guard_var_[g]));
+  }
 
   // --- the current model -----------------------------------------------------
   bool committed_in_model(TxnId t) const {
     return !pg_.unknown(t) || solver_.model_value(commit_var_[t]);
   }
+  bool write_in_model(TxnId t, KeyId k) const {
+    const std::uint32_t g = pg_.abstract().guard_of(t, k);
+    return committed_in_model(t) && (g == kNoGuard || solver_.model_value(guard_var_[g]));
+  }
+  // The truth of each guarded write in the model (AbstractHistory::guarded).
+  std::vector<bool> guards_in_model() const;
   ModelEdges model_edges() const;
   // The read-from of every read with several candidate writers, as
   // (writer, key, reader), for committed readers.
@@ -119,6 +136,7 @@ class Encoder {
   std::vector<std::uint32_t> pair_var_;    // per pair, kNoVar when known
   std::vector<TxnId> pair_first_;          // the endpoint `true` puts first
   std::vector<std::uint32_t> choice_var_;  // per choice: first candidate var, or kNoVar
+  std::vector<std::uint32_t> guard_var_;   // per guarded write: its truth
   std::vector<TwoWidth> two_width_;
 };
 

@@ -52,6 +52,7 @@ class LazyAcyclicity {
   std::unordered_map<CondEdge, std::uint32_t, CondEdgeHash> slot_of_;
   std::uint32_t round_stamp_ = 0;
   std::vector<DepEdge> shortest_;
+  std::size_t shortest_choices_ = 0;  // the literals its clause has
   ModelEdges last_model_;
 };
 
@@ -64,7 +65,13 @@ void LazyAcyclicity::add_cycle_clause(const std::vector<CondEdge>& cycle_edges,
         clause.push_back(~e.lits[q]);
   enc_.solver().add_clause(clause);
   ++enc_.stats().cycle_clauses;
-  if (shortest_.empty() || cycle.size() < shortest_.size()) shortest_ = std::move(cycle);
+  // The shortest; of equally short ones, the one that rests on the fewest
+  // choices (more of it certain, so a clearer explanation).
+  if (shortest_.empty() || cycle.size() < shortest_.size() ||
+      (cycle.size() == shortest_.size() && clause.size() < shortest_choices_)) {
+    shortest_ = std::move(cycle);
+    shortest_choices_ = clause.size();
+  }
 }
 
 std::size_t LazyAcyclicity::refine() {

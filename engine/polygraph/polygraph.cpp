@@ -69,6 +69,9 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       }
     for (TxnId w : ws) {
       if (!a.writes(kInitTxn, k)) break;  // no initial version of k to overwrite (not even an unborn one)
+      // A guarded write needs no edge from T0, which no edge enters: the
+      // anti-dependencies of T0's readers are the encoder's, conditional.
+      if (a.guard_of(w, k) != kNoGuard) continue;
       if (unknown_[w]) {
         conditional_.push_back({{kInitTxn, w, Dep::WW, k}});
       } else {
@@ -92,7 +95,7 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     for (std::size_t i = 0; i < reads.size(); ++i) {
       const auto& cands = a.candidates[t][i];
       if (cands.empty()) continue;  // an unjustified read: reported before
-      bool certain = cands.size() == 1 && !unknown_[t] && !unknown_[cands[0]];
+      bool certain = cands.size() == 1 && !unknown_[t] && !uncertain(cands[0], reads[i].key);
       if (certain) {
         fix_wr(cands[0], t, reads[i].key, {});
       } else {
@@ -148,11 +151,11 @@ std::optional<std::vector<TxnId>> Polygraph::rmw_chain(KeyId k, std::optional<Lo
   for (TxnId w : writers_[k]) {
     const auto& reads = a_.abs[w].reads;
     TxnId read_from = kNoTxn;
-    bool rmw = !unknown_[w];
+    bool rmw = !uncertain(w, k);
     for (std::size_t i = 0; i < reads.size() && rmw; ++i) {
       if (reads[i].key != k) continue;
       const auto& cands = a_.candidates[w][i];
-      rmw = read_from == kNoTxn && cands.size() == 1 && cands[0] != w && !unknown_[cands[0]];
+      rmw = read_from == kNoTxn && cands.size() == 1 && cands[0] != w && !uncertain(cands[0], k);
       if (rmw) read_from = cands[0];
     }
     if (!rmw || read_from == kNoTxn) {
@@ -279,7 +282,7 @@ std::vector<DepEdge> Polygraph::alternative_cycle(std::size_t id) const {
     for (std::size_t i = 0; i < reads.size(); ++i) {
       if (reads[i].key != e.key) continue;
       for (TxnId w : a_.candidates[e.to][i]) {
-        if (w == e.from || unknown_[w]) continue;
+        if (w == e.from || uncertain(w, e.key)) continue;
         std::vector<DepEdge> alt{{w, e.to, Dep::WR, e.key}};
         for (TxnId x : ww_successors_before(w, e.key))
           if (x != e.to) alt.push_back({e.to, x, Dep::RW, e.key});
@@ -431,7 +434,7 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
     for (WwPair& p : pairs_) {
       ++progress_.done;
       budget::poll();
-      if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
+      if (p.state != 0 || uncertain(p.a, p.key) || uncertain(p.b, p.key)) continue;
       implied_by_ww(p.a, p.b, p.key, ab);
       implied_by_ww(p.b, p.a, p.key, ba);
       bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
@@ -454,8 +457,9 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
       if (c.fixed || unknown_[c.reader]) continue;
       std::vector<TxnId> alive;
       for (TxnId w : c.cands) {
-        if (!unknown_[w]) implied_by_wr(w, c.reader, c.key, ab);
-        if (unknown_[w] || !infeasible(ab)) alive.push_back(w);
+        const bool maybe = uncertain(w, c.key);
+        if (!maybe) implied_by_wr(w, c.reader, c.key, ab);
+        if (maybe || !infeasible(ab)) alive.push_back(w);
       }
       if (alive.empty()) {
         std::vector<std::vector<DepEdge>> cycles;
@@ -471,7 +475,7 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
         changed = true;
         c.cands = std::move(alive);
       }
-      if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
+      if (c.cands.size() == 1 && !uncertain(c.cands[0], c.key)) {
         fix_wr(c.cands[0], c.reader, c.key, pruned);
         c.fixed = true;
         changed = true;

@@ -9,7 +9,9 @@
 //  - WwPair: two writers of a key, one of the two orders;
 //  - WrChoice: a read with several candidate writers, exactly one of them.
 // Transactions of unknown status are nodes whose edges are all conditional on
-// a commit choice; pruning never fixes anything about them.
+// a commit choice; pruning never fixes anything about them. Nor about a
+// predicate write's guarded write of a key (Vbox's truth constraints): its
+// write-write and anti-dependency edges are conditional on its truth.
 #pragma once
 
 #include <cstdint>
@@ -98,6 +100,12 @@ class Polygraph {
   const AbstractHistory& abstract() const { return a_; }
   const TheoryGraph& theory() const { return theory_; }
   bool unknown(TxnId t) const { return unknown_[t]; }
+  // t's write of k may not exist: t's status is unknown, or the write is a
+  // predicate write's, guarded by its truth (AbstractHistory::guarded).
+  // Pruning fixes nothing about such a write.
+  bool uncertain(TxnId t, KeyId k) const {
+    return unknown_[t] || a_.guard_of(t, k) != kNoGuard;
+  }
   const std::vector<DepEdge>& known() const { return known_; }
   // Why the known edge `id` (an index into known()) is certain.
   EdgeWhy known_why(std::size_t id) const;

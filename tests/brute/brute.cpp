@@ -36,13 +36,35 @@ bool noconflict(Level l) {
          l == Level::CeroneTimestampSI || viper(l);
 }
 
-Model model_for(const AbstractHistory& h, const LevelInfo& info, const Options& options) {
+Model model_for(const AbstractHistory& h, const LevelInfo& info, const Options& options,
+                const std::vector<bool>& truths = {}) {
   // Adya's PL levels have no session order; PL-1 sets aside the register
   // reads of aborted and intermediate writes.
   // Viper's Adya SI and GSI are session-free too.
   const bool session_free = info.framework == Framework::Adya || info.level == Level::ViperAdyaSI ||
                             info.level == Level::ViperGSI;
-  return build_model(h, options.ignore_sessions || session_free, info.level == Level::AdyaPL1);
+  return build_model(h, options.ignore_sessions || session_free, info.level == Level::AdyaPL1,
+                     truths);
+}
+
+// The first result of `f` over the models of every assignment of truths to
+// the predicate writes' evaluations (model.hpp, build_model): a history
+// with predicate writes is allowed when one of its completions is.
+template <class F>
+auto over_completions(const AbstractHistory& h, const LevelInfo& info, const Options& options, F f)
+    -> decltype(f(std::declval<const Model&>())) {
+  const std::size_t slots = predicate_write_slots(h).size();
+  if (slots > 16)
+    throw std::length_error(
+        fmt::format("brute force completes at most 16 predicate-write evaluations, got {}", slots));
+  decltype(f(std::declval<const Model&>())) result{};
+  for (std::uint32_t mask = 0; mask < (1u << slots); ++mask) {
+    std::vector<bool> truths(slots);
+    for (std::size_t i = 0; i < slots; ++i) truths[i] = (mask >> i) & 1u;
+    result = f(model_for(h, info, options, truths));
+    if (result) return result;
+  }
+  return result;
 }
 
 // ---------------------------------------------------------------------------
@@ -811,7 +833,7 @@ const std::vector<std::string>& adya_levels() { return names_of(true); }
 std::optional<Witness> find_witness(const AbstractHistory& h, std::string_view level,
                                     const Options& options) {
   const LevelInfo& info = lookup(level);
-  return search(model_for(h, info, options), info);
+  return over_completions(h, info, options, [&](const Model& m) { return search(m, info); });
 }
 
 bool allows(const AbstractHistory& h, std::string_view level, const Options& options) {
@@ -820,7 +842,7 @@ bool allows(const AbstractHistory& h, std::string_view level, const Options& opt
 
 bool allows_naive(const AbstractHistory& h, std::string_view level, const Options& options) {
   const LevelInfo& info = lookup(level);
-  return naive(model_for(h, info, options), info);
+  return over_completions(h, info, options, [&](const Model& m) { return naive(m, info); });
 }
 
 std::string format_witness(const AbstractHistory& h, const Witness& w) {

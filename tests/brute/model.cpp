@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <map>
 #include <stdexcept>
+#include <tuple>
 
 #include "engine/history/predicate.hpp"
 #include "engine/history/printer.hpp"
@@ -131,7 +133,24 @@ bool dirty_read(const AbstractHistory& ah, TxnId t, const Op& op) {
 
 }  // namespace
 
-Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_aside_dirty) {
+std::vector<PredicateWriteSlot> predicate_write_slots(const AbstractHistory& ah) {
+  const History& h = *ah.history;
+  std::vector<PredicateWriteSlot> out;
+  for (TxnId t : ah.txns) {
+    if (t == kInitTxn) continue;
+    const auto& ops = h.txn(t).ops;
+    for (std::uint32_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].kind != OpKind::PredicateWrite) continue;
+      const Predicate p = *parse_predicate(h.predicate_reads()[ops[i].predicate].predicate);
+      for (KeyId k = 0; k < h.keys().size(); ++k)
+        if (p.covers(h.keys()[k])) out.push_back(PredicateWriteSlot{t, i, k});
+    }
+  }
+  return out;
+}
+
+Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_aside_dirty,
+                  const std::vector<bool>& truths) {
   Model m;
   m.ah = &ah;
   const History& h = *ah.history;
@@ -183,9 +202,31 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
     if (h.t0_writes(static_cast<KeyId>(x))) m.w[0][x] = h.init_value(static_cast<KeyId>(x));
     else if (!h.predicate_reads().empty()) m.w[0][x] = kUnborn;
   }
-  // Writes: final writes and appends in program order.
+  // The truth of each predicate write's evaluation of a key, by slot.
+  std::map<std::tuple<TxnId, std::uint32_t, KeyId>, bool> truth;
+  {
+    const auto slots = predicate_write_slots(ah);
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      truth[{slots[i].txn, slots[i].op, slots[i].key}] = i < truths.size() && truths[i];
+  }
+  auto true_at = [&](TxnId t, std::uint32_t i, int x) {
+    auto it = truth.find({t, i, static_cast<KeyId>(x)});
+    return it != truth.end() && it->second;
+  };
+  // Writes: final writes and appends in program order (a predicate write's
+  // where it is true).
   for (int t = 1; t < m.n; ++t) {
-    for (const Op& op : h.txn(m.ids[t]).ops) {
+    const auto& ops = h.txn(m.ids[t]).ops;
+    for (std::uint32_t i = 0; i < ops.size(); ++i) {
+      const Op& op = ops[i];
+      if (op.kind == OpKind::PredicateWrite) {
+        for (int x = 0; x < m.nkeys; ++x)
+          if (true_at(m.ids[t], i, x)) {
+            m.w[t][x] = op.value;
+            m.appends[t][x].push_back(op.value);
+          }
+        continue;
+      }
       if (op.kind != OpKind::Write) continue;
       m.w[t][op.key] = op.value;
       m.appends[t][op.key].push_back(op.value);
@@ -239,6 +280,36 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
           if (r.cands.empty())
             return inconsistent(std::move(m), fmt::format("{} has no version of {} to read", m.op_text(id, i), m.key(x)));
           m.reads[t].push_back(std::move(r));
+        }
+        continue;
+      }
+      if (op.kind == OpKind::PredicateWrite) {
+        // Per covered key, an evaluation whose truth is given: after the
+        // transaction's own write, of that write; else a read event of a
+        // version with that truth. True: a write of the key.
+        const Predicate p = *parse_predicate(h.predicate_reads()[op.predicate].predicate);
+        for (int x = 0; x < m.nkeys; ++x) {
+          const Key& key = h.keys()[static_cast<KeyId>(x)];
+          if (!p.covers(key)) continue;
+          const bool tau = true_at(id, i, x);
+          auto satisfies = [&](ValueId v) { return v != kUnborn && p.holds(key, h.values()[v]); };
+          if (own[x] > 0) {
+            if (satisfies(ops[static_cast<std::size_t>(last_write[x])].value) != tau)
+              return inconsistent(std::move(m), fmt::format("{} evaluates its own write of {} otherwise",
+                                                            m.op_text(id, i), m.key(x)));
+          } else {
+            Read r{x, kInvisible, i, {}, nullptr};
+            for (int s = 0; s < m.n; ++s)
+              if (s != t && m.W(s, x) && satisfies(*m.w[s][x]) == tau) r.cands.push_back(s);
+            if (r.cands.empty())
+              return inconsistent(std::move(m), fmt::format("{} has no version of {} to evaluate",
+                                                            m.op_text(id, i), m.key(x)));
+            m.reads[t].push_back(std::move(r));
+          }
+          if (tau) {
+            ++own[x];
+            last_write[x] = static_cast<int>(i);
+          }
         }
         continue;
       }

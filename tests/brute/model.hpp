@@ -135,7 +135,26 @@ struct Model {
 // set aside rather than make the history inconsistent (Adya's PL-1). An
 // aborted transaction here is one that did not commit: a non-member whose
 // status is not Committed (of unknown status and not taken as committed).
-Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_aside_dirty = false);
+//
+// A predicate write reads every key its predicate covers and writes the
+// keys whose version satisfies it. `truths` says, for each (member, its
+// predicate write, covered key) in the order predicate_write_slots() lists
+// them, whether the version it read satisfied the predicate: then it reads a
+// version that does and writes the key; else one that does not, and writes
+// nothing. After the transaction's own write of the key, that version is
+// the one evaluated (an assignment that contradicts it is inconsistent).
+Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_aside_dirty = false,
+                  const std::vector<bool>& truths = {});
+
+// The (transaction, operation, key) of every predicate write's evaluation of
+// a covered key, members in ah.txns order, operations in program order, keys
+// ascending.
+struct PredicateWriteSlot {
+  TxnId txn;
+  std::uint32_t op;
+  KeyId key;
+};
+std::vector<PredicateWriteSlot> predicate_write_slots(const AbstractHistory& ah);
 
 // Does the version `w` installs equal `list`? `seq`: transactions in the
 // version order of x (non-writers of x are skipped); w must be in it.

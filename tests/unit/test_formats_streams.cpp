@@ -88,7 +88,7 @@ TEST_CASE("streams: the format can be given, errors name the pipe") {
   std::thread t = writer(fifo.path(), "{\"sessions\": [[{\"id\": \"A\", \"ops\": [[\"q\"]]}]]}");
   CHECK(error_of(fifo.path(), Format::Native) ==
         fifo.path() + ":1:37: sessions[0][0].ops[0]: unknown operation kind \"q\" (expected "
-                      "\"r\", \"w\", \"d\" or \"pr\")");
+                      "\"r\", \"w\", \"d\", \"pr\", \"pw\" or \"pd\")");
   t.join();
 }
 

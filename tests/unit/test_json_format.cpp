@@ -289,7 +289,7 @@ TEST_CASE("json: structural errors name line, column and path") {
       "}\n";
   CHECK(err(doc) ==
         "h.json:8:17: sessions[0][1].ops[2]: unknown operation kind \"x\" (expected \"r\", \"w\", "
-        "\"d\" or \"pr\")");
+        "\"d\", \"pr\", \"pw\" or \"pd\")");
 
   SUBCASE("top level") {
     expect_error("`[1, 2]",
@@ -354,10 +354,10 @@ TEST_CASE("json: structural errors name line, column and path") {
                  "value], got the string \"r\"");
     expect_error(one_txn("[`\"x\", \"k\", 1]"),
                  "sessions[0][0].ops[0]: unknown operation kind \"x\" (expected \"r\", \"w\", "
-                 "\"d\" or \"pr\")");
+                 "\"d\", \"pr\", \"pw\" or \"pd\")");
     expect_error(one_txn("[`1, \"k\", 1]"),
                  "sessions[0][0].ops[0]: operation kind must be the string \"r\", \"w\", "
-                 "\"d\" or \"pr\", got the integer 1");
+                 "\"d\", \"pr\", \"pw\" or \"pd\", got the integer 1");
     expect_error(one_txn("`[]"),
                  "sessions[0][0].ops[0]: empty operation (expected [\"r\", key, value], [\"w\", "
                  "key, value] or [\"pr\", predicate, [[key, value], ...]])");
