@@ -108,6 +108,9 @@ void decide_timestamps(const History& h, const Level& level, Decision& d) {
     d.anomaly = poly::read_anomaly(a.unjustified_reads.front());
     return;
   }
+  if (a.has_predicate_reads)
+    d.notes.push_back("predicate reads are not checked by the timestamps' check; the verdict "
+                      "covers the key reads only");
   const auto tl = *level.graph == poly::GraphLevel::TsSer ? timestamps::TrustedLevel::SER
                                                          : timestamps::TrustedLevel::SI;
   const auto check_start = Clock::now();

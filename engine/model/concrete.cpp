@@ -91,11 +91,12 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
     if (cands.size() == 1) rf_certain.push_back({T(cands[0]), a});
     for (TxnId w : cands) rf_upper.push_back({T(w), a});
     // Program order: the earlier reads of the same transaction. Its read
-    // atoms are contiguous.
+    // atoms are contiguous. The read events of one predicate read (or
+    // write) are one operation's: none precedes another.
     for (std::uint32_t e = i; e-- > 0 && inst.read_of_atom[e].first == t;) {
       const ExternalRead& other = h.abs[t].reads[inst.read_of_atom[e].second];
       if (other.op < r.op) po.push_back({first_read + e, a});
-      else po.push_back({a, first_read + e});
+      else if (other.op > r.op) po.push_back({a, first_read + e});
     }
   }
   inst.bindings.bind(s.writes, make_matrix(c, 3, std::move(write_cells)));

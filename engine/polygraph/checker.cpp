@@ -1,5 +1,6 @@
 #include "engine/polygraph/checker.hpp"
 
+#include <stdexcept>
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -91,8 +92,11 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
   }
 
   // Read Committed, Read Atomic and Causal Consistency: by saturation, no
-  // polygraph.
+  // polygraph. It has no guarded writes (decide() sends histories with
+  // predicate writes to the generic oracle).
   if (saturated(options.level)) {
+    if (!a.guarded.empty())
+      throw std::logic_error("saturation does not model predicate writes");
     beat.reset();  // saturation reports its own rounds
     result.stats.seconds.construct = seconds_since(start);
     result.stats.peak_bytes.construct = peak_resident_bytes();

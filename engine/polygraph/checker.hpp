@@ -132,6 +132,6 @@ CheckResult check_history(const History& h, const CheckOptions& options);
 AbstractHistory check_abstraction(const History& h, bool predicate_reads = false);
 
 // Does the graph level decide predicate reads (by their read events)?
-inline bool decides_predicates(GraphLevel g) { return g == GraphLevel::Ser || g == GraphLevel::Si; }
+inline bool decides_predicates(GraphLevel g) { return !trusts_timestamps(g); }
 
 }  // namespace iso::poly

@@ -12,11 +12,20 @@ namespace iso::poly {
 
 namespace {
 
-// t's last write of k.
+// Does t's operation i, a predicate read or write, cover k?
+bool covers(const History& h, const Op& op, KeyId k) {
+  const auto p = parse_predicate(h.predicate_reads()[op.predicate].predicate);
+  return p && p->covers(h.keys()[k]);
+}
+
+// t's last write of k: an item write, or a predicate write that covers k
+// (which wrote k, if the version is t's).
 std::optional<std::uint32_t> last_write_of(const History& h, TxnId t, KeyId k) {
   const auto& ops = h.txn(t).ops;
-  for (std::uint32_t i = static_cast<std::uint32_t>(ops.size()); i-- > 0;)
+  for (std::uint32_t i = static_cast<std::uint32_t>(ops.size()); i-- > 0;) {
     if (ops[i].kind == OpKind::Write && ops[i].key == k) return i;
+    if (ops[i].kind == OpKind::PredicateWrite && covers(h, ops[i], k)) return i;
+  }
   return std::nullopt;
 }
 
@@ -39,7 +48,9 @@ std::optional<std::uint32_t> read_of(const History& h, TxnId t, KeyId k, TxnId w
   const std::optional<ValueId> v = version_value(h, writer, k);
   std::optional<std::uint32_t> first;
   for (std::uint32_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].key != k || ops[i].kind == OpKind::PredicateRead) continue;
+    if (ops[i].key != k || ops[i].kind == OpKind::PredicateRead ||
+        ops[i].kind == OpKind::PredicateWrite)
+      continue;
     if (ops[i].kind == OpKind::Write) break;
     if (!first) first = i;
     if (v && (ops[i].value == *v) == returns) return i;
@@ -47,12 +58,11 @@ std::optional<std::uint32_t> read_of(const History& h, TxnId t, KeyId k, TxnId w
   if (first) return first;
   for (std::uint32_t i = 0; i < ops.size(); ++i)
     if (ops[i].kind == OpKind::Read && ops[i].key == k) return i;
-  // A predicate read that covers k (its read event of k, returned or not).
-  for (std::uint32_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].kind != OpKind::PredicateRead) continue;
-    const auto p = parse_predicate(h.predicate_reads()[ops[i].predicate].predicate);
-    if (p && p->covers(h.keys()[k])) return i;
-  }
+  // A predicate read or write that covers k (its read event of k).
+  for (std::uint32_t i = 0; i < ops.size(); ++i)
+    if ((ops[i].kind == OpKind::PredicateRead || ops[i].kind == OpKind::PredicateWrite) &&
+        covers(h, ops[i], k))
+      return i;
   return std::nullopt;
 }
 
