@@ -421,6 +421,7 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         wrx.emplace_back(tuple_index(N, {T(t1), X(x), T(t3)}), c.or_(same));
       }
     }
+  bindings_.bind(s.iwrx, make_matrix(c, 3, wrx));  // no predicate reads: every read an item read
   bindings_.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
 }
 
@@ -671,6 +672,7 @@ void HistorySpace::bind_read_from(Circuit& c, Bindings& b, const std::vector<std
     }
   }
   if (slots_ > 0) b.bind(s.rf, make_matrix(c, 2, std::move(rf)));
+  b.bind(s.iwrx, make_matrix(c, 3, wrx));  // no predicate reads: every read an item read
   b.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
 }
 

@@ -519,6 +519,8 @@ void push_history(lua_State* L) {
   field("writes", rel(s.writes));
   field("so", rel(s.so));
   field("wrx", rel(s.wrx));
+  // The read-from of item reads only (Adya's item read-dependencies).
+  field("item_wrx", rel(s.iwrx));
   field("wr", s.wr);
   field("writer", s.writer);
   field("reader", s.reader);

@@ -62,7 +62,7 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
   d.commit_order = r.commit_order;
   if (!opt.witness) return;
   GraphExecution e{g, std::move(r.commit_order), std::move(r.schedule), std::move(r.chosen_reads),
-                   std::move(r.committed_unknown)};
+                   std::move(r.committed_unknown), std::move(r.predicate_writes)};
   d.witness = framework_witness(h, *level.framework, e);
   if (!d.witness) {
     d.notes.push_back(fmt::format(
@@ -72,12 +72,8 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
     return;
   }
   // The construction is a theorem (framework_witness.hpp); on small
-  // histories, check it anyway, so a wrong witness is never printed. (With
-  // predicate reads, only where both sides read them: not Adya's formulas,
-  // which the generic oracle refuses, nor saturation, which leaves them out
-  // and says so.)
-  if (h.num_txns() <= kRecheckMaxTxns + 1 &&
-      (h.predicate_reads().empty() || (level.framework->name != "adya" && poly::decides_predicates(g)))) {
+  // histories, check it anyway, so a wrong witness is never printed.
+  if (h.num_txns() <= kRecheckMaxTxns + 1) {
     std::string why;
     if (!satisfies(h, level, *d.witness, &why, SessionMode::Auto))
       throw std::logic_error(fmt::format(
@@ -277,21 +273,12 @@ std::optional<std::string> refusal(const History& h, const Level& level,
         "transactions (this history has {}); check SER, SI, RA or CC, or a smaller history",
         level.name, opt.generic_max_txns, txns);
   std::size_t unknown = 0;
-  bool predicates = false;
-  for (TxnId t = 1; t < h.num_txns(); ++t) {
-    unknown += h.txn(t).status == TxnStatus::Unknown;
-    for (const Op& op : h.txn(t).ops)
-      predicates = predicates || op.kind == OpKind::PredicateRead || op.kind == OpKind::PredicateWrite;
-  }
+  for (TxnId t = 1; t < h.num_txns(); ++t) unknown += h.txn(t).status == TxnStatus::Unknown;
   if (unknown > opt.max_unknown)
     return fmt::format(
         "level {} goes to the generic oracle, which tries every choice of the transactions of "
         "unknown status that committed and handles at most {} of them (this history has {})",
         level.name, opt.max_unknown, unknown);
-  if (predicates && level.framework->name == "adya")
-    return fmt::format("level {}: Adya's levels tell item from predicate anti-dependencies, which "
-                       "the generic oracle does not model yet",
-                       level.name);
   return permitted_list_read(h, level);
 }
 

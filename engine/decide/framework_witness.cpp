@@ -1,5 +1,7 @@
 #include "engine/decide/framework_witness.hpp"
 
+#include <algorithm>
+#include <unordered_map>
 
 #include "engine/model/schema.hpp"
 
@@ -49,17 +51,29 @@ std::optional<Witness> framework_witness(const History& h, const Framework& fw,
     return w;
   }
   if (decls.size() == 1 && !decls[0].order && decls[0].rel->type == obj_txn_txn) {
-    // Each key's writers in commit order, in one pass over the operations.
+    // Each key's writers in commit order, in one pass over the operations:
+    // item writes, and the predicate writes' writes that happened. With
+    // predicates T0 writes every key (an unborn version where the initial
+    // state does not: engine/history/abstract.hpp).
     std::vector<std::vector<TxnId>> writers(h.keys().size());
+    std::unordered_map<TxnId, std::vector<KeyId>> predicate_writes;
+    for (const auto& [t, k] : e.predicate_writes) predicate_writes[t].push_back(k);
+    auto add = [&](TxnId t, KeyId k) {
+      if (writers[k].empty() || writers[k].back() != t) writers[k].push_back(t);
+    };
     for (TxnId t : e.commit_order) {
       if (t == kInitTxn) {
         for (KeyId k = 0; k < h.keys().size(); ++k)
-          if (h.t0_writes(k)) writers[k].push_back(kInitTxn);
+          if (h.t0_writes(k) || !h.predicate_reads().empty()) writers[k].push_back(kInitTxn);
         continue;
       }
+      std::vector<KeyId> keys;
       for (const Op& op : h.txn(t).ops)
-        if (op.kind == OpKind::Write && (writers[op.key].empty() || writers[op.key].back() != t))
-          writers[op.key].push_back(t);
+        if (op.kind == OpKind::Write) keys.push_back(op.key);
+      if (auto it = predicate_writes.find(t); it != predicate_writes.end())
+        keys.insert(keys.end(), it->second.begin(), it->second.end());
+      std::sort(keys.begin(), keys.end());
+      for (KeyId k : keys) add(t, k);
     }
     WitnessRelation ww{decls[0].name, obj_txn_txn, false, Form::PerKey, {}, {}, {}};
     for (KeyId k = 0; k < h.keys().size(); ++k)

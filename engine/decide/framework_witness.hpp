@@ -30,6 +30,8 @@ struct GraphExecution {
   std::vector<ScheduleEvent> schedule;              // SI: begins and commits (T0 excluded)
   std::vector<poly::ChosenRead> chosen_reads;
   std::vector<TxnId> committed_unknown;
+  // The predicate writes' writes that happened (poly::CheckResult).
+  std::vector<std::pair<TxnId, KeyId>> predicate_writes;
 };
 
 std::optional<Witness> framework_witness(const History& h, const Framework& fw,

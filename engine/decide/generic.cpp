@@ -84,12 +84,6 @@ Encoding::Encoding(const AbstractHistory& h, const Level& level, const PinnedRel
 Result check_members(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned,
                      const std::vector<poly::ChosenRead>& fixed_reads) {
   Result result;
-  // Adya's levels tell item from predicate anti-dependencies (PL-2.99
-  // against PL-3), which the read events of predicate reads do not yet.
-  if (h.has_predicate_reads && level.framework->name == "adya")
-    throw DecideRefused(fmt::format("level {}: Adya's levels tell item from predicate "
-                                    "anti-dependencies, which is not modelled yet",
-                                    level.name));
   if (!h.int_violations.empty()) {
     result.verdict = Verdict::Violated;
     result.anomaly = poly::int_anomaly(h.int_violations.front());

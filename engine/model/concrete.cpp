@@ -157,7 +157,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   // candidates; wrx is its projection on transactions.
   BoolMatrix rf = variable_matrix(c, n, 2, rf_certain, rf_upper);
   std::vector<BLit> wf;
-  std::vector<std::pair<Index, BLit>> wrx;
+  std::vector<std::pair<Index, BLit>> wrx, iwrx;
   for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
     const auto [t, j] = inst.read_of_atom[i];
     const KeyId key = h.abs[t].reads[j].key;
@@ -166,6 +166,8 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
     for (TxnId w : cands) {
       lits.push_back(rf.at(tuple_index(n, {T(w), first_read + i})));
       wrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
+      if (hist.txn(t).ops[h.abs[t].reads[j].op].kind == OpKind::Read)
+        iwrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
     }
     // A guarded write is read only if it happened.
     for (std::size_t q = 0; q < cands.size(); ++q)
@@ -215,6 +217,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   inst.bindings.bind(s.rval, make_matrix(c, 2, cells_of(rval_cells)));
   inst.bindings.bind(s.rf, std::move(rf));
   inst.bindings.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
+  inst.bindings.bind(s.iwrx, make_matrix(c, 3, std::move(iwrx)));
   inst.wellformed = c.and_(wf);
   return inst;
 }

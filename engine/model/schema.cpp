@@ -12,6 +12,7 @@ const HistorySchema& history_schema() {
     s.writes = make_relation("writes", {kTxn, kObj, kVal});
     s.so = make_relation("so", {kTxn, kTxn});
     s.wrx = make_relation("wrx", {kTxn, kObj, kTxn});
+    s.iwrx = make_relation("iwrx", {kTxn, kObj, kTxn});
     s.t0 = make_relation("T0", {kTxn});
     s.vo = make_relation("vo", {kObj, kTxn, kTxn});
     s.rt = make_relation("rt", {kTxn, kTxn});

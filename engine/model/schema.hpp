@@ -13,6 +13,11 @@
 //                            of x by t3 returns t1's final write (a choice
 //                            among candidate writers when written values
 //                            repeat); the projection of rf below
+//   iwrx   : Txn->Obj->Txn   item read-from: wrx restricted to the read events
+//                            of item reads, not of predicate reads or
+//                            writes (Adya's item read-dependencies, whose
+//                            anti-dependencies G2-item counts); equal to
+//                            wrx on histories without predicates
 //   t0     : Txn             the initial transaction
 //   vo     : Obj->Txn->Txn   known version order: vo(x, t1, t2) iff the history
 //                            itself shows that t1's version of x precedes
@@ -75,7 +80,7 @@ inline constexpr logic::SortId kVal = 2;
 inline constexpr logic::SortId kRead = 3;
 
 struct HistorySchema {
-  logic::RelationPtr reads, writes, so, wrx, t0, vo, rt, rt_cc, rt_bc, ts_vis, ts_ar, abr, irr;
+  logic::RelationPtr reads, writes, so, wrx, iwrx, t0, vo, rt, rt_cc, rt_bc, ts_vis, ts_ar, abr, irr;
   logic::RelationPtr rtxn, rkey, rval, po, rf;
 
   logic::ExprPtr T0;      // {t0}

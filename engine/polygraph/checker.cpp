@@ -143,6 +143,7 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     result.commit_order = std::move(out.commit_order);
     result.schedule = std::move(out.schedule);
     result.chosen_reads = std::move(out.chosen_reads);
+    result.predicate_writes = std::move(out.predicate_writes);
   }
   if (out.verdict == Verdict::Violated && !out.cycle.empty()) {
     // The solver proved that every choice has a cycle; this is one of them.

@@ -118,6 +118,9 @@ struct CheckResult {
   // execution commits.
   std::vector<poly::ChosenRead> chosen_reads;
   std::vector<TxnId> committed_unknown;
+  // When Allowed: the predicate writes' writes that happened (the writer's
+  // final write of the key), as (writer, key).
+  std::vector<std::pair<TxnId, KeyId>> predicate_writes;
   CheckStats stats;
   std::vector<std::string> notes;
 };

@@ -80,6 +80,12 @@ void fill_execution(const Encoder& enc, const ModelEdges& model, SolveOutcome& o
     return t == kInitTxn || (pg.abstract().member[t] && enc.committed_in_model(t));
   };
   out.chosen_reads = enc.chosen_reads();
+  out.predicate_writes.clear();
+  const std::vector<bool> truths = enc.guards_in_model();
+  for (std::size_t g = 0; g < truths.size(); ++g) {
+    const GuardedWrite& gw = pg.abstract().guarded[g];
+    if (truths[g] && gw.final && committed(gw.txn)) out.predicate_writes.emplace_back(gw.txn, gw.key);
+  }
   out.commit_order.clear();
   out.schedule.clear();
   if (pg.theory().level() == GraphLevel::Ser) {

@@ -25,6 +25,7 @@ struct SolveOutcome {
   std::vector<TxnId> commit_order;
   std::vector<ScheduleEvent> schedule;
   std::vector<poly::ChosenRead> chosen_reads;
+  std::vector<std::pair<TxnId, KeyId>> predicate_writes;  // CheckResult::predicate_writes
   std::vector<DepEdge> cycle;       // Violated: the shortest cycle found
 };
 

@@ -136,7 +136,7 @@ class CommitOrderSearch {
     if (adya_) {
       const std::vector<std::vector<int>> ww = per_key(m_, order_);
       const bool ok = AdyaLiteral(m_, level_, ww, wr_).holds();
-      if (level_ == Level::AdyaPLSI) return ok;
+      if (level_ == Level::AdyaPLSI || (level_ == Level::AdyaPL299 && m_.has_predicates)) return ok;
       if (!ok) throw std::logic_error("brute: incremental and literal Adya checks disagree");
       return true;
     }
@@ -193,6 +193,9 @@ class CommitOrderSearch {
     }
     if (adya_) {
       if (level_ == Level::AdyaPLCS) return cursor_at(t3);
+      // PL-2.99 with predicate reads allows some cycles through rw edges
+      // (G2 but not G2-item): checked on the complete witness.
+      if (level_ == Level::AdyaPL299 && m_.has_predicates) return true;
       return level_ == Level::AdyaPL299 || level_ == Level::AdyaPL3 ? axiom_at(t3) : true;
     }
     const Mask direct = m_.so_pred[t3] | wr_pred_[t3];

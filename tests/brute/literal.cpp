@@ -591,7 +591,7 @@ bool AdyaLiteral::holds(std::string* why) const {
   // ww: every pair in each key's version order; wr: the read-from choices,
   // projected on transactions; rw(x) = {(s, t) | some read event of x in s
   // reads from u, (u, t) in ww(x), s != t}.
-  Rel ww = empty_rel(n), wr = empty_rel(n), rw = empty_rel(n);
+  Rel ww = empty_rel(n), wr = empty_rel(n), rw = empty_rel(n), rw_item = empty_rel(n);
   for (int x = 0; x < m.nkeys; ++x) {
     for (std::size_t i = 0; i < ww_[x].size(); ++i) {
       for (std::size_t j = i + 1; j < ww_[x].size(); ++j) ww[ww_[x][i]][ww_[x][j]] = 1;
@@ -604,7 +604,10 @@ bool AdyaLiteral::holds(std::string* why) const {
       wr[u][s] = 1;
       const auto& seq = ww_[x];
       for (auto it = std::find(seq.begin(), seq.end(), u); it != seq.end(); ++it) {
-        if (*it != u && *it != s) rw[s][*it] = 1;
+        if (*it != u && *it != s) {
+          rw[s][*it] = 1;
+          if (!m.reads[s][i].predicate) rw_item[s][*it] = 1;
+        }
       }
     }
   }
@@ -618,10 +621,23 @@ bool AdyaLiteral::holds(std::string* why) const {
     }
   }
   if (level == Level::AdyaPL299 || level == Level::AdyaPL3) {
-    phenomenon = "G2-item";
+    phenomenon = level == Level::AdyaPL3 && m.has_predicates ? "G2" : "G2-item";
     for (int a = 0; a < n; ++a) {
       for (int b = 0; b < n; ++b) g[a][b] |= rw[a][b];
     }
+  }
+  if (level == Level::AdyaPL299) {
+    // G2-item: a cycle through an item anti-dependency (its other edges of
+    // any kind); no G1c is checked below, on ww ∪ wr.
+    const Rel c = closure(g);
+    for (int s = 0; s < n; ++s)
+      for (int t = 0; t < n; ++t)
+        if (rw_item[s][t] && (c[t][s] || t == s))
+          return fail(why, "G2-item: {} -rw-> {} closes a cycle", m.name(s), m.name(t));
+    g = ww;
+    phenomenon = "G1c";
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) g[a][b] |= wr[a][b];
   }
   if (level == Level::AdyaPLSI) {
     // (ww ∪ wr) ; rw?  (VeriStrong Thm A.2, without session order)

@@ -271,7 +271,7 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
             if (!ok) return inconsistent(std::move(m), fmt::format("{} misreads its own write", m.op_text(id, i)));
             continue;
           }
-          Read r{x, got != pr.result.end() ? got->second : kInvisible, i, {}, nullptr};
+          Read r{x, got != pr.result.end() ? got->second : kInvisible, i, {}, nullptr, true};
           for (int s = 0; s < m.n; ++s) {
             if (s == t || !m.W(s, x)) continue;
             const ValueId v = *m.w[s][x];
@@ -298,7 +298,7 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
               return inconsistent(std::move(m), fmt::format("{} evaluates its own write of {} otherwise",
                                                             m.op_text(id, i), m.key(x)));
           } else {
-            Read r{x, kInvisible, i, {}, nullptr};
+            Read r{x, kInvisible, i, {}, nullptr, true};
             for (int s = 0; s < m.n; ++s)
               if (s != t && m.W(s, x) && satisfies(*m.w[s][x]) == tau) r.cands.push_back(s);
             if (r.cands.empty())
@@ -331,7 +331,7 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
         }
         continue;
       }
-      Read r{x, op.value, i, {}, list};
+      Read r{x, op.value, i, {}, list, false};
       for (int s = 0; s < m.n; ++s) {
         if (s == t || !m.W(s, x)) continue;
         // The version a writer installs ends with its last append (T0's is
@@ -358,6 +358,7 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
       m.reads_of[t][m.reads[t][i].key].push_back(static_cast<int>(i));
     }
     if (!m.internal_lists[t].empty()) m.has_lists = true;
+    for (const Read& r : m.reads[t]) m.has_predicates = m.has_predicates || r.predicate;
   }
 
   if (!ignore_sessions) {

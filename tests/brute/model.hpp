@@ -83,6 +83,9 @@ struct Read {
   // The list returned, for a list read; then only a writer that installs it
   // may be read.
   const List* list = nullptr;
+  // A predicate read's or write's read of the key (its anti-dependencies
+  // are predicate ones, which Adya's G2-item does not count).
+  bool predicate = false;
 };
 
 // A list read after the transaction's own append to the key.
@@ -99,6 +102,7 @@ struct Model {
   bool consistent = true;
   std::string inconsistency;
   bool has_lists = false;  // some member reads a list
+  bool has_predicates = false;  // some read event is a predicate read's
   int n = 0;
   int nkeys = 0;
   std::vector<TxnId> ids;                              // local -> TxnId
