@@ -46,9 +46,9 @@ Scope parse_scope(const std::string& text) {
 
 std::string SpaceOptions::text() const {
   return fmt::format("blind_writes={} operations={} sessions={} index_ordered={} duplicates={} dirty_reads={} "
-                     "key_order={} lists={} real_time={}",
+                     "key_order={} lists={} real_time={} predicates={}",
                      blind_writes, operations, sessions, index_ordered, duplicates, dirty_reads, key_order, lists,
-                     real_time);
+                     real_time, predicates);
 }
 
 std::string key_name(std::uint32_t k) {
@@ -147,6 +147,15 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         "list-append keys (--lists) are searched in the transaction form with unique values and without "
         "aborted transactions: not with --duplicates, --dirty-reads, a fourth scope number, or a level "
         "over read events");
+  if (opt.predicates && (dup || dirty_ || lists_ || slots_ > 0))
+    throw std::invalid_argument(
+        "predicate reads are searched in the transaction form with unique values, without lists and "
+        "aborted transactions: not with --duplicates, --dirty-reads, --lists, a fourth scope number, or a "
+        "level over read events");
+  if (opt.predicates) {
+    predicate_.assign(n + 1, kFalse);
+    for (std::uint32_t t = 1; t <= n; ++t) predicate_[t] = c.input();
+  }
   // Variables. T0 writes value 0 everywhere and reads nothing. In the
   // operation form, R(t, x, v) is "some slot of t reads x and returns v".
   // Other transactions write the initial value only when values may repeat.
@@ -255,6 +264,8 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
       }
       if (slots_ == 0) k.push_back(c.at_most_one(rs));
       k.push_back(c.at_most_one(ws));
+      // A predicate read reads every key.
+      k.push_back(c.implies(predicate_var(t), c.or_(rs)));
       // (What an aborted transaction reads is no part of the history's view.)
       if (!opt.blind_writes) k.push_back(c.implies(c.and_(c.or_(ws), !aborted_var(t)), c.or_(rs)));
     }
@@ -421,7 +432,13 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
         wrx.emplace_back(tuple_index(N, {T(t1), X(x), T(t3)}), c.or_(same));
       }
     }
-  bindings_.bind(s.iwrx, make_matrix(c, 3, wrx));  // no predicate reads: every read an item read
+  // Item read-from: without the predicate reads' read events.
+  std::vector<std::pair<Index, BLit>> iwrx;
+  for (const auto& [idx, l] : wrx) {
+    const std::uint32_t t3 = static_cast<std::uint32_t>(idx % N) - T(0);
+    iwrx.emplace_back(idx, c.and_(l, !predicate_var(t3)));
+  }
+  bindings_.bind(s.iwrx, make_matrix(c, 3, std::move(iwrx)));
   bindings_.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
 }
 
@@ -829,7 +846,14 @@ History HistorySpace::decode(const Circuit& c, const std::vector<bool>& inputs) 
       h.txn(id).begin = h.txn(id).begin_end = time(2 * (t - 1));
       h.txn(id).commit = h.txn(id).commit_start = time(2 * (t - 1) + 1);
     }
-    if (slots_ == 0) {
+    if (slots_ == 0 && val(predicate_var(t))) {
+      // One predicate read: the keys with a non-initial value, with it.
+      PredicateRead pr{"v!=0", {}};
+      for (std::uint32_t x = 0; x < K; ++x)
+        for (std::uint32_t v = 1; v < V; ++v)
+          if (val(read_var(t, x, v))) pr.result.emplace_back(x, v);
+      h.add_predicate_read(id, std::move(pr));
+    } else if (slots_ == 0) {
       for (std::uint32_t x = 0; x < K; ++x)
         for (std::uint32_t v = 0; v < V; ++v) {
           if (!val(read_var(t, x, v))) continue;

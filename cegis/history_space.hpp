@@ -88,6 +88,16 @@
 // numbers the events by that order, so that the checked history's
 // timestamps give the same relations with no clock skew.
 //
+// Predicate reads (SpaceOptions::predicates; LEVELS.md, "Predicates"): Q[t]
+// "t's reads are one predicate read over every key, v != 0", a bound of one
+// per transaction. It reads every key (an external read of each): a key
+// whose version has a non-initial value is returned with it, one with the
+// initial value 0 (T0's, the only writer of 0) is left out, read
+// invisibly. To every level it is the transaction's reads, except that
+// iwrx, the item read-from (Adya's item read-dependencies), leaves its
+// read events out. The predicate names no key, so renaming keys or values
+// keeps the space, as the symmetry breaking below needs.
+//
 // Symmetry breaking, each step sound on its own and together (rename the
 // transactions along a witness order, then the values of each key, then the
 // keys):
@@ -165,6 +175,9 @@ struct SpaceOptions {
   // Begin and commit events in a weak order, and the real-time orders read
   // off them (above).
   bool real_time = false;
+  // Predicate reads (above). Only in the transaction form, with unique
+  // values, without lists and dirty reads.
+  bool predicates = false;
 
   // The options as text, for caches of proofs over the space.
   std::string text() const;
@@ -237,6 +250,8 @@ class HistorySpace {
   logic::BLit slot_var(std::uint32_t t, std::uint32_t i, std::uint32_t x, std::uint32_t v) const;
   logic::BLit write_var(std::uint32_t t, std::uint32_t x, std::uint32_t v) const;
   logic::BLit so_var(std::uint32_t i, std::uint32_t j) const;
+  // t's reads are a predicate read (kFalse without predicates).
+  logic::BLit predicate_var(std::uint32_t t) const { return predicate_.empty() ? logic::kFalse : predicate_[t]; }
 
   logic::Atom txn_atom(std::uint32_t t) const { return t; }
 
@@ -290,6 +305,7 @@ class HistorySpace {
   std::vector<logic::BLit> list_order_;  // [(x * (n + 1) + a) * (n + 1) + b]
   bool real_time_ = false;
   std::vector<logic::BLit> event_before_;  // [x * 2n + y]
+  std::vector<logic::BLit> predicate_;     // [t], t = 0..n; empty without predicates
 };
 
 // Key names: x, y, z, then k3, k4, ...

@@ -942,7 +942,8 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
 
 // The space a problem searches, as its levels need it: the operation form
 // for a level over read events, aborted and intermediate reads for a level
-// that mentions them.
+// that mentions them, predicate reads for one that tells them from item
+// reads.
 static SpaceOptions needed_space(const Problem& p) {
   SpaceOptions space = p.space;
   for (const auto* levels : {&p.allow, &p.deny})
@@ -951,7 +952,12 @@ static SpaceOptions needed_space(const Problem& p) {
       space.dirty_reads = space.dirty_reads || l->uses_dirty_reads();
       space.lists = space.lists || l->list_reads;
       space.real_time = space.real_time || l->uses_real_time();
+      space.predicates = space.predicates || l->uses_item_reads();
     }
+  // Predicate reads are in the transaction form with unique values only
+  // (history_space.hpp); elsewhere the space has none, and says so.
+  if (space.operations || p.scope.ops > 0 || space.duplicates || space.dirty_reads || space.lists)
+    space.predicates = false;
   return space;
 }
 
@@ -988,7 +994,18 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
       q.space.key_order = !(opt.deny_key_symmetry && !q.deny.empty() && quantifies_keys(q.deny[0]->constraint()));
     }
     Loop loop(q, ordering, opt, start);
-    return loop.run();
+    SynthResult r = loop.run();
+    for (const auto* levels : {&q.allow, &q.deny})
+      for (const lua::Level* l : *levels)
+        if (l->uses_item_reads() && !q.space.predicates) {
+          r.notes.push_back(fmt::format(
+              "{} tells item from predicate reads, and this space has no predicate reads (they are "
+              "searched in the transaction form with unique values, without lists and aborted "
+              "transactions): on these histories it cannot tell a phantom",
+              l->name));
+          return r;
+        }
+    return r;
   } catch (const TimeoutError&) {
     SynthResult r;
     r.outcome = Outcome::Timeout;
@@ -1025,6 +1042,7 @@ bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow
 static bool in_space(const History& h, const SpaceOptions& space) {
   AbstractOptions options;  // with dirty reads, those reads are in the space
   options.set_aside_aborted_reads = options.set_aside_intermediate_reads = space.dirty_reads;
+  options.predicate_reads = space.predicates;
   AbstractHistory ah = abstract_history(h, committed_members(h), options);
   if (!ah.unjustified_reads.empty() || !ah.int_violations.empty()) return false;
   if (space.blind_writes) return true;

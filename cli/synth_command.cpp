@@ -173,10 +173,13 @@ int run_synth(const SynthArgs& a) {
   }
   if (r.outcome == cegis::Outcome::None) {
     if (a.search.json) {
-      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"}, {"scope", p.scope.text()}}));
+      nlohmann::json j{{"outcome", "none"}, {"scope", p.scope.text()}};
+      if (!r.notes.empty()) j["notes"] = r.notes;
+      fmt::print("{}\n", dump_json(j));
     } else {
       fmt::print("none: no history {} exists within scope {} (transactions, objects, values{})\n", what,
                  p.scope.text(), p.scope.ops > 0 ? ", operations per transaction" : "");
+      for (const auto& note : r.notes) fmt::print("note: {}\n", note);
     }
     return kExitNo;
   }

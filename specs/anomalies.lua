@@ -24,8 +24,10 @@
 library "anomalies"
 
 -- rw(x): s read some version of x, from u, and t's version of x follows u's.
-local function rw(h, e, x, s, t)
-  return ne(s, t) & exists(Txn, function(u) return h.wrx(u, x, s) & (x .. e.ww)(u, t) end)
+-- `wrx` says which reads (default h.wrx, all of them).
+local function rw(h, e, x, s, t, wrx)
+  wrx = wrx or h.wrx
+  return ne(s, t) & exists(Txn, function(u) return wrx(u, x, s) & (x .. e.ww)(u, t) end)
 end
 
 local function writes(h, t, x) return (h.writer .. x)(t) end
@@ -171,4 +173,18 @@ anomaly "G1b" {
   doc = "Intermediate read (Adya 1999, §4.1–4.2, G1b; Plume's TAP-f): a committed transaction "
      .. "reads a version of x that its writer later overwrote, not the writer's final one",
   pattern = function(h, e) return some(h.intermediate_reads) end,
+}
+
+anomaly "Phantom" {
+  framework = "adya",
+  doc = "Phantom (Berenson et al. 1995, P3; Adya's G2 through a predicate anti-dependency, "
+     .. "which PL-2.99 allows and PL-3 forbids): t1's predicate read misses t2's write of x, "
+     .. "yet t1 reads t2's write of y",
+  -- A predicate anti-dependency: a read in h.wrx and not h.item_wrx, of a
+  -- predicate read (or write).
+  pattern = function(h, e)
+    return exists(Obj, Obj, Txn, Txn, function(x, y, t1, t2)
+      return rw(h, e, x, t1, t2, h.wrx - h.item_wrx) & h.wrx(t2, y, t1)
+    end)
+  end,
 }

@@ -21,6 +21,10 @@ bool Level::uses_read_events() const { return model::mentions_read_events(constr
 
 bool Level::uses_dirty_reads() const { return model::mentions_dirty_reads(constraint()); }
 
+bool Level::uses_item_reads() const {
+  return logic::mentions(constraint(), *model::history_schema().iwrx);
+}
+
 bool Level::uses_real_time() const { return model::mentions_real_time(constraint()); }
 
 model::RealTimeUse Level::real_time() const { return model::real_time_use(constraint()); }

@@ -74,6 +74,10 @@ struct Level {
   // (h.aborted_reads, h.intermediate_reads)? Synthesis then searches the
   // space that has them.
   bool uses_dirty_reads() const;
+  // Does the constraint tell item reads from predicate reads (h.item_wrx:
+  // Adya's PL-2.99)? Synthesis then searches the space with predicate
+  // reads.
+  bool uses_item_reads() const;
   // Does the constraint mention a real-time order (h.rt, h.rt_cc, h.rt_bc)?
   // Such a level reads the history's begin and commit timestamps; real_time()
   // says which orders, so that a graph path adds those edges.

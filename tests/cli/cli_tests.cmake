@@ -175,12 +175,14 @@ add_test(NAME cli.hierarchy-html-browser
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/browser_test.sh ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/browser)
 set_tests_properties(cli.hierarchy-html-browser PROPERTIES SKIP_RETURN_CODE 77)
 # The catalogue: the table, JSON, naming in synth.
-cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A  A  -  -  -$" ${BIN} anomalies -l SI -l SER)
+cli_test(anomalies-table 0 "" "^biswas.SI +-  A  -  -  -  -  -  -  A  A  -  -  -  -$" ${BIN} anomalies -l SI -l SER)
 # The stale read (column 9) has timestamps: SER allows it, StrictSER not.
-cli_test(anomalies-stale-read 0 "" "^biswas.StrictSER +-  -  -  -  -  -  -  -  -  -  -  -  -$" ${BIN} anomalies -l SER -l StrictSER)
+cli_test(anomalies-stale-read 0 "" "^biswas.StrictSER +-  -  -  -  -  -  -  -  -  -  -  -  -  -$" ${BIN} anomalies -l SER -l StrictSER)
 # Aborted and intermediate reads: PL-1 permits them, every other level
 # forbids them; G0 (column 11) PL-1 forbids too.
-cli_test(anomalies-dirty-reads 0 "" "^adya.PL-1 +A  A  A  A  A  A  A  A  A  A  -  A  A$" ${BIN} anomalies -l adya.PL-1 -l adya.PL-2)
+cli_test(anomalies-dirty-reads 0 "" "^adya.PL-1 +A  A  A  A  A  A  A  A  A  A  -  A  A  A$" ${BIN} anomalies -l adya.PL-1 -l adya.PL-2)
+# The phantom (column 14): PL-2.99 allows it, PL-3 forbids it.
+cli_test(anomalies-phantom 0 "" "^adya.PL-3 +-  -  -  -  -  -  -  A  A  -  -  -  -  -$" ${BIN} anomalies -l adya.PL-2.99 -l adya.PL-3)
 # G0 needs list-append reads: the space has them for it by itself.
 cli_test(synth-exhibit-g0 0 "" "^session 2:  T2: r\\(x,\\[1\\]\\) w\\(x,2\\) w\\(y,2\\)$" ${BIN} synth --exhibit G0 --scope 3,2,3)
 cli_test(synth-lists-dirty-reads 2 "list-append keys \\(--lists\\) are searched in the transaction form" "" ${BIN} synth --allow adya.PL-1 --deny adya.PL-2 --lists --dirty-reads)
@@ -211,7 +213,12 @@ cli_test(synth-operations 0 "" "T2: r\\(x,0\\) r\\(x,1\\)" ${BIN} synth --allow 
 cli_test(synth-operations-stats 0 "numbered along so and wr" "" ${BIN} synth --allow biswas.RC --deny biswas.RA --scope 2,1,2,2 --stats)
 # Adya's version order per key is a witness synthesis can search.
 cli_test(synth-adya 0 "" "ww\\(x\\): T0 < " ${BIN} synth --allow adya.PL-2 --deny adya.PL-2.99 --minimize)
-cli_test(synth-adya-none 1 "" "none: no history" ${BIN} synth --allow adya.PL-2.99 --deny adya.PL-3 --scope 3,2,2)
+# PL-2.99 and PL-3 differ by phantoms: the space has predicate reads for
+# PL-2.99, which tells them from item reads; in the operation form it has
+# none, and says so.
+cli_test(synth-phantom 0 "" "^exhibits: read skew, phantom$" ${BIN} synth --allow adya.PL-2.99 --deny adya.PL-3 --scope 3,2,2)
+cli_test(synth-phantom-none 1 "" "note: adya.PL-2.99 tells item from predicate reads, and this space has no predicate reads" ${BIN} synth --allow adya.PL-2.99 --deny adya.PL-3 --scope 3,2,2,2)
+cli_test(synth-adya-none 1 "" "none: no history" ${BIN} synth --allow adya.PL-3 --deny adya.PL-2.99 --scope 3,2,2)
 cli_test(synth-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} synth --allow SI --deny NOPE)
 cli_test(synth-spec-error 2 "syntax-error.lua:3: " "" ${BIN} synth --spec ${IN}/syntax-error.lua --allow SI --deny bad.X)
 cli_test(synth-nothing 2 "nothing to synthesize" "" ${BIN} synth --scope 2,2,2)

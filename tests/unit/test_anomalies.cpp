@@ -69,6 +69,7 @@ TEST_CASE("anomalies: every example is minimal and decided as the brute force de
     // reads of aborted and intermediate writes are in it).
     AbstractOptions dirty;
     dirty.set_aside_aborted_reads = dirty.set_aside_intermediate_reads = true;
+    dirty.predicate_reads = true;  // a predicate read's result must be written too
     for (TxnId t = 1; t < h.num_txns(); ++t)
       for (std::size_t i = 0; i < h.txn(t).ops.size(); ++i) {
         History smaller = h;

@@ -117,10 +117,12 @@ TEST_CASE("hierarchy: Plume's TapRA is strictly weaker than RA (Isolde's finding
   CHECK(h.num_txns() == 3);
 }
 
-TEST_CASE("hierarchy: Adya's chain PL-1, PL-2, PL-2.99 = PL-3 without predicates") {
+TEST_CASE("hierarchy: Adya's chain PL-1, PL-2, PL-2.99, PL-3, the last step a phantom") {
   const Placed p = place({"adya.PL-1", "adya.PL-2", "adya.PL-2.99", "adya.PL-3"}, "3,2,3", false);
   CHECK(p.below("adya.PL-2", "adya.PL-1"));
   CHECK(p.below("adya.PL-2.99", "adya.PL-2"));
-  CHECK(p.equivalent("adya.PL-2.99", "adya.PL-3"));  // they differ only by predicates
-  CHECK(p.h.classes.size() == 3);
+  CHECK(p.below("adya.PL-3", "adya.PL-2.99"));  // by predicate reads only
+  CHECK(p.h.classes.size() == 4);
+  const History& h = *p.h.pairs[p.at("adya.PL-2.99")][p.at("adya.PL-3")].separation->history;
+  CHECK_FALSE(h.predicate_reads().empty());
 }

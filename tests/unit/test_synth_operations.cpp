@@ -111,9 +111,22 @@ TEST_CASE("Adya's chain PL-1 ⊃ PL-2 ⊃ PL-2.99 ⊇ PL-3, with a separating hi
   SynthResult g2 = synth({"adya.PL-2"}, {"adya.PL-2.99"}, "4,3,3", true, true);
   REQUIRE(g2.outcome == Outcome::Found);
   CHECK(g2.history->num_txns() == 3);
-  // PL-2.99 and PL-3 differ only by predicate anti-dependencies (phantoms):
-  // without predicate reads in the space there is no separation.
-  CHECK(synth({"adya.PL-2.99"}, {"adya.PL-3"}, "4,3,3").outcome == Outcome::None);
+  // PL-2.99 and PL-3 differ only by predicate anti-dependencies: PL-2.99
+  // tells item reads from predicate reads, so the space has predicate reads,
+  // and the separation is a phantom of two transactions.
+  SynthResult phantom = synth({"adya.PL-2.99"}, {"adya.PL-3"}, "4,3,3", true, true);
+  REQUIRE(phantom.outcome == Outcome::Found);
+  CHECK(phantom.history->num_txns() == 3);
+  CHECK(phantom.history->predicate_reads().size() == 1);
+  CHECK(decide(*phantom.history, library().level("biswas.SER")).verdict == Verdict::Violated);
+  // Without predicate reads in the space (the operation form has none)
+  // there is no separation, and the result says why.
+  SynthResult items = synth({"adya.PL-2.99"}, {"adya.PL-3"}, "3,2,2,2");
+  CHECK(items.outcome == Outcome::None);
+  REQUIRE(items.notes.size() == 1);
+  CHECK(items.notes[0].find("no predicate reads") != std::string::npos);
+  // A deny level that does not tell them apart separates nothing more.
+  CHECK(synth({"adya.PL-2.99"}, {"adya.PL-2.99"}, "4,3,3").outcome == Outcome::None);
   // And no step goes the other way.
   CHECK(synth({"adya.PL-2"}, {"adya.PL-1"}, "4,3,3").outcome == Outcome::None);
   CHECK(synth({"adya.PL-2.99"}, {"adya.PL-2"}, "4,3,3").outcome == Outcome::None);
