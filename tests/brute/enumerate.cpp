@@ -71,6 +71,7 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
     bool write;
     int key;
     int value;
+    bool predicate = false;  // a read by the transaction's predicate read
   };
   const int first_written = space.duplicates ? 0 : 1;
   std::vector<std::vector<Letter>> programs{{}};
@@ -117,6 +118,15 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
           }
       programs = std::move(next);
     }
+    // With predicates: a program that reads every key, its reads one
+    // predicate read.
+    for (std::size_t i = 0, n = programs.size(); space.predicates && i < n; ++i) {
+      auto reads = std::count_if(programs[i].begin(), programs[i].end(), [](const Letter& l) { return !l.write; });
+      if (reads != space.keys) continue;
+      auto p = programs[i];
+      for (Letter& l : p) l.predicate = !l.write;
+      programs.push_back(std::move(p));
+    }
   }
   // Sessions as restricted growth strings (chains in index order).
   std::vector<std::vector<int>> session_maps{{0}};
@@ -139,6 +149,7 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
   // With dirty reads the reads of aborted and intermediate writes stay.
   AbstractOptions dirty;
   dirty.set_aside_aborted_reads = dirty.set_aside_intermediate_reads = space.dirty_reads;
+  dirty.predicate_reads = space.predicates;  // a predicate read of a value nobody wrote is thin air too
   const unsigned statuses = space.dirty_reads ? 1u << space.txns : 1u;  // bit t: T(t+1) aborts
   // The history of the current programs (pick) in sessions `sm`, with the
   // transactions in `aborted` (a bit each) aborted and, with lists, the
@@ -155,7 +166,15 @@ std::vector<std::vector<bool>> enumerate_separations(const EnumeratedSpace& spac
     for (int t = 0; t < space.txns; ++t) {
       TxnId id = h.add_txn(sids[static_cast<std::size_t>(sm[static_cast<std::size_t>(t)])], fmt::format("T{}", t + 1),
                            (aborted >> t & 1u) ? TxnStatus::Aborted : TxnStatus::Committed);
-      for (const Letter& l : programs[pick[static_cast<std::size_t>(t)]]) {
+      const auto& prog = programs[pick[static_cast<std::size_t>(t)]];
+      if (std::any_of(prog.begin(), prog.end(), [](const Letter& l) { return l.predicate; })) {
+        PredicateRead pr{"v!=0", {}};
+        for (const Letter& l : prog)
+          if (l.predicate && l.value != 0) pr.result.emplace_back(static_cast<KeyId>(l.key), static_cast<ValueId>(l.value));
+        h.add_predicate_read(id, std::move(pr));
+      }
+      for (const Letter& l : prog) {
+        if (l.predicate) continue;
         if (l.write) {
           h.add_write(id, l.key, static_cast<ValueId>(l.value));
           continue;

@@ -42,6 +42,11 @@ struct EnumeratedSpace {
   // begin and commit events (each begin not after its commit, a session's
   // transactions one after another), the events at exact times.
   bool real_time = false;
+  // Predicate reads (synthesis's space with a level that reads
+  // h.item_wrx; transaction form, unique values): a transaction that reads
+  // every key may read them all through one predicate read, v!=0, which
+  // returns the keys read with a value other than 0.
+  bool predicates = false;
 };
 
 // Every history of `space`: each transaction a sequence of at most `ops`

@@ -93,9 +93,9 @@ inline void check_against_enumeration(const EnumeratedSpace& space, std::size_t 
   CHECK(histories >= min_histories);
   const std::string scope = space.ops > 0 ? fmt::format("{},{},{},{}", space.txns, space.keys, space.values, space.ops)
                                           : fmt::format("{},{},{}", space.txns, space.keys, space.values);
-  const std::string what = fmt::format("{}{}{}{}{}", scope, space.sessions ? "" : ", no sessions",
+  const std::string what = fmt::format("{}{}{}{}{}{}", scope, space.sessions ? "" : ", no sessions",
                                        space.duplicates ? ", duplicates" : "", space.dirty_reads ? ", dirty reads" : "",
-                                       space.lists ? ", lists" : "");
+                                       space.lists ? ", lists" : "", space.predicates ? ", predicate reads" : "");
   std::size_t found = 0;
   for (std::size_t a = 0; a < levels.size(); ++a)
     for (std::size_t b = 0; b < levels.size(); ++b) {
