@@ -39,6 +39,7 @@ std::string_view cmp_text(Predicate::Cmp c) {
     case Predicate::Cmp::Le: return "<=";
     case Predicate::Cmp::Gt: return ">";
     case Predicate::Cmp::Ge: return ">=";
+    case Predicate::Cmp::Mod:
     case Predicate::Cmp::None: break;
   }
   return "";
@@ -67,8 +68,19 @@ bool parse_keys(std::string_view s, Predicate& p, std::string* error) {
 
 bool parse_value(std::string_view s, Predicate& p, std::string* error) {
   if (s.empty() || s.front() != 'v')
-    return fail(error, "a value condition is v=c, v!=c, v<c, v<=c, v>c or v>=c");
+    return fail(error, "a value condition is v=c, v!=c, v<c, v<=c, v>c, v>=c or v%m=r");
   s.remove_prefix(1);
+  if (!s.empty() && s.front() == '%') {
+    const auto eq = s.find('=');
+    const auto m = eq == std::string_view::npos ? std::nullopt : integer(trim(s.substr(1, eq - 1)));
+    const auto r = eq == std::string_view::npos ? std::nullopt : integer(trim(s.substr(eq + 1)));
+    if (!m || !r || *m <= 0)
+      return fail(error, "a remainder condition is v%m=r, with integers m > 0 and r");
+    p.cmp = Predicate::Cmp::Mod;
+    p.modulus = *m;
+    p.constant = Value{*r};
+    return true;
+  }
   static constexpr std::pair<std::string_view, Predicate::Cmp> kOps[] = {
       {"!=", Predicate::Cmp::Ne}, {"<=", Predicate::Cmp::Le}, {">=", Predicate::Cmp::Ge},
       {"=", Predicate::Cmp::Eq},  {"<", Predicate::Cmp::Lt},  {">", Predicate::Cmp::Gt}};
@@ -108,6 +120,13 @@ bool Predicate::holds(const Key& key, const Value& value) const {
   if (!covers(key) || std::holds_alternative<Deleted>(value)) return false;  // a dead version
   if (cmp == Cmp::None) return true;
   if (cmp == Cmp::Eq) return value == constant;
+  if (cmp == Cmp::Mod) {
+    const auto* i = std::get_if<std::int64_t>(&value);
+    if (!i) return false;
+    std::int64_t r = *i % modulus;  // floored: in 0..modulus-1
+    if (r < 0) r += modulus;
+    return Value{r} == constant;
+  }
   if (cmp == Cmp::Ne) return value != constant;
   // Order comparisons: values of the constant's type only.
   if (value.index() != constant.index() || std::holds_alternative<std::monostate>(value)) return false;
@@ -125,7 +144,11 @@ std::string Predicate::text() const {
   std::string keys_text;
   if (keys == Keys::Range) keys_text = fmt::format("[{},{}]", lo, hi);
   if (keys == Keys::Prefix) keys_text = "prefix:" + prefix;
-  if (cmp == Cmp::None) return keys_text;
+  if (cmp == Cmp::None) return keys_text.empty() ? "true" : keys_text;
+  if (cmp == Cmp::Mod) {
+    const std::string value_text = fmt::format("v%{}={}", modulus, std::get<std::int64_t>(constant));
+    return keys_text.empty() ? value_text : keys_text + " && " + value_text;
+  }
   std::string c;
   if (std::holds_alternative<std::monostate>(constant)) c = "null";
   else if (const auto* i = std::get_if<std::int64_t>(&constant)) c = fmt::format("{}", *i);
@@ -143,6 +166,7 @@ std::optional<Predicate> parse_predicate(std::string_view text, std::string* err
       return std::nullopt;
     return p;
   }
+  if (text == "true") return p;  // every key, any live version
   if (!text.empty() && text.front() == 'v') {
     if (!parse_value(text, p, error)) return std::nullopt;
     return p;

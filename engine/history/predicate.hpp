@@ -12,8 +12,11 @@
 //                  the value compared with an integer, or with a string in
 //                  double quotes (v="abc"); = and != also with null. A value
 //                  of another type than the constant fails the comparison.
+//   v%2=0          the value an integer whose remainder modulo 2 (floored,
+//                  so in 0..1) is 0 (Elle's [:mod 2 0])
 //   [lo,hi] && v>3 (and prefix:abc && v="x")
 //                  a key condition and a value condition together
+//   true           every live version of every key (Elle's :true)
 #pragma once
 
 #include <cstdint>
@@ -29,12 +32,13 @@ namespace iso {
 
 struct Predicate {
   enum class Keys : std::uint8_t { All, Range, Prefix };
-  enum class Cmp : std::uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge };
+  enum class Cmp : std::uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Mod };
   Keys keys = Keys::All;
   std::string lo, hi;  // Range: inclusive bounds
   std::string prefix;  // Prefix
   Cmp cmp = Cmp::None;  // None: any live version
-  Value constant;
+  Value constant;       // Mod: the remainder
+  std::int64_t modulus = 0;  // Mod: positive
 
   // Does the key satisfy the key condition? (A key outside it is never read
   // by the predicate: it is no part of the read.)

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "engine/history/formats/formats.hpp"
+#include "engine/history/printer.hpp"
 
 using namespace iso;
 
@@ -376,6 +377,42 @@ TEST_CASE("format elle: rw-register reads, names and the nil initial value") {
   CHECK(t4.ops[0].kind == OpKind::Read);
   CHECK(h.value_text(t4.ops[0].value) == "3");
   CHECK(by_name(h, "T2").ops[0].kind == OpKind::Write);
+}
+
+TEST_CASE("format elle: the closed-predicate workload (:init, :insert, :delete, :rp)") {
+  const std::string text =
+      "{:type :invoke, :f :init, :value {:x 1, :y 2}, :process 0, :index 0}\n"
+      "{:type :ok, :f :init, :value {:x 1, :y 2}, :process 0, :index 1}\n"
+      "{:type :invoke, :f :txn, :value [[:rp [:mod 2 0] nil] [:r :z nil]], :process 1, :index 2}\n"
+      "{:type :invoke, :f :txn, :value [[:insert :z 4] [:w :x 3]], :process 2, :index 3}\n"
+      "{:type :ok, :f :txn, :value [[:insert :z 4] [:w :x 3]], :process 2, :index 4}\n"
+      "{:type :ok, :f :txn, :value [[:rp [:mod 2 0] {:y 2}] [:r :x 3]], :process 1, :index 5}\n"
+      "{:type :invoke, :f :txn, :value [[:delete :y] [:rp :true nil]], :process 0, :index 6}\n"
+      "{:type :ok, :f :txn, :value [[:delete :y] [:rp [:= 3] {:x 3}] [:r :y nil]], :process 0, :index 7}\n";
+  const ReadResult r = read_elle_edn(text, "h", {});
+  const History& h = r.history;
+  CHECK(r.initial_state == InitialState::Explicit);
+  // T0 writes x and y only; z is unborn until T4 inserts it.
+  CHECK(h.t0_writes(*h.find_key("x")));
+  CHECK_FALSE(h.t0_writes(*h.find_key("z")));
+  CHECK(h.value_text(h.init_value(*h.find_key("y"))) == "2");
+  CHECK(format_txn(h, *h.find_txn("T5")) == "T5: pr(v%2=0: {y=2}) r(x,3)");
+  // A delete, a predicate read with [:= 3], and a read of nil after the
+  // delete: a predicate read of y alone that returned nothing.
+  CHECK(format_txn(h, *h.find_txn("T7")) == "T7: d(y) pr(v=3: {x=3}) pr([y,y]: {})");
+  // The phantom: T5's predicate read missed T4's insert of z but T5 read
+  // T4's x. Serializable it is not; Adya's PL-2.99 allows it.
+  CHECK(decide(h, library().level("biswas.SER")).verdict == Verdict::Violated);
+  CHECK(decide(h, library().level("adya.PL-2.99")).verdict == Verdict::Allowed);
+  // --init implicit and none contradict the :init operation.
+  Reader edn = read_elle_edn;
+  expect_error(edn, text, "2:1", "its :init operation gives the initial state", InitMode::Implicit);
+  expect_error(edn, "{:type :ok, :value [[:rp [:mod 0 1] nil]]}\n", "1:32", "modulus of [:mod m r] must be positive");
+  expect_error(edn, "{:type :ok, :value [[:rp [:like 1] nil]]}\n", "1:26", "unknown predicate");
+  expect_error(edn, "{:type :ok, :value [[:rp :true [1 2]]]}\n", "1:32", "expected a map of keys to values");
+  expect_error(edn, "{:type :ok, :value [[:delete 1 2]]}\n", "1:21", "a delete names its key alone");
+  expect_error(edn, "{:type :ok, :f :init, :value {:x 1}}\n{:type :ok, :f :init, :value {:x 2}}\n{:type :ok, :value []}\n",
+               "2:1", "a second :init operation");
 }
 
 TEST_CASE("format elle: list-append reads and version chains") {

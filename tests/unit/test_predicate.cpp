@@ -27,7 +27,8 @@ Key key(std::string text, bool integer = false) { return Key{std::move(text), in
 
 TEST_CASE("predicates: the text form parses and prints back") {
   for (const std::string text : {"[1,5]", "prefix:user", "v=3", "v!=null", "v<3", "v<=-2", "v>\"b\"",
-                                 "v>=7", "[a,c] && v=2", "prefix:x && v!=\"y\""}) {
+                                 "v>=7", "[a,c] && v=2", "prefix:x && v!=\"y\"", "true", "v%2=0",
+                                 "[1,9] && v%3=-1"}) {
     const Predicate p = parsed(text);
     CHECK(p.text() == text);
     CHECK(parsed(p.text()) == p);
@@ -36,7 +37,8 @@ TEST_CASE("predicates: the text form parses and prints back") {
 }
 
 TEST_CASE("predicates: malformed ones are refused with a reason") {
-  for (const char* text : {"", "[1,5", "[,5]", "x<3", "v<null", "v~3", "v<abc", "[1,2] && w=3", "prefix"}) {
+  for (const char* text : {"", "[1,5", "[,5]", "x<3", "v<null", "v~3", "v<abc", "[1,2] && w=3", "prefix",
+                           "v%0=0", "v%2", "v%2=x", "v%-3=1", "truth"}) {
     std::string why;
     CHECK_FALSE(parse_predicate(text, &why).has_value());
     CHECK_FALSE(why.empty());
@@ -77,6 +79,15 @@ TEST_CASE("predicates: which keys and versions satisfy them") {
   CHECK(both.holds(key("b"), Value{std::int64_t{2}}));
   CHECK_FALSE(both.holds(key("d"), Value{std::int64_t{2}}));
   CHECK_FALSE(both.holds(key("b"), Value{std::int64_t{3}}));
+  // Remainders are floored (Elle's mod): -3 mod 2 is 1; only integers.
+  const Predicate even = parsed("v%2=0");
+  CHECK(even.holds(key("x"), Value{std::int64_t{4}}));
+  CHECK_FALSE(even.holds(key("x"), Value{std::int64_t{-3}}));
+  CHECK(parsed("v%2=1").holds(key("x"), Value{std::int64_t{-3}}));
+  CHECK_FALSE(even.holds(key("x"), Value{std::string("4")}));
+  // true: every live version of every key, and no dead one.
+  CHECK(parsed("true").holds(key("x"), Value{std::monostate{}}));
+  CHECK_FALSE(parsed("true").holds(key("x"), Value{Deleted{}}));
 }
 
 TEST_CASE("predicates: the key index finds exactly the keys a scan finds") {

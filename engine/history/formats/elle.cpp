@@ -27,7 +27,14 @@
 //  - a transaction is named T<index> after its completion's :index (its
 //    invocation's when it never completed), or L<line> of that operation
 //    when there is no :index (or the name would be T0, the initial state);
-//  - the invocation's :time is the begin, an :ok completion's the commit.
+//  - the invocation's :time is the begin, an :ok completion's the commit;
+//  - Elle's closed-predicate workload: an {:f :init, :value {k v ...}}
+//    operation is the initial state (T0 writes those keys; every other key
+//    is unborn until inserted), [:insert k v] writes v, [:delete k] writes
+//    the tombstone, and [:rp pred {k v ...}] is a predicate read (pred :true,
+//    [:= c] or [:mod m r]: "true", "v=c", "v%m=r"); with an :init, a read of
+//    nil reads an unborn or dead version, a predicate read "[k,k]" that
+//    returned nothing.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -48,13 +55,19 @@ namespace {
 
 enum class OpType : std::uint8_t { Invoke, Ok, Fail, Info };
 
+struct ElleKey {
+  std::string text;
+  bool integer = false;
+};
+
 struct MicroOp {
-  enum class Kind : std::uint8_t { Read, Write, Append } kind = Kind::Read;
-  std::string key;
-  bool integer_key = false;
+  enum class Kind : std::uint8_t { Read, Write, Append, Delete, PredicateRead } kind = Kind::Read;
+  ElleKey key;                  // not for a PredicateRead
   Value value;                  // Write, Append, and a register Read
   bool list = false;            // a list-append Read: `elements` hold the list
   std::vector<Value> elements;
+  std::string predicate;        // PredicateRead: its text form (predicate.hpp)
+  std::vector<std::pair<ElleKey, Value>> result;  // PredicateRead
 };
 
 struct ElleOp {
@@ -64,6 +77,8 @@ struct ElleOp {
   std::optional<std::int64_t> index, time;
   bool has_value = false;       // :value present and not nil
   std::vector<MicroOp> mops;    // :txn operations only
+  bool init = false;            // :f :init (the closed-predicate workload's initial state)
+  std::vector<std::pair<ElleKey, Value>> init_values;
   std::uint32_t line = 0, col = 0;
 };
 
@@ -119,6 +134,9 @@ class ElleReader {
   ElleOp convert(const edn::Node& n);
   MicroOp micro_op(const edn::Node& n);
   Value scalar(const edn::Node& n, std::string_view what);
+  ElleKey key(const edn::Node& k);
+  std::string predicate(const edn::Node& p);
+  std::vector<std::pair<ElleKey, Value>> key_values(const edn::Node& map, std::string_view what);
   void pair(std::size_t op_index, const edn::Node& process);
   History build(ReadResult& result);
   void refuse_non_transactional() const;
@@ -137,6 +155,8 @@ class ElleReader {
   // history that has no :txn operation at all.
   std::vector<std::string> other_fs_;
   bool read_collection_ = false, read_number_ = false;
+  std::optional<std::size_t> init_op_;  // the :init operation whose :value is the initial state
+  std::size_t absent_reads_ = 0;        // reads of nil read as absent keys
 };
 
 Value ElleReader::scalar(const edn::Node& n, std::string_view what) {
@@ -152,30 +172,74 @@ Value ElleReader::scalar(const edn::Node& n, std::string_view what) {
   }
 }
 
+ElleKey ElleReader::key(const edn::Node& k) {
+  if (k.kind == edn::Kind::Integer) return ElleKey{std::to_string(k.integer), true};
+  if (k.kind == edn::Kind::Keyword || k.kind == edn::Kind::String) return ElleKey{k.text, false};
+  fail(k, fmt::format("{} keys are not supported (expected an integer, a keyword or a string "
+                      "as the key)",
+                      noun(k.kind)));
+}
+
+// Elle's closed-predicate predicates: :true, [:= c], [:mod m r].
+std::string ElleReader::predicate(const edn::Node& p) {
+  if (p.is_name() && p.text == "true") return "true";
+  auto integer = [&](const edn::Node& n) {
+    if (n.kind != edn::Kind::Integer) fail(n, "expected an integer in the predicate");
+    return n.integer;
+  };
+  if (p.is_seq() && p.items.size() == 2 && p.items[0].is_name() && p.items[0].text == "=") {
+    const edn::Node& c = p.items[1];
+    if (c.kind == edn::Kind::Integer) return fmt::format("v={}", c.integer);
+    if (c.kind == edn::Kind::String || c.kind == edn::Kind::Keyword) return fmt::format("v=\"{}\"", c.text);
+    if (c.kind == edn::Kind::Nil) return "v=null";
+    fail(c, fmt::format("{} constants are not supported in a predicate", noun(c.kind)));
+  }
+  if (p.is_seq() && p.items.size() == 3 && p.items[0].is_name() && p.items[0].text == "mod") {
+    const std::int64_t m = integer(p.items[1]), r = integer(p.items[2]);
+    if (m <= 0) fail(p.items[1], "the modulus of [:mod m r] must be positive");
+    return fmt::format("v%{}={}", m, r);
+  }
+  fail(p, fmt::format("unknown predicate (expected {}, [{} c] or [{} m r])", field("true"),
+                      field("="), field("mod")));
+}
+
+std::vector<std::pair<ElleKey, Value>> ElleReader::key_values(const edn::Node& map,
+                                                              std::string_view what) {
+  if (map.kind == edn::Kind::Nil) return {};
+  if (map.kind != edn::Kind::Map)
+    fail(map, fmt::format("expected a map of keys to values as {}, found {}", what,
+                          edn::kind_name(map.kind)));
+  std::vector<std::pair<ElleKey, Value>> out;
+  for (std::size_t i = 0; i + 1 < map.items.size(); i += 2)
+    out.emplace_back(key(map.items[i]), scalar(map.items[i + 1], "value"));
+  return out;
+}
+
 MicroOp ElleReader::micro_op(const edn::Node& n) {
-  if (!n.is_seq() || n.items.size() != 3)
+  const bool is_delete = n.is_seq() && n.items.size() == 2 && n.items[0].is_name() && n.items[0].text == "delete";
+  if (!n.is_seq() || (n.items.size() != 3 && !is_delete))
     fail(n, fmt::format("expected a micro-operation [f key value], found {}{}",
                         edn::kind_name(n.kind),
                         n.is_seq() ? fmt::format(" of {} elements", n.items.size()) : ""));
   MicroOp m;
   const edn::Node& f = n.items[0];
+  if (!is_delete && f.is_name() && f.text == "delete")
+    fail(n, fmt::format("a delete names its key alone: [{} key]", field("delete")));
   if (f.is_name() && f.text == "r") m.kind = MicroOp::Kind::Read;
-  else if (f.is_name() && f.text == "w") m.kind = MicroOp::Kind::Write;
+  else if (f.is_name() && (f.text == "w" || f.text == "insert")) m.kind = MicroOp::Kind::Write;
   else if (f.is_name() && f.text == "append") m.kind = MicroOp::Kind::Append;
+  else if (is_delete) m.kind = MicroOp::Kind::Delete;
+  else if (f.is_name() && f.text == "rp") m.kind = MicroOp::Kind::PredicateRead;
   else
-    fail(f, fmt::format("unknown micro-operation (expected {}, {} or {})", field("r"),
-                        field("w"), field("append")));
-  const edn::Node& k = n.items[1];
-  if (k.kind == edn::Kind::Integer) {
-    m.key = std::to_string(k.integer);
-    m.integer_key = true;
-  } else if (k.kind == edn::Kind::Keyword || k.kind == edn::Kind::String) {
-    m.key = k.text;
-  } else {
-    fail(k, fmt::format("{} keys are not supported (expected an integer, a keyword or a string "
-                        "as the key)",
-                        noun(k.kind)));
+    fail(f, fmt::format("unknown micro-operation (expected {}, {}, {}, {}, {} or {})", field("r"),
+                        field("w"), field("append"), field("insert"), field("delete"), field("rp")));
+  if (m.kind == MicroOp::Kind::PredicateRead) {
+    m.predicate = predicate(n.items[1]);
+    m.result = key_values(n.items[2], "a predicate read's result");
+    return m;
   }
+  m.key = key(n.items[1]);
+  if (m.kind == MicroOp::Kind::Delete) return m;
   const edn::Node& v = n.items[2];
   if (m.kind == MicroOp::Kind::Read && v.is_seq()) {
     m.list = true;
@@ -209,8 +273,12 @@ ElleOp ElleReader::convert(const edn::Node& n) {
     ++no_f_;
   } else {
     op.txn = f->is_name() && f->text == "txn";
+    op.init = f->is_name() && f->text == "init";
     op.f = f->is_name() ? f->text : std::string(edn::kind_name(f->kind));
-    if (!op.txn) {
+    if (op.init) {
+      if (const edn::Node* value = n.get("value"))
+        op.init_values = key_values(*value, fmt::format("the {} operation's {}", field("init"), field("value")));
+    } else if (!op.txn) {
       if (std::find(other_fs_.begin(), other_fs_.end(), op.f) == other_fs_.end())
         other_fs_.push_back(op.f);
       if (const edn::Node* value = n.get("value"); value && op.f == "read") {
@@ -340,7 +408,15 @@ void ElleReader::read_ops() {
       process = &nil;
       ++no_process_;
     }
-    if (!ops_.back().txn) ++non_txn_;
+    if (ops_.back().init) {
+      // The initial state: the :ok completion's, else the invocation's.
+      if (init_op_ && ops_[*init_op_].type == OpType::Ok && ops_.back().type == OpType::Ok)
+        reader_.fail(n.line, n.col, fmt::format("a second {} operation: the initial state is given once (first on line {})",
+                                                field("init"), ops_[*init_op_].line));
+      if (!init_op_ || ops_.back().type == OpType::Ok) init_op_ = ops_.size() - 1;
+    } else if (!ops_.back().txn) {
+      ++non_txn_;
+    }
     pair(ops_.size() - 1, *process);
     // Non-transactional operations are only needed for pairing.
     if (!ops_.back().txn) ops_.back().mops.clear();
@@ -349,7 +425,7 @@ void ElleReader::read_ops() {
 
 History ElleReader::build(ReadResult& result) {
   History h;
-  auto key_of = [&](const MicroOp& m) { return h.intern_key(m.key, m.integer_key); };
+  auto key_of = [&](const ElleKey& k) { return h.intern_key(k.text, k.integer); };
   std::unordered_set<std::string> names;
   std::size_t committed = 0, aborted = 0, unknown = 0, dropped = 0, incomplete = 0;
   for (const Process& p : processes_) {
@@ -394,10 +470,33 @@ History ElleReader::build(ReadResult& result) {
       if (!source) continue;
       const std::uint32_t line = source->line;
       for (const auto& m : source->mops) {
-        KeyId k = key_of(m);
-        if (m.kind != MicroOp::Kind::Read) {
+        if (m.kind == MicroOp::Kind::PredicateRead) {
+          if (writes_only) continue;
+          PredicateRead pr{m.predicate, {}};
+          for (const auto& [k, v] : m.result) pr.result.emplace_back(key_of(k), h.intern_value(v));
+          h.add_predicate_read(t, std::move(pr), line);
+          continue;
+        }
+        KeyId k = key_of(m.key);
+        if (m.kind == MicroOp::Kind::Delete) {
+          h.add_delete(t, k, line);
+        } else if (m.kind != MicroOp::Kind::Read) {
           h.add_write(t, k, h.intern_value(m.value), line);
         } else if (!writes_only) {
+          if (init_op_ && !m.list && std::holds_alternative<std::monostate>(m.value)) {
+            // With an initial state, nil is no version: the key was unborn
+            // or dead, which a predicate read of the key alone returns as
+            // nothing.
+            if (m.key.text.find_first_of(",]") != std::string::npos || m.key.text.empty() ||
+                m.key.text.front() == ' ' || m.key.text.back() == ' ')
+              reader_.fail(source->line, source->col,
+                           fmt::format("a read of nil of key {} cannot be spelled as a predicate read "
+                                       "of that key alone",
+                                       quote_string(m.key.text)));
+            h.add_predicate_read(t, PredicateRead{fmt::format("[{},{}]", m.key.text, m.key.text), {}}, line);
+            ++absent_reads_;
+            continue;
+          }
           if (!m.list) {
             h.add_read(t, k, h.intern_value(m.value), line);
             continue;
@@ -435,6 +534,14 @@ History ElleReader::build(ReadResult& result) {
     notes.push_back(fmt::format("{} failed or indeterminate transactions write nothing: left "
                                 "out",
                                 dropped));
+  if (absent_reads_ > 0)
+    notes.push_back(fmt::format("{} reads of nil (an unborn or deleted key) are read as predicate reads "
+                                "of that key alone that returned nothing",
+                                absent_reads_));
+  // The closed-predicate workload's initial state: its keys, with their
+  // values (interned before the last key, so after the transactions).
+  if (init_op_)
+    for (const auto& [k, v] : ops_[*init_op_].init_values) h.set_init(key_of(k), h.intern_value(v));
   return h;
 }
 
@@ -470,12 +577,30 @@ void ElleReader::refuse_non_transactional() const {
 }
 
 ReadResult ElleReader::read(Format format, InitMode init) {
-  initial::refuse_explicit(source_, init, "Elle histories", "they have no initial transaction");
   ReadResult result;
   result.format = format;
   read_ops();
-  if (non_txn_ == ops_.size()) refuse_non_transactional();
+  // Only the closed-predicate workload's :init is an initial transaction.
+  if (!init_op_)
+    initial::refuse_explicit(source_, init, "Elle histories", "they have no initial transaction");
+  if (std::none_of(ops_.begin(), ops_.end(), [](const ElleOp& o) { return o.txn; }))
+    refuse_non_transactional();
   result.history = build(result);
+  if (init_op_) {
+    // The closed-predicate workload: its :init operation is the initial
+    // transaction.
+    const ElleOp& op = ops_[*init_op_];
+    if (init == InitMode::Implicit || init == InitMode::None)
+      throw InputError(fmt::format("{}:{}:{}: --init {} is not supported for this history: its {} operation "
+                                   "gives the initial state (use --init auto or explicit)",
+                                   source_, op.line, op.col, init_mode_name(init), field("init")));
+    initial::record(result, init, InitialState::Explicit,
+                    fmt::format("the {} operation on line {} writes {} key{}; every other key is unborn "
+                                "until inserted",
+                                field("init"), op.line, op.init_values.size(),
+                                initial::plural(op.init_values.size())));
+    return result;
+  }
   // The initial value of every Elle key is nil (or the empty list).
   initial::record_implicit_or_none(
       result, init, "T0 writes nil (the empty list) to every key",
