@@ -202,6 +202,7 @@ class Values:
         self.seen = {}  # key -> set of the same
         self.duplicates = 0
         self.writes = 0
+        self.unique = set()  # values never repeated (predicate writes')
 
     def pick(self, key, fresh=False):
         self.writes += 1
@@ -215,7 +216,7 @@ class Values:
 
     def commit(self, key, value):
         s = self.seen.setdefault(key, set())
-        if value not in s:
+        if value not in s and value not in self.unique:
             s.add(value)
             self.committed.setdefault(key, []).append(value)
 
@@ -230,6 +231,11 @@ def session_quota(txns, sessions):
 # consecutive keys, which returns every key of the range whose value it sees
 # is positive (the initial value is 0: a key not written yet is left out).
 RANGE = None  # (probability, width, keys) when on
+# Predicate writes (--pred-writes P): with probability P a transaction then
+# runs "UPDATE ... SET v = n WHERE k in [lo,hi] AND v % 2 = 0" over
+# --range-width consecutive keys, n a fresh value: it writes every key of
+# the range whose value it sees is even (the initial 0 included).
+PRED_WRITES = 0.0
 
 
 def make_txn(work, values, read_value, first=()):
@@ -243,6 +249,19 @@ def make_txn(work, values, read_value, first=()):
         hits = [(k, read_value(k)) for k in range(lo, lo + width)]
         ops.append(("pr", f"[{lo},{lo + width - 1}] && v>0",
                     [(k, v) for k, v in hits if isinstance(v, int) and v > 0]))
+    if RANGE and PRED_WRITES > 0 and work.rng.random() < PRED_WRITES:
+        width = min(RANGE[1], RANGE[2])
+        lo = work.rng.randrange(RANGE[2] - width + 1)
+        # Fresh and never repeated: a read of it after the update is then
+        # a read of the update's write.
+        n = values.pick(lo, fresh=True)
+        values.unique.add(n)
+        for k in range(lo, lo + width):
+            v = local[k] if k in local else read_value(k)
+            if isinstance(v, int) and v % 2 == 0:
+                local[k] = n
+                read.add(k)
+        ops.append(("pw", f"[{lo},{lo + width - 1}] && v%2=0", n))
     for write, k in list(first) + work.txn():
         if write:
             # A read-modify-write (an increment, a balance update) writes a
@@ -423,18 +442,24 @@ def main():
                    help="native format: probability that a transaction starts with a range read "
                         "\"[lo,hi] && v>0\" over --range-width consecutive keys (default 0)")
     p.add_argument("--range-width", type=positive, default=10,
-                   help="keys a range read covers (default 10)")
+                   help="keys a range read (or a predicate write) covers (default 10)")
+    p.add_argument("--pred-writes", type=fraction, default=0.0,
+                   help="native format: probability that a transaction runs a predicate write "
+                        "\"[lo,hi] && v%%2=0\" over --range-width consecutive keys, writing a fresh "
+                        "value to each key whose value is even (default 0)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("-o", "--output", default="-", help="output file (default stdout)")
     args = p.parse_args()
     if args.txns < args.sessions:
         p.error("--txns must be at least --sessions")
 
-    if args.range_reads > 0:
+    if args.range_reads > 0 or args.pred_writes > 0:
         if args.format != "native":
-            p.error("--range-reads needs --format native (the other formats have no predicate reads)")
-        global RANGE
+            p.error("--range-reads and --pred-writes need --format native (the other formats have no "
+                    "predicates)")
+        global RANGE, PRED_WRITES
         RANGE = (args.range_reads, args.range_width, args.keys)
+        PRED_WRITES = args.pred_writes
     rng = random.Random(args.seed)
     sim = simulate_ser if args.isolation == "ser" else simulate_si
     sessions, values, info = sim(args, rng)
@@ -456,6 +481,7 @@ def main():
             if args.format == "native":
                 body = ", ".join(
                     f'["pr", "{k}", [{", ".join(f"[{a}, {b}]" for a, b in v)}]]' if kind == "pr"
+                    else f'["pw", "{k}", {v}]' if kind == "pw"
                     else f'["{kind}", {k}, {v}]' for kind, k, v in ops)
                 buf.append(("" if t == 1 else ",\n ") +
                            f'{{"id": "S{s}.{t}", "begin": {begin}, "commit": {commit}, '

@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -46,19 +47,29 @@ std::optional<std::string> predicate_write_gap(const History& h) {
     if (!predicates[p]) predicates[p] = parse_predicate(h.predicate_reads()[p].predicate);
     return predicates[p] ? index.covered(*predicates[p]) : std::vector<KeyId>{};
   };
-  // Whether anything other than the predicate write `pw` may have left (k, v).
+  // Whether anything other than the predicate write `pw` may have left (k, v):
+  // the initial state, an item write, or another predicate write of v that
+  // covers k. Indexed at the first question: (key, value) of every item
+  // write, and the predicate writes by value.
+  std::optional<std::unordered_set<std::uint64_t>> item_writes;
+  std::unordered_map<ValueId, std::vector<std::pair<TxnId, std::uint32_t>>> pws_of_value;
   auto written_elsewhere = [&](TxnId pw_txn, std::uint32_t pw_op, KeyId k, ValueId v) {
     if (h.t0_writes(k) && h.init_value(k) == v) return true;
-    for (TxnId u = 1; u < h.num_txns(); ++u)
-      for (std::uint32_t j = 0; j < h.txn(u).ops.size(); ++j) {
-        const Op& op = h.txn(u).ops[j];
-        if (op.value != v || (u == pw_txn && j == pw_op)) continue;
-        if (op.kind == OpKind::Write && op.key == k) return true;
-        if (op.kind == OpKind::PredicateWrite) {
-          const auto keys = covered(op.predicate);
-          if (std::binary_search(keys.begin(), keys.end(), k)) return true;
+    if (!item_writes) {
+      item_writes.emplace();
+      for (TxnId u = 1; u < h.num_txns(); ++u)
+        for (std::uint32_t j = 0; j < h.txn(u).ops.size(); ++j) {
+          const Op& op = h.txn(u).ops[j];
+          if (op.kind == OpKind::Write) item_writes->insert(std::uint64_t{op.key} << 32 | op.value);
+          if (op.kind == OpKind::PredicateWrite) pws_of_value[op.value].emplace_back(u, j);
         }
-      }
+    }
+    if (item_writes->count(std::uint64_t{k} << 32 | v)) return true;
+    for (const auto& [u, j] : pws_of_value[v]) {
+      if (u == pw_txn && j == pw_op) continue;
+      const auto keys = covered(h.txn(u).ops[j].predicate);
+      if (std::binary_search(keys.begin(), keys.end(), k)) return true;
+    }
     return false;
   };
   for (TxnId t = 1; t < h.num_txns(); ++t) {
@@ -67,7 +78,7 @@ std::optional<std::string> predicate_write_gap(const History& h) {
                      [](const Op& op) { return op.kind == OpKind::PredicateWrite; }))
       continue;
     std::unordered_map<KeyId, std::uint32_t> guarded;  // key -> the predicate write guarding it
-    std::vector<bool> written(h.keys().size(), false);  // a certain write of the transaction
+    std::unordered_set<KeyId> written;  // a certain write of the transaction
     auto after = [&](const Op& op, KeyId k, std::uint32_t pw) {
       return fmt::format("{}: {} reads {} after {} in the same transaction, and depends on "
                          "whether that changed it, which is not modelled",
@@ -78,17 +89,17 @@ std::optional<std::string> predicate_write_gap(const History& h) {
       switch (op.kind) {
         case OpKind::Write:
           guarded.erase(op.key);
-          written[op.key] = true;
+          written.insert(op.key);
           break;
         case OpKind::Read: {
+          // Its value says whether the predicate write changed the key,
+          // unless another write of the key left that value too.
           auto g = guarded.find(op.key);
           if (g == guarded.end()) break;
           const Op& pw = txn.ops[g->second];
-          const auto& pred = predicates[pw.predicate];
-          if (pred && op.value == pw.value && !pred->holds(h.keys()[op.key], h.values()[op.value]) &&
-              written_elsewhere(t, g->second, op.key, op.value))
-            return fmt::format("{}: {} returns the value {} wrote, which the version it read "
-                               "may have had too: whether it changed {} is ambiguous",
+          if (op.value == pw.value && written_elsewhere(t, g->second, op.key, op.value))
+            return fmt::format("{}: {} returns the value {} wrote, which another write of the key "
+                               "left too: whether it changed {} is ambiguous",
                                h.txn_name(t), format_op(h, op), format_op(h, pw),
                                h.key_text(op.key));
           break;
@@ -97,7 +108,7 @@ std::optional<std::string> predicate_write_gap(const History& h) {
         case OpKind::PredicateWrite:
           for (const KeyId k : covered(op.predicate)) {
             if (auto g = guarded.find(k); g != guarded.end()) return after(op, k, g->second);
-            if (op.kind == OpKind::PredicateWrite && !written[k]) guarded.emplace(k, i);
+            if (op.kind == OpKind::PredicateWrite && !written.count(k)) guarded.emplace(k, i);
           }
           break;
       }

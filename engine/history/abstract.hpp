@@ -204,8 +204,9 @@ struct AbstractOptions {
 // transaction that needs it: a predicate read or write of a key after a
 // predicate write of it in the same transaction (the truth of one depends on
 // the other's), or an item read after one that returns the predicate
-// write's value where the version the predicate write read may have had it
-// too. std::nullopt when every predicate write is modelled.
+// write's value where another write of the key (or the initial state) has
+// that value too, so that the read may not be of the predicate write's.
+// std::nullopt when every predicate write is modelled.
 std::optional<std::string> predicate_write_gap(const History& h);
 
 // Builds the abstract view over `member` (indexed by TxnId, T0 forced in).

@@ -86,9 +86,20 @@ void EagerOrder::encode() {
     if (also != kNoTxn) enc_.add_commit_condition(c, also);
     require(c);
   }
-  // Write-write: each open pair, both ways.
+  // Write-write: each open pair, both ways; a pair with a guarded write
+  // whose order pruning fixed, that way, if both writes exist.
   const auto& pairs = pg_.pairs();
   for (std::size_t p = 0; p < pairs.size(); ++p) {
+    const WwPair& pr = pairs[p];
+    if (!enc_.has_pair_var(p) && (pr.state == 1 || pr.state == -1) &&
+        (pg_.abstract().guard_of(pr.a, pr.key) != kNoGuard || pg_.abstract().guard_of(pr.b, pr.key) != kNoGuard)) {
+      const TxnId from = pr.state > 0 ? pr.a : pr.b, to = pr.state > 0 ? pr.b : pr.a;
+      CondEdge c{{from, to, Dep::WW, pr.key}};
+      enc_.add_write_condition(c, from, pr.key);
+      enc_.add_write_condition(c, to, pr.key);
+      require(c);
+      continue;
+    }
     if (!enc_.has_pair_var(p)) continue;
     for (auto [x, y] : {std::pair{pairs[p].a, pairs[p].b}, std::pair{pairs[p].b, pairs[p].a}}) {
       CondEdge c{{x, y, Dep::WW, pairs[p].key}};

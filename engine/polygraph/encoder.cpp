@@ -134,6 +134,21 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     }
   for (const auto& [g, happened] : a.forced_guards)
     solver_.add_clause({happened ? Lit::pos(guard_var_[g]) : Lit::neg(guard_var_[g])});
+  // A read fixed to a guarded write by pruning: the write happened.
+  for (const WrChoice& ch : choices)
+    if (ch.fixed)
+      if (const std::uint32_t g = a.guard_of(ch.cands.front(), ch.key); g != kNoGuard)
+        solver_.add_clause({Lit::pos(guard_var_[g])});
+  // Two writes of a pair that pruning found cannot both exist.
+  for (const WwPair& pr : pairs) {
+    if (pr.state != WwPair::kNotBoth) continue;
+    CondEdge both{};
+    add_write_condition(both, pr.a, pr.key);
+    add_write_condition(both, pr.b, pr.key);
+    std::vector<Lit> clause;
+    for (std::uint8_t q = 0; q < both.n; ++q) clause.push_back(~both.lits[q]);
+    solver_.add_clause(clause);
+  }
   if (two_width) two_width_clauses();
   solver_.set_default_polarity(true);
   stats_.vars = solver_.num_vars();

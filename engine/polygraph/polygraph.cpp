@@ -434,10 +434,20 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
     for (WwPair& p : pairs_) {
       ++progress_.done;
       budget::poll();
-      if (p.state != 0 || uncertain(p.a, p.key) || uncertain(p.b, p.key)) continue;
+      if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
       implied_by_ww(p.a, p.b, p.key, ab);
       implied_by_ww(p.b, p.a, p.key, ba);
       bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
+      if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
+        // A guarded write may not exist: if both do, their order is the
+        // one that closes no cycle (its edges stay conditional on the
+        // truths, not in the known graph); if neither order can, they do
+        // not both exist.
+        if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
+        else if (bad_ab) p.state = -1;
+        else if (bad_ba) p.state = 1;
+        continue;
+      }
       if (bad_ab && bad_ba) {
         auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
         if (c2.size() < c1.size()) std::swap(c1, c2);
@@ -457,7 +467,9 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
       if (c.fixed || unknown_[c.reader]) continue;
       std::vector<TxnId> alive;
       for (TxnId w : c.cands) {
-        const bool maybe = uncertain(w, c.key);
+        // A guarded write read is one that exists: its edges are as
+        // certain as a certain write's.
+        const bool maybe = unknown_[w];
         if (!maybe) implied_by_wr(w, c.reader, c.key, ab);
         if (maybe || !infeasible(ab)) alive.push_back(w);
       }
@@ -475,7 +487,7 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
         changed = true;
         c.cands = std::move(alive);
       }
-      if (c.cands.size() == 1 && !uncertain(c.cands[0], c.key)) {
+      if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
         fix_wr(c.cands[0], c.reader, c.key, pruned);
         c.fixed = true;
         changed = true;

@@ -29,9 +29,14 @@
 namespace iso::poly {
 
 struct WwPair {
+  // A pair with a guarded write (a predicate write's) found by pruning that
+  // both writes cannot exist: every order closes a cycle.
+  static constexpr std::int8_t kNotBoth = 2;
   TxnId a = 0, b = 0;  // a < b
   KeyId key = 0;
-  std::int8_t state = 0;  // 0 open, +1 a→b known, -1 b→a known
+  // 0 open, +1 a→b known, -1 b→a known (with a guarded endpoint: if both
+  // writes exist; the edge is then no known edge), kNotBoth.
+  std::int8_t state = 0;
 };
 
 struct WrChoice {
