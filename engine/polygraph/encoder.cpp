@@ -139,6 +139,7 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     if (ch.fixed)
       if (const std::uint32_t g = a.guard_of(ch.cands.front(), ch.key); g != kNoGuard)
         solver_.add_clause({Lit::pos(guard_var_[g])});
+  latest_version_clauses();
   // Two writes of a pair that pruning found cannot both exist.
   for (const WwPair& pr : pairs) {
     if (pr.state != WwPair::kNotBoth) continue;
@@ -153,6 +154,44 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
   solver_.set_default_polarity(true);
   stats_.vars = solver_.num_vars();
   stats_.clauses = solver_.stats().clauses;
+}
+
+// A read of w cannot be followed by a guarded write w' of the key that the
+// reader reaches back (w' before the reader in every compatible graph)
+// and that comes after w if both exist (T0 first, or the order pruning
+// fixed): the anti-dependency reader -> w' would close a cycle. So reading
+// w and w' happening exclude each other: a binary clause per such pair.
+// Where real time or sessions order the writers, unit propagation then
+// evaluates predicate writes one after the other, as the database did.
+void Encoder::latest_version_clauses() {
+  const AbstractHistory& a = pg_.abstract();
+  if (a.guarded.empty()) return;
+  std::vector<std::vector<TxnId>> guarded_writers(pg_.history().keys().size());
+  for (const GuardedWrite& gw : a.guarded)
+    if (gw.final) guarded_writers[gw.key].push_back(gw.txn);
+  const auto& choices = pg_.choices();
+  const auto& pairs = pg_.pairs();
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    const WrChoice& ch = choices[c];
+    if (choice_var_[c] == kNoVar || pg_.unknown(ch.reader)) continue;
+    for (TxnId w2 : guarded_writers[ch.key]) {
+      budget::poll();
+      if (w2 == ch.reader || pg_.unknown(w2)) continue;
+      if (!pg_.closes_cycle(DepEdge{ch.reader, w2, Dep::RW, ch.key})) continue;
+      const Lit happened = Lit::pos(guard_var_[a.guard_of(w2, ch.key)]);
+      for (std::size_t i = 0; i < ch.cands.size(); ++i) {
+        const TxnId w = ch.cands[i];
+        if (w == w2 || pg_.unknown(w)) continue;
+        if (w != kInitTxn) {
+          const auto p = pg_.pair_index(ch.key, w, w2);
+          if (!p || pairs[*p].state == 0 || pairs[*p].state == WwPair::kNotBoth) continue;
+          if ((pairs[*p].state > 0) != (pairs[*p].a == w)) continue;  // w2 first
+        }
+        solver_.add_clause({~choice_lit(c, i), ~happened});
+        ++stats_.two_width_clauses;
+      }
+    }
+  }
 }
 
 std::optional<Lit> Encoder::ww_lit(KeyId k, TxnId from, TxnId to) const {
@@ -384,6 +423,10 @@ ModelEdges Encoder::model_edges() const {
       if (w != kInitTxn)
         if (auto l = ww_lit(k, w, *nx)) e.add(*l);
       add_write_condition(e, *nx, k);
+      // The version read, when it is a guarded write's: the order after it
+      // is then no known edge, nor is this one (a read of it fixed by
+      // pruning has no literal of its own).
+      if (w != kInitTxn) add_write_condition(e, w, k);
       add_commit_condition(e, reader);
       if (e.n > 0) edges.push_back(e);
     };

@@ -127,6 +127,7 @@ class Encoder {
 
  private:
   void two_width_clauses();
+  void latest_version_clauses();
   std::vector<DepEdge> rebuild(const TwoWidth& tw) const;
 
   Polygraph& pg_;

@@ -194,9 +194,23 @@ std::string edge_fact(const History& h, const DepEdge& e) {
     case Dep::WW:
       return fmt::format("{} overwrites {}", version_text(h, e.to, e.key),
                          version_text(h, e.from, e.key));
-    case Dep::RW:
+    case Dep::RW: {
+      // A key a predicate read left out: it read a version that fails the
+      // predicate, and the later write may be what made it match.
+      const auto r = read_of(h, e.from, e.key, e.to, false);
+      if (r && h.txn(e.from).ops[*r].kind == OpKind::PredicateRead) {
+        const PredicateRead& pr = h.predicate_reads()[h.txn(e.from).ops[*r].predicate];
+        const bool returned = std::any_of(pr.result.begin(), pr.result.end(),
+                                          [&](const auto& kv) { return kv.first == e.key; });
+        if (!returned)
+          return fmt::format("{} leaves out {}: it read a version of {} that fails {}, which {} "
+                             "overwrites",
+                             op_text(h, e.from, *r), h.key_text(e.key), h.key_text(e.key),
+                             pr.predicate, version_text(h, e.to, e.key));
+      }
       return fmt::format("{} reads a version that {} overwrites",
                          read_text(h, e.from, e.key, e.to, false), version_text(h, e.to, e.key));
+    }
     case Dep::RT:
     case Dep::RTCC:
     case Dep::RTBC: {

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Benchmark of SER with predicates (`isosynth check -l SER --stats`) on
+# generated histories (bench/checker/generate.py --format native): the
+# size (1k, 10k, 100k) at one setting, then at 10k the range-read ratio, the
+# range width and the predicate-write ratio one at a time; strict
+# serializability (which uses the client times, as Vbox does) beside SER.
+# One process per (input, level), timed by bench/lib.sh, with a time limit.
+#
+#   bench/checker/predicates.sh [--timeout S] [--no-big] [--out FILE]
+#
+# Writes a CSV (default bench/results/predicates-DATE.csv) headed by the
+# machine, the commit and the date: per run the verdict, the phases --stats
+# reports (parse, construct, prune, encode, solve), the wall time, the peak
+# memory, and the graph's sizes. Inputs go to bench/work/predicates/ (ignored
+# by git) and are reused (generation is deterministic).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+source bench/lib.sh
+limit=600
+big=1
+out=bench/results/predicates-$(date -u +%Y-%m-%d).csv
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --timeout) limit=$2; shift 2 ;;
+    --no-big) big=0; shift ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+work=bench/work/predicates
+mkdir -p "$work/runs"
+cmake --build build -j2 --target isosynth >/dev/null
+bin=$root/build/isosynth
+
+# name|transactions|sessions|keys|range-read ratio|width|predicate-write ratio|levels
+runs=(
+  "size-1k|1000|20|500|0.2|20|0|SER"
+  "size-10k|10000|20|500|0.2|20|0|SER StrictSER"
+  "ratio-0.05|10000|20|500|0.05|20|0|SER"
+  "ratio-0.5|10000|20|500|0.5|20|0|SER"
+  "width-5|10000|20|500|0.2|5|0|SER"
+  "width-100|10000|20|500|0.2|100|0|SER"
+  "pw-1k-0.1|1000|20|500|0.2|20|0.1|SER"
+  "pw-10k-0.02|10000|20|500|0.2|20|0.02|SER StrictSER"
+  "pw-10k-0.1|10000|20|500|0.2|20|0.1|SER StrictSER"
+)
+if [[ $big == 1 ]]; then
+  runs+=("size-100k|100000|50|10000|0.2|20|0|SER StrictSER")
+  runs+=("pw-100k-0.02|100000|50|10000|0.2|20|0.02|SER StrictSER")
+fi
+
+{
+  bench_header "$out"
+  echo "# SER with predicates: isosynth check F -l LEVEL --stats, $(timed_how), limit ${limit} s"
+  echo "name,txns,range_reads,width,pred_writes,level,verdict,parse_s,construct_s,prune_s,encode_s,solve_s,wall_s,peak_mb,known_edges,ww_pairs,ww_open,read_choices,read_open,rounds"
+} >"$out"
+for r in "${runs[@]}"; do
+  IFS='|' read -r name txns sessions keys ratio width pw levels <<<"$r"
+  f=$work/$name.json
+  [[ -s $f ]] || python3 bench/checker/generate.py --format native --txns "$txns" --sessions "$sessions" \
+      --keys "$keys" --range-reads "$ratio" --range-width "$width" --pred-writes "$pw" --seed 1 -o "$f" 2>/dev/null
+  for level in $levels; do
+    tag=$work/runs/$name-$level
+    timed "$tag" "$limit" "$bin" check "$f" -l "$level" --stats
+    stats=$(grep -E '^[a-z]+\.[A-Za-z]+: parse' "$tag.err" || true)
+    sizes=$(grep -E 'transactions, .* known edges' "$tag.err" || true)
+    num() { grep -oE "$1" <<<"$2" | grep -oE '[0-9.]+' | head -1 || true; }
+    verdict=$(grep -oE '^[a-z]+\.[A-Za-z]+: (allowed|violated)' "$tag.out" | head -1 | cut -d' ' -f2 || true)
+    [[ $timed_code == 124 ]] && verdict=timeout
+    wall=$(awk '/^wall/{print $2}' "$tag.time")
+    kb=$(awk '/Maximum resident set size|^maxrss_kb/{print $NF}' "$tag.time" | tail -1)
+    echo "$name,$txns,$ratio,$width,$pw,$level,${verdict:-error},$(num 'parse [0-9.]+' "$stats"),$(num 'construct [0-9.]+' "$stats"),$(num 'prune [0-9.]+' "$stats"),$(num 'encode [0-9.]+' "$stats"),$(num 'solve [0-9.]+' "$stats"),$wall,$((kb / 1024)),$(num '[0-9]+ known edges' "$sizes"),$(num '[0-9]+ ww pairs' "$sizes"),$(num '\([0-9]+ open\), [0-9]+ read' "$sizes"),$(num '[0-9]+ read choices' "$sizes"),$(num 'choices \([0-9]+ open' "$sizes"),$(num '[0-9]+ rounds' "$stats")" >>"$out"
+    echo "$name $level: ${verdict:-error} in ${wall} s" >&2
+  done
+done
+echo "wrote $out" >&2
