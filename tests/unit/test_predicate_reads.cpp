@@ -440,10 +440,10 @@ TEST_CASE("predicate writes: Vbox's Figure 1 is not serializable") {
 }
 
 TEST_CASE("predicate writes: graph, generic oracle, brute force and serial orders agree") {
+  // Every level the brute force knows without time (Biswas-Enea, Cerone,
+  // dbcop, Plume; Adya's below).
   std::mt19937_64 rng(2024);
-  const std::vector<std::string> levels = {"biswas.SER", "biswas.SI", "biswas.PC", "biswas.CC", "biswas.RA",
-                                           "biswas.RC", "cerone.SER", "cerone.SI", "cerone.PSI", "cerone.CC",
-                                           "cerone.UA"};
+  const std::vector<std::string>& levels = brute::levels();
   std::map<std::string, std::pair<int, int>> counts;
   int refused = 0, by_writes = 0;
   for (int i = 0; i < 300; ++i) {
@@ -482,8 +482,8 @@ TEST_CASE("predicate writes: graph, generic oracle, brute force and serial order
   CHECK(refused < 60);
   for (const auto& [name, c] : counts) {
     INFO(name, ": ", c.first, " allowed, ", c.second, " violated");
-    CHECK(c.first > 20);
-    CHECK(c.second > 20);
+    CHECK(c.first > 10);
+    CHECK(c.second > 10);
   }
 }
 
