@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/history/abstract.hpp"
 #include "engine/history/formats/formats.hpp"
 
 namespace fuzzcheck {
@@ -57,10 +58,22 @@ inline void round_trip(const iso::History& h) {
   }
 }
 
-// Both: what a target does with every history a reader accepts.
+// The abstraction every checker starts from, with predicate reads and
+// writes expanded, runs on anything a reader accepts (small histories: the
+// fuzzer's inputs are).
+inline void abstract(const iso::History& h) {
+  if (h.num_txns() > 256) return;
+  (void)iso::predicate_write_gap(h);
+  iso::AbstractOptions o;
+  o.predicate_reads = true;
+  (void)iso::abstract_history(h, iso::committed_members(h), o);
+}
+
+// All three: what a target does with every history a reader accepts.
 inline void verify(const iso::ReadResult& r, bool lines) {
   check(r, lines);
   round_trip(r.history);
+  abstract(r.history);
 }
 
 }  // namespace fuzzcheck
