@@ -221,9 +221,9 @@ std::optional<KeyId> ambiguous_list_key(const History& h) {
   return std::nullopt;
 }
 
-// RA, CC and RC by saturation leave predicate reads out, which is sound
-// for a note; leaving out predicate writes is not (their writes are read),
-// so those histories go to the generic oracle.
+// RA, CC and RC by saturation decide predicate reads but do not model
+// predicate writes (whose writes exist or not), so histories with predicate
+// writes go to the generic oracle.
 bool generic_for_predicate_writes(const History& h, const Level& level) {
   return h.has_predicate_writes() && level.graph && poly::saturated(*level.graph);
 }

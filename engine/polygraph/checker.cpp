@@ -1,9 +1,9 @@
 #include "engine/polygraph/checker.hpp"
 
-#include <stdexcept>
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 

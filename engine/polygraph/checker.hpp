@@ -131,7 +131,7 @@ CheckResult check_history(const History& h, const CheckOptions& options);
 // aborted is a member (unknown-status ones too: their commit is a choice),
 // and session order is kept between consecutive members only.
 // `predicate_reads`: expand predicate reads into read events
-// (AbstractOptions::predicate_reads), as SER and SI decide them.
+// (AbstractOptions::predicate_reads), as the polygraph and saturation decide them.
 AbstractHistory check_abstraction(const History& h, bool predicate_reads = false);
 
 // Does the graph level decide predicate reads (by their read events)?

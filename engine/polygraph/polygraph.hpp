@@ -9,9 +9,11 @@
 //  - WwPair: two writers of a key, one of the two orders;
 //  - WrChoice: a read with several candidate writers, exactly one of them.
 // Transactions of unknown status are nodes whose edges are all conditional on
-// a commit choice; pruning never fixes anything about them. Nor about a
-// predicate write's guarded write of a key (Vbox's truth constraints): its
-// write-write and anti-dependency edges are conditional on its truth.
+// a commit choice; pruning never fixes anything about them. A predicate
+// write's guarded write of a key (Vbox's truth constraints) has its
+// write-write and anti-dependency edges conditional on its truth: pruning
+// orders its pairs only on the condition that both writes exist
+// (WwPair::state, no known edge) or finds that they cannot both exist.
 #pragma once
 
 #include <cstdint>
@@ -106,8 +108,8 @@ class Polygraph {
   const TheoryGraph& theory() const { return theory_; }
   bool unknown(TxnId t) const { return unknown_[t]; }
   // t's write of k may not exist: t's status is unknown, or the write is a
-  // predicate write's, guarded by its truth (AbstractHistory::guarded).
-  // Pruning fixes nothing about such a write.
+  // predicate write's, guarded by its truth (AbstractHistory::guarded). No
+  // edge of such a write is a known edge.
   bool uncertain(TxnId t, KeyId k) const {
     return unknown_[t] || a_.guard_of(t, k) != kNoGuard;
   }
