@@ -411,6 +411,7 @@ TEST_CASE("format elle: the closed-predicate workload (:init, :insert, :delete, 
   expect_error(edn, "{:type :ok, :value [[:rp [:like 1] nil]]}\n", "1:26", "unknown predicate");
   expect_error(edn, "{:type :ok, :value [[:rp :true [1 2]]]}\n", "1:32", "expected a map of keys to values");
   expect_error(edn, "{:type :ok, :value [[:delete 1 2]]}\n", "1:21", "a delete names its key alone");
+  expect_error(edn, "{:type :ok, :value [[:rp :true {:z 3, :z 4}]]}\n", "1:39", "key \"z\" appears twice");
   expect_error(edn, "{:type :ok, :f :init, :value {:x 1}}\n{:type :ok, :f :init, :value {:x 2}}\n{:type :ok, :value []}\n",
                "2:1", "a second :init operation");
 }

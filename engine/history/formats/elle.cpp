@@ -210,8 +210,13 @@ std::vector<std::pair<ElleKey, Value>> ElleReader::key_values(const edn::Node& m
     fail(map, fmt::format("expected a map of keys to values as {}, found {}", what,
                           edn::kind_name(map.kind)));
   std::vector<std::pair<ElleKey, Value>> out;
-  for (std::size_t i = 0; i + 1 < map.items.size(); i += 2)
-    out.emplace_back(key(map.items[i]), scalar(map.items[i + 1], "value"));
+  for (std::size_t i = 0; i + 1 < map.items.size(); i += 2) {
+    ElleKey k = key(map.items[i]);
+    for (const auto& [seen, v] : out)
+      if (seen.text == k.text && seen.integer == k.integer)
+        fail(map.items[i], fmt::format("key {} appears twice in {}", quote_string(k.text), what));
+    out.emplace_back(std::move(k), scalar(map.items[i + 1], "value"));
+  }
   return out;
 }
 
