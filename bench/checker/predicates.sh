@@ -11,7 +11,7 @@
 # Writes a CSV (default bench/results/predicates-DATE.csv) headed by the
 # machine, the commit and the date: per run the verdict, the phases --stats
 # reports (parse, construct, prune, encode, solve), the wall time, the peak
-# memory, and the graph's sizes. Inputs go to bench/work/predicates/ (ignored
+# memory after each phase and in all, and the graph's sizes. Inputs go to bench/work/predicates/ (ignored
 # by git) and are reused (generation is deterministic).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,7 +54,7 @@ fi
 {
   bench_header "$out"
   echo "# SER with predicates: isosynth check F -l LEVEL --stats, $(timed_how), limit ${limit} s"
-  echo "name,txns,range_reads,width,pred_writes,level,verdict,parse_s,construct_s,prune_s,encode_s,solve_s,wall_s,peak_mb,known_edges,ww_pairs,ww_open,read_choices,read_open,rounds"
+  echo "name,txns,range_reads,width,pred_writes,level,verdict,parse_s,construct_s,prune_s,encode_s,solve_s,wall_s,mb_after_construct,mb_after_prune,mb_after_encode,peak_mb,known_edges,ww_pairs,ww_open,read_choices,read_open,rounds"
 } >"$out"
 for r in "${runs[@]}"; do
   IFS='|' read -r name txns sessions keys ratio width pw levels <<<"$r"
@@ -66,12 +66,13 @@ for r in "${runs[@]}"; do
     timed "$tag" "$limit" "$bin" check "$f" -l "$level" --stats
     stats=$(grep -E '^[a-z]+\.[A-Za-z]+: parse' "$tag.err" || true)
     sizes=$(grep -E 'transactions, .* known edges' "$tag.err" || true)
+    memory=$(grep -E 'peak memory after' "$tag.err" || true)
     num() { grep -oE "$1" <<<"$2" | grep -oE '[0-9.]+' | head -1 || true; }
     verdict=$(grep -oE '^[a-z]+\.[A-Za-z]+: (allowed|violated)' "$tag.out" | head -1 | cut -d' ' -f2 || true)
     [[ $timed_code == 124 ]] && verdict=timeout
     wall=$(awk '/^wall/{print $2}' "$tag.time")
     kb=$(awk '/Maximum resident set size|^maxrss_kb/{print $NF}' "$tag.time" | tail -1)
-    echo "$name,$txns,$ratio,$width,$pw,$level,${verdict:-error},$(num 'parse [0-9.]+' "$stats"),$(num 'construct [0-9.]+' "$stats"),$(num 'prune [0-9.]+' "$stats"),$(num 'encode [0-9.]+' "$stats"),$(num 'solve [0-9.]+' "$stats"),$wall,$((kb / 1024)),$(num '[0-9]+ known edges' "$sizes"),$(num '[0-9]+ ww pairs' "$sizes"),$(num '\([0-9]+ open\), [0-9]+ read' "$sizes"),$(num '[0-9]+ read choices' "$sizes"),$(num 'choices \([0-9]+ open' "$sizes"),$(num '[0-9]+ rounds' "$stats")" >>"$out"
+    echo "$name,$txns,$ratio,$width,$pw,$level,${verdict:-error},$(num 'parse [0-9.]+' "$stats"),$(num 'construct [0-9.]+' "$stats"),$(num 'prune [0-9.]+' "$stats"),$(num 'encode [0-9.]+' "$stats"),$(num 'solve [0-9.]+' "$stats"),$wall,$(num 'construct [0-9]+ MB' "$memory"),$(num 'prune [0-9]+ MB' "$memory"),$(num 'encode [0-9]+ MB' "$memory"),$((kb / 1024)),$(num '[0-9]+ known edges' "$sizes"),$(num '[0-9]+ ww pairs' "$sizes"),$(num '\([0-9]+ open\), [0-9]+ read' "$sizes"),$(num '[0-9]+ read choices' "$sizes"),$(num 'choices \([0-9]+ open' "$sizes"),$(num '[0-9]+ rounds' "$stats")" >>"$out"
     echo "$name $level: ${verdict:-error} in ${wall} s" >&2
   done
 done
