@@ -583,3 +583,28 @@ TEST_CASE("predicate writes: a read of a version after a predicate write's, and 
     CHECK(generic_decision(ordered, library().level(name)).verdict == Verdict::Allowed);
   }
 }
+
+TEST_CASE("predicate writes: transactions of unknown status") {
+  // A predicate write of a transaction that may not have committed: its
+  // writes exist only if it committed and its predicate held. SER and SI
+  // by the graph checkers against the brute force over every choice of
+  // commits and completions.
+  std::mt19937_64 rng(404);
+  int allowed_n = 0, violated = 0;
+  for (int i = 0; i < 300; ++i) {
+    History h = random_history_with_changes(rng, i, 4);
+    add_predicate_writes(rng, h, 2);
+    if (!h.has_predicate_writes()) continue;
+    h.txn(1 + static_cast<TxnId>(rng() % (h.num_txns() - 1))).status = TxnStatus::Unknown;
+    if (predicate_write_gap(h)) continue;
+    INFO(format_history(h));
+    for (const std::string name : {"biswas.SER", "biswas.SI"}) {
+      INFO(name);
+      const bool got = decide(h, library().level(name)).verdict == Verdict::Allowed;
+      CHECK(got == brute::allows_some_commit(h, name));
+      (got ? allowed_n : violated)++;
+    }
+  }
+  CHECK(allowed_n > 30);
+  CHECK(violated > 30);
+}
