@@ -32,18 +32,6 @@ ReadOptions read_options(const InputArgs& in) {
   return ro;
 }
 
-ReadResult load(const std::string& file, const InputArgs& in, double& seconds) {
-  std::optional<Format> f;
-  if (!in.format.empty()) f = parse_format_name(in.format);  // validated by the option's check
-  auto start = Clock::now();
-  // A large input takes seconds to read: say so, about once a second.
-  budget::ScopedHeartbeat beat(
-      [&] { fmt::print(stderr, "reading {}, {:.1f} s\n", display_text(file), seconds_since(start)); });
-  ReadResult r = read_history_path(file, f, read_options(in));
-  seconds = seconds_since(start);
-  return r;
-}
-
 std::string initial_state_text(const ReadResult& r) {
   switch (r.initial_state) {
     case InitialState::Explicit: return "explicit (the file's initial transaction is T0)";
@@ -149,6 +137,18 @@ void print_stats(const Level& level, const Decision& d, double parse_seconds) {
 }
 
 }  // namespace
+
+ReadResult load(const std::string& file, const InputArgs& in, double& seconds) {
+  std::optional<Format> f;
+  if (!in.format.empty()) f = parse_format_name(in.format);  // validated by the option's check
+  auto start = Clock::now();
+  // A large input takes seconds to read: say so, about once a second.
+  budget::ScopedHeartbeat beat(
+      [&] { fmt::print(stderr, "reading {}, {:.1f} s\n", display_text(file), seconds_since(start)); });
+  ReadResult r = read_history_path(file, f, read_options(in));
+  seconds = seconds_since(start);
+  return r;
+}
 
 int run_check(const CheckArgs& a) {
   lua::SpecLibrary lib;

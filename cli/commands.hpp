@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/history/formats/formats.hpp"
 #include "engine/history/history.hpp"
 #include "lua/spec_library.hpp"
 
@@ -47,6 +48,21 @@ struct CheckArgs {
   double timeout = 0;
 };
 int run_check(const CheckArgs& a);
+
+// Reads a history as check and show do (progress on stderr for a long
+// read); `seconds`: how long it took.
+ReadResult load(const std::string& file, const InputArgs& in, double& seconds);
+
+struct PredictArgs {
+  std::string file;
+  InputArgs input;
+  std::string under = "CC";       // the weak level
+  std::string mode = "strict";    // strict | relaxed
+  std::vector<std::string> specs;
+  bool json = false;
+  double timeout = 0;
+};
+int run_predict(const PredictArgs& a);
 
 // What synth and compare share: the scope, the space, and the output.
 struct SearchArgs {

@@ -217,6 +217,29 @@ int main(int argc, char** argv) {
       "Exit code: 0 when every level allows the history, 1 when one is violated, 2 for a usage "
       "or input error, 3 when --timeout ran out.");
 
+  PredictArgs predict;
+  auto* pr = app.add_subcommand("predict", "From an observed run, predict a run a weak level allows and serializability "
+                                           "forbids, reads taking other writers (IsoPredict)");
+  pr->add_option("file", predict.file, "The observed run, in any format check reads (IsoPredict traces too)")
+      ->required();
+  add_input_options(pr, predict.input);
+  pr->add_option("--under", predict.under,
+                 "The weak level the store provides: CC, RC, RA, PC, SI, cerone.PSI, ... (default CC)");
+  pr->add_option("--mode", predict.mode,
+                 "strict: a read that changes ends its session there (only what happened before it is "
+                 "kept); relaxed: its whole transaction is kept, and its other reads may change too "
+                 "(IsoPredict's prediction boundaries; default strict)")
+      ->check(CLI::IsMember({"strict", "relaxed"}));
+  pr->add_option("--spec", predict.specs, "Load levels from a Lua spec file (repeatable)");
+  pr->add_flag("--json", predict.json, "Print the prediction as JSON");
+  pr->add_option("--timeout", predict.timeout, "Give up after this many seconds (exit code 3)")
+      ->check(CLI::NonNegativeNumber);
+  pr->footer(
+      "Examples:\n"
+      "  isosynth predict trace.txt --under CC\n"
+      "  isosynth predict trace.txt --under RC --mode relaxed --json\n"
+      "Exit code: 0 a prediction was found, 1 none exists, 2 usage or input error, 3 time limit.");
+
   LevelsArgs levels;
   auto* l = app.add_subcommand("levels", "List every known level with its documentation");
   l->add_option("--spec", levels.specs, "Also load levels from a Lua spec file (repeatable)");
@@ -253,6 +276,7 @@ int main(int argc, char** argv) {
                          : *hi ? hier.search.timeout
                          : *an ? anomalies.timeout
                          : *c  ? check.timeout
+                         : *pr ? predict.timeout
                                : 0;
   iso::budget::ScopedDeadline deadline(timeout);
   arm_memory_limit(max_memory);
@@ -262,6 +286,7 @@ int main(int argc, char** argv) {
     if (*hi) return run_hierarchy(hier);
     if (*an) return run_anomalies(anomalies);
     if (*c) return run_check(check);
+    if (*pr) return run_predict(predict);
     if (*l) return run_levels(levels);
     if (*s) return run_show(show);
   } catch (const std::bad_alloc&) {

@@ -191,6 +191,16 @@ History History::each_in_own_session() const {
   return out;
 }
 
+History History::without_transactions() const {
+  History out;
+  for (const Key& k : keys_) out.intern_key(k.text, k.integer);
+  for (const Value& v : values_) out.intern_value(v);
+  out.set_initial_writes(initial_writes());
+  for (KeyId k = 0; k < keys_.size(); ++k)
+    if (has_explicit_init(k)) out.set_init(k, init_value(k));
+  return out;
+}
+
 ValueId History::init_value(KeyId k) const {
   return init_[k].value_or(zero_);
 }

@@ -221,6 +221,9 @@ class History {
   // A copy with every transaction in its own session (in TxnId order);
   // transaction, key and value ids are unchanged.
   History each_in_own_session() const;
+  // A history with this one's keys, values (the same ids) and initial
+  // state, and no transaction: for building a variant of this one.
+  History without_transactions() const;
 
   // Text of a key or value as the papers print it: x, 0, "abc", null
   // (display_text: an unusual key is quoted).

@@ -99,12 +99,7 @@ std::vector<Prediction> predictions(const History& h, std::string_view level, Pr
         if (at.first == t && at.second == i) return w;
       return std::nullopt;
     };
-    History p;
-    for (const Key& k : h.keys()) p.intern_key(k.text, k.integer);
-    for (const Value& v : h.values()) p.intern_value(v);
-    p.set_initial_writes(h.initial_writes());
-    for (KeyId k = 0; k < h.keys().size(); ++k)
-      if (h.has_explicit_init(k)) p.set_init(k, h.init_value(k));
+    History p = h.without_transactions();
     std::vector<ChangedRead> changed;
     for (std::size_t s = 0; s < sessions.size(); ++s) {
       const auto [last, op] = cut(s);

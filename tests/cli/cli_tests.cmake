@@ -269,3 +269,11 @@ cli_test(initial-value-other-format 2 "--initial-value applies to Chronos JSON o
 cli_test(check-clock-skew-negative 2 "clock-skew" "" ${BIN} check ${EX}/stale-read.json -l StrictSER --clock-skew -1)
 cli_test(synth-stale-read 0 "" "T2 -rt-> T1: T2 committed at 10 before T1 began at 30" ${BIN} synth --allow SER --deny StrictSER --scope 3,2,2)
 cli_test(synth-database-timestamps-refused 2 "reads the database's own timestamps" "" ${BIN} synth --allow SI --deny cerone.TimestampSI)
+
+# predict: a run the weak level allows and SER forbids, from an observed one
+# (docs/predict.md); none under the strict boundary when the changed read's
+# later write is dropped; a bad mode is a usage error.
+cli_test(predict-found 0 "" "^changed: T2.0's r\\(a,1\\) \\(line 6\\) read T1.0's write; it now reads T0's: r\\(a,0\\)$" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/two-writers.txt --under CC)
+cli_test(predict-none 1 "" "^none: no run that biswas.RC allows" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/read-then-write.txt --under RC)
+cli_test(predict-relaxed-json 0 "" "\"outcome\": \"found\"" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/read-then-write.txt --under RC --mode relaxed --json)
+cli_test(predict-bad-mode 2 "--mode: .*not in" "" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/two-writers.txt --mode sloppy)

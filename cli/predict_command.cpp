@@ -1,0 +1,82 @@
+// isosynth predict: from an observed run, a run the weak level allows and
+// serializability forbids (cegis/predictor.hpp).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cegis/predictor.hpp"
+#include "cli/commands.hpp"
+#include "cli/render.hpp"
+#include "engine/history/json_format.hpp"
+#include "engine/history/printer.hpp"
+
+namespace iso::cli {
+
+namespace {
+
+// "T2.0's r(y,1) (line 6) now reads T0's version: 0".
+std::string changed_text(const History& observed, const cegis::ChangedRead& c, const History& predicted) {
+  const Op& op = observed.txn(c.reader).ops[c.op];
+  const Op& now = predicted.txn(c.reader).ops[c.op];
+  std::string s = fmt::format("{}'s {}", observed.txn_name(c.reader), format_op(observed, op));
+  if (op.line > 0) s += fmt::format(" (line {})", op.line);
+  return fmt::format("{} read {}'s write; it now reads {}'s: {}", s, observed.txn_name(c.observed),
+                     observed.txn_name(c.writer), format_op(predicted, now));
+}
+
+}  // namespace
+
+int run_predict(const PredictArgs& a) {
+  lua::SpecLibrary lib;
+  for (const auto& spec : a.specs) lib.load_file(spec);
+  const lua::Level& under = lib.level(a.under);
+  const lua::Level& ser = lib.level("biswas.SER");
+  double seconds = 0;
+  ReadResult loaded = load(a.file, a.input, seconds);
+  for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
+  const History& h = loaded.history;
+  const auto mode = a.mode == "relaxed" ? cegis::PredictMode::Relaxed : cegis::PredictMode::Strict;
+  const cegis::PredictResult r = cegis::predict(h, under, ser, mode, a.timeout);
+  if (r.outcome == cegis::Outcome::Timeout) {
+    if (a.json)
+      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}}));
+    else
+      fmt::print("timeout: no prediction found in {:.1f} s\n", r.seconds);
+    return kExitTimeout;
+  }
+  if (r.outcome == cegis::Outcome::None) {
+    if (a.json)
+      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"}, {"under", under.name}, {"mode", a.mode}}));
+    else
+      fmt::print("none: no run that {} allows and {} forbids can be predicted from this one ({} boundary; {} "
+                 "candidates)\n",
+                 under.name, ser.name, a.mode, r.candidates);
+    return kExitNo;
+  }
+  const History& p = *r.history;
+  DecideOptions opt;
+  Decision allowed = decide(p, under, opt);
+  Decision denied = decide(p, ser, opt);
+  if (a.json) {
+    nlohmann::json changed = nlohmann::json::array();
+    for (const auto& c : r.changed)
+      changed.push_back({{"reader", h.txn_name(c.reader)}, {"op", c.op + 1}, {"observed", h.txn_name(c.observed)},
+                         {"writer", h.txn_name(c.writer)}});
+    fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "found"},
+                                                {"under", under.name},
+                                                {"mode", a.mode},
+                                                {"history", write_native_json(p)},
+                                                {"changed", changed},
+                                                {"allowed", decision_json(p, under, allowed, true)},
+                                                {"denied", decision_json(p, ser, denied, false)}}));
+    return kExitOk;
+  }
+  std::string s = fmt::format("predicted: a run that {} allows and {} forbids ({} boundary)\n\n", under.name,
+                              ser.name, a.mode);
+  s += format_history(p) + "\n";
+  for (const auto& c : r.changed) s += fmt::format("changed: {}\n", changed_text(h, c, p));
+  s += "\n" + decision_text(p, under, allowed, true) + decision_text(p, ser, denied, false);
+  fmt::print("{}", s);
+  return kExitOk;
+}
+
+}  // namespace iso::cli
