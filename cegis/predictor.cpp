@@ -305,6 +305,23 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
   budget::ScopedDeadline deadline(timeout_seconds);
   try {
     const Trace trace(observed);
+    // The observed run first: a run the level does not allow is no run of a
+    // store that provides it; one serializability forbids is the answer.
+    DecideOptions first;
+    first.explain = false;
+    result.observed_under = decide(observed, under, first).verdict;
+    result.observed_ser = decide(observed, ser, first).verdict;
+    if (result.observed_under == Verdict::Unknown || result.observed_ser == Verdict::Unknown) throw TimeoutError();
+    if (result.observed_under == Verdict::Violated) {
+      result.seconds = seconds_since(start);
+      return result;
+    }
+    if (result.observed_ser == Verdict::Violated) {
+      result.outcome = Outcome::Found;
+      result.history = observed;
+      result.seconds = seconds_since(start);
+      return result;
+    }
     Circuit c;
     sat::Solver solver;
     CnfEncoder cnf(c, solver);

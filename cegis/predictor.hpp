@@ -34,6 +34,10 @@ struct ChangedRead {
 };
 
 struct PredictResult {
+  // The observed run itself: the weak level must allow it (a store that
+  // provides the level produced it); when serializability already forbids
+  // it, it is the prediction, with nothing changed.
+  Verdict observed_under = Verdict::Unknown, observed_ser = Verdict::Unknown;
   Outcome outcome = Outcome::None;
   // Found: the predicted run, over the observed transactions (a dropped one
   // keeps its place, empty), and what changed.
@@ -46,7 +50,9 @@ struct PredictResult {
 // Preconditions: `observed` has committed transactions with item reads and
 // writes only, and every read returns a value some transaction's last
 // write of the key (or the initial state) has; `under` and `ser` read no
-// time. Throws std::invalid_argument otherwise.
+// time. Throws std::invalid_argument otherwise. When `under` does not allow
+// the observed run, the outcome is None and observed_under says why not to
+// search.
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
                       PredictMode mode, double timeout_seconds = 0);
 

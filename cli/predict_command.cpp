@@ -43,6 +43,17 @@ int run_predict(const PredictArgs& a) {
       fmt::print("timeout: no prediction found in {:.1f} s\n", r.seconds);
     return kExitTimeout;
   }
+  if (r.observed_under == Verdict::Violated) {
+    const Decision d = decide(h, under, DecideOptions{});
+    if (a.json)
+      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "observed-not-allowed"},
+                                                  {"observed", decision_json(h, under, d, false)}}));
+    else
+      fmt::print("the observed run is not allowed by {}: no store that provides it produced this run, and "
+                 "nothing is predicted from it\n\n{}",
+                 under.name, decision_text(h, under, d, false));
+    return kExitNo;
+  }
   if (r.outcome == cegis::Outcome::None) {
     if (a.json)
       fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"}, {"under", under.name}, {"mode", a.mode}}));
@@ -70,8 +81,12 @@ int run_predict(const PredictArgs& a) {
                                                 {"denied", decision_json(p, ser, denied, false)}}));
     return kExitOk;
   }
-  std::string s = fmt::format("predicted: a run that {} allows and {} forbids ({} boundary)\n\n", under.name,
-                              ser.name, a.mode);
+  std::string s = r.changed.empty()
+                      ? fmt::format("the observed run itself is allowed by {} and forbidden by {}: nothing "
+                                    "needs to change\n\n",
+                                    under.name, ser.name)
+                      : fmt::format("predicted: a run that {} allows and {} forbids ({} boundary)\n\n",
+                                    under.name, ser.name, a.mode);
   s += format_history(p) + "\n";
   for (const auto& c : r.changed) s += fmt::format("changed: {}\n", changed_text(h, c, p));
   s += "\n" + decision_text(p, under, allowed, true) + decision_text(p, ser, denied, false);
