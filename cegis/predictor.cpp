@@ -41,6 +41,19 @@ struct Trace {
   std::vector<std::pair<std::size_t, std::size_t>> place;  // txn -> (session, index)
 
   explicit Trace(const History& hist) : h(hist), place(hist.num_txns(), {SIZE_MAX, 0}) {
+    // A version's value names its writer: a read changed to another writer
+    // shows it by its value.
+    std::map<std::pair<KeyId, ValueId>, TxnId> writer_of_version;
+    for (KeyId k = 0; k < h.keys().size(); ++k)
+      if (h.t0_writes(k)) writer_of_version[{k, h.init_value(k)}] = kInitTxn;
+    for (TxnId t = 1; t < h.num_txns(); ++t)
+      for (KeyId k : written_keys(t)) {
+        const auto [it, fresh] = writer_of_version.try_emplace({k, version(t, k)}, t);
+        if (!fresh)
+          throw std::invalid_argument(fmt::format(
+              "{} and {} both leave {} = {}: prediction needs the versions of a key to have distinct values",
+              h.txn_name(it->second), h.txn_name(t), h.key_text(k), h.value_text(version(t, k))));
+      }
     const auto& sessions = h.sessions();
     by_session.resize(sessions.size());
     for (std::size_t s = 0; s < sessions.size(); ++s)
@@ -72,6 +85,12 @@ struct Trace {
         }
       }
   }
+  std::vector<KeyId> written_keys(TxnId t) const {
+    std::vector<KeyId> out;
+    for (const Op& op : h.txn(t).ops)
+      if (op.kind == OpKind::Write && std::find(out.begin(), out.end(), op.key) == out.end()) out.push_back(op.key);
+    return out;
+  }
   std::optional<std::uint32_t> last_write(TxnId t, KeyId k) const {
     const auto& ops = h.txn(t).ops;
     for (std::uint32_t i = static_cast<std::uint32_t>(ops.size()); i-- > 0;)
@@ -99,6 +118,8 @@ class PredictionSpace {
   const Bindings& bindings() const { return bindings_; }
   BLit constraints() const { return constraints_; }
   History decode(const Circuit& c, const std::vector<bool>& inputs, std::vector<ChangedRead>& changed) const;
+  // "The read at operation `op` of t reads from w".
+  BLit reads_from(TxnId t, std::uint32_t op, TxnId w) const;
 
  private:
   BLit kept(std::size_t s, std::size_t j, std::uint32_t i) const;  // op i of the j-th transaction of session s
@@ -255,6 +276,14 @@ BLit PredictionSpace::kept(std::size_t s, std::size_t j, std::uint32_t i) const 
   return c_.or_(any);
 }
 
+BLit PredictionSpace::reads_from(TxnId t, std::uint32_t op, TxnId w) const {
+  for (std::size_t r = 0; r < tr_.reads.size(); ++r)
+    if (tr_.reads[r].txn == t && tr_.reads[r].op == op)
+      for (std::size_t q = 0; q < tr_.reads[r].writers.size(); ++q)
+        if (tr_.reads[r].writers[q] == w) return reads_from_[r][q];
+  return kFalse;
+}
+
 BLit PredictionSpace::kept_version(TxnId w, KeyId k) const {
   if (w == kInitTxn) return kTrue;
   const auto [s, j] = tr_.place[w];
@@ -296,7 +325,7 @@ History PredictionSpace::decode(const Circuit& c, const std::vector<bool>& input
 }  // namespace
 
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
-                      PredictMode mode, double timeout_seconds) {
+                      PredictMode mode, double timeout_seconds, std::size_t limit) {
   const auto start = Clock::now();
   PredictResult result;
   for (const lua::Level* l : {&under, &ser})
@@ -318,7 +347,7 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     }
     if (result.observed_ser == Verdict::Violated) {
       result.outcome = Outcome::Found;
-      result.history = observed;
+      result.runs.push_back(PredictedRun{observed, {}});
       result.seconds = seconds_since(start);
       return result;
     }
@@ -351,9 +380,13 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       if (d.verdict == Verdict::Unknown) throw TimeoutError();
       if (d.verdict == Verdict::Violated) {
         result.outcome = Outcome::Found;
-        result.history = std::move(candidate);
-        result.changed = std::move(changed);
-        break;
+        // The next prediction changes other reads than these.
+        std::vector<BLit> same;
+        for (const ChangedRead& ch : changed) same.push_back(space.reads_from(ch.reader, ch.op, ch.writer));
+        result.runs.push_back(PredictedRun{std::move(candidate), std::move(changed)});
+        if (result.runs.size() >= std::max<std::size_t>(1, limit)) break;
+        cnf.assert_true(!c.and_(same));
+        continue;
       }
       if (!d.witness) throw std::logic_error("predict: serializability allowed a candidate without a witness");
       // Every candidate this witness explains is serializable.
@@ -373,9 +406,8 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       ++result.lemmas;
     }
   } catch (const TimeoutError&) {
-    result.outcome = Outcome::Timeout;
-    result.history.reset();
-    result.changed.clear();
+    // The predictions found so far stand; without one, the time ran out.
+    if (result.runs.empty()) result.outcome = Outcome::Timeout;
   }
   result.seconds = seconds_since(start);
   return result;

@@ -33,16 +33,22 @@ struct ChangedRead {
   TxnId observed = 0, writer = 0;
 };
 
+// A predicted run, over the observed transactions (a dropped one keeps its
+// place, empty), and the reads that changed.
+struct PredictedRun {
+  History history;
+  std::vector<ChangedRead> changed;
+};
+
 struct PredictResult {
   // The observed run itself: the weak level must allow it (a store that
   // provides the level produced it); when serializability already forbids
   // it, it is the prediction, with nothing changed.
   Verdict observed_under = Verdict::Unknown, observed_ser = Verdict::Unknown;
   Outcome outcome = Outcome::None;
-  // Found: the predicted run, over the observed transactions (a dropped one
-  // keeps its place, empty), and what changed.
-  std::optional<History> history;
-  std::vector<ChangedRead> changed;
+  // Found: the predictions, each with a set of changed reads that contains
+  // no earlier one's (a new way for the run to go wrong).
+  std::vector<PredictedRun> runs;
   std::uint64_t candidates = 0, lemmas = 0;
   double seconds = 0;
 };
@@ -53,7 +59,8 @@ struct PredictResult {
 // time. Throws std::invalid_argument otherwise. When `under` does not allow
 // the observed run, the outcome is None and observed_under says why not to
 // search.
+// At most `limit` predictions (at least one).
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
-                      PredictMode mode, double timeout_seconds = 0);
+                      PredictMode mode, double timeout_seconds = 0, std::size_t limit = 1);
 
 }  // namespace iso::cegis

@@ -61,6 +61,7 @@ struct PredictArgs {
   std::vector<std::string> specs;
   bool json = false;
   double timeout = 0;
+  std::size_t limit = 1;          // predictions, each changing reads no earlier one changed all of
 };
 int run_predict(const PredictArgs& a);
 

@@ -232,12 +232,17 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"strict", "relaxed"}));
   pr->add_option("--spec", predict.specs, "Load levels from a Lua spec file (repeatable)");
   pr->add_flag("--json", predict.json, "Print the prediction as JSON");
+  pr->add_option("--limit", predict.limit,
+                 "Predict up to this many runs, each changing reads that no earlier one changed all of "
+                 "(default 1)")
+      ->check(CLI::PositiveNumber);
   pr->add_option("--timeout", predict.timeout, "Give up after this many seconds (exit code 3)")
       ->check(CLI::NonNegativeNumber);
   pr->footer(
       "Examples:\n"
       "  isosynth predict trace.txt --under CC\n"
       "  isosynth predict trace.txt --under RC --mode relaxed --json\n"
+      "  isosynth predict trace.txt --under CC --limit 10   # every way it could go wrong, up to 10\n"
       "Exit code: 0 a prediction was found, 1 none exists, 2 usage or input error, 3 time limit.");
 
   LevelsArgs levels;

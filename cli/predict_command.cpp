@@ -35,7 +35,7 @@ int run_predict(const PredictArgs& a) {
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
   const History& h = loaded.history;
   const auto mode = a.mode == "relaxed" ? cegis::PredictMode::Relaxed : cegis::PredictMode::Strict;
-  const cegis::PredictResult r = cegis::predict(h, under, ser, mode, a.timeout);
+  const cegis::PredictResult r = cegis::predict(h, under, ser, mode, a.timeout, a.limit);
   if (r.outcome == cegis::Outcome::Timeout) {
     if (a.json)
       fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}}));
@@ -63,34 +63,44 @@ int run_predict(const PredictArgs& a) {
                  under.name, ser.name, a.mode, r.candidates);
     return kExitNo;
   }
-  const History& p = *r.history;
   DecideOptions opt;
-  Decision allowed = decide(p, under, opt);
-  Decision denied = decide(p, ser, opt);
-  if (a.json) {
-    nlohmann::json changed = nlohmann::json::array();
-    for (const auto& c : r.changed)
-      changed.push_back({{"reader", h.txn_name(c.reader)}, {"op", c.op + 1}, {"observed", h.txn_name(c.observed)},
-                         {"writer", h.txn_name(c.writer)}});
-    fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "found"},
-                                                {"under", under.name},
-                                                {"mode", a.mode},
-                                                {"history", write_native_json(p)},
-                                                {"changed", changed},
-                                                {"allowed", decision_json(p, under, allowed, true)},
-                                                {"denied", decision_json(p, ser, denied, false)}}));
-    return kExitOk;
+  nlohmann::json runs = nlohmann::json::array();
+  std::string text;
+  for (std::size_t i = 0; i < r.runs.size(); ++i) {
+    const History& p = r.runs[i].history;
+    const auto& changed = r.runs[i].changed;
+    const Decision allowed = decide(p, under, opt);
+    const Decision denied = decide(p, ser, opt);
+    if (a.json) {
+      nlohmann::json cs = nlohmann::json::array();
+      for (const auto& c : changed)
+        cs.push_back({{"reader", h.txn_name(c.reader)}, {"op", c.op + 1}, {"observed", h.txn_name(c.observed)},
+                      {"writer", h.txn_name(c.writer)}});
+      runs.push_back({{"history", write_native_json(p)},
+                      {"changed", cs},
+                      {"allowed", decision_json(p, under, allowed, true)},
+                      {"denied", decision_json(p, ser, denied, false)}});
+      continue;
+    }
+    if (changed.empty())
+      text += fmt::format("the observed run itself is allowed by {} and forbidden by {}: nothing needs to "
+                          "change\n\n",
+                          under.name, ser.name);
+    else if (r.runs.size() == 1)
+      text += fmt::format("predicted: a run that {} allows and {} forbids ({} boundary)\n\n", under.name,
+                          ser.name, a.mode);
+    else
+      text += fmt::format("{}prediction {} of {}: a run that {} allows and {} forbids ({} boundary)\n\n",
+                          i ? "\n" : "", i + 1, r.runs.size(), under.name, ser.name, a.mode);
+    text += format_history(p) + "\n";
+    for (const auto& c : changed) text += fmt::format("changed: {}\n", changed_text(h, c, p));
+    text += "\n" + decision_text(p, under, allowed, true) + decision_text(p, ser, denied, false);
   }
-  std::string s = r.changed.empty()
-                      ? fmt::format("the observed run itself is allowed by {} and forbidden by {}: nothing "
-                                    "needs to change\n\n",
-                                    under.name, ser.name)
-                      : fmt::format("predicted: a run that {} allows and {} forbids ({} boundary)\n\n",
-                                    under.name, ser.name, a.mode);
-  s += format_history(p) + "\n";
-  for (const auto& c : r.changed) s += fmt::format("changed: {}\n", changed_text(h, c, p));
-  s += "\n" + decision_text(p, under, allowed, true) + decision_text(p, ser, denied, false);
-  fmt::print("{}", s);
+  if (a.json)
+    fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "found"}, {"under", under.name}, {"mode", a.mode},
+                                                {"runs", runs}}));
+  else
+    fmt::print("{}", text);
   return kExitOk;
 }
 

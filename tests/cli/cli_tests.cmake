@@ -277,4 +277,5 @@ cli_test(predict-found 0 "" "^changed: T2.0's r\\(a,1\\) \\(line 6\\) read T1.0'
 cli_test(predict-none 1 "" "^none: no run that biswas.RC allows" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/read-then-write.txt --under RC)
 cli_test(predict-relaxed-json 0 "" "\"outcome\": \"found\"" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/read-then-write.txt --under RC --mode relaxed --json)
 cli_test(predict-observed-not-allowed 1 "" "^the observed run is not allowed by biswas.CC" ${BIN} predict ${IN}/isopredict-cyclic.txt --under CC)
+cli_test(predict-repeated-values 2 "both leave a = 1: prediction needs the versions of a key to have distinct values" "" ${BIN} predict ${IN}/repeated-values.json)
 cli_test(predict-bad-mode 2 "--mode: .*not in" "" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/two-writers.txt --mode sloppy)

@@ -24,6 +24,15 @@ cegis::PredictResult run(const History& h, const std::string& level, cegis::Pred
   return cegis::predict(h, library().level(level), library().level("biswas.SER"), mode);
 }
 
+// Random observed runs of up to `max_txns` transactions, reads justified.
+brute::RandomHistoryOptions observed_runs(int max_txns) {
+  brute::RandomHistoryOptions opt;
+  opt.max_txns = max_txns;
+  opt.int_violation = 0;
+  opt.thin_air = 0;
+  return opt;
+}
+
 }  // namespace
 
 TEST_CASE("predict: IsoPredict's README example") {
@@ -38,20 +47,19 @@ TEST_CASE("predict: IsoPredict's README example") {
                         .history;
   const auto r = run(h, "biswas.CC", cegis::PredictMode::Strict);
   REQUIRE(r.outcome == cegis::Outcome::Found);
-  REQUIRE(r.changed.size() == 1);
-  CHECK(h.txn_name(r.changed[0].reader) == "T2.0");
-  CHECK(r.changed[0].writer == kInitTxn);
-  CHECK(decide(*r.history, library().level("biswas.CC")).verdict == Verdict::Allowed);
-  CHECK(decide(*r.history, library().level("biswas.SER")).verdict == Verdict::Violated);
+  REQUIRE(r.runs.size() == 1);
+  const auto& changed = r.runs[0].changed;
+  REQUIRE(changed.size() == 1);
+  CHECK(h.txn_name(changed[0].reader) == "T2.0");
+  CHECK(changed[0].writer == kInitTxn);
+  CHECK(decide(r.runs[0].history, library().level("biswas.CC")).verdict == Verdict::Allowed);
+  CHECK(decide(r.runs[0].history, library().level("biswas.SER")).verdict == Verdict::Violated);
   CHECK(run(h, "biswas.SER", cegis::PredictMode::Strict).outcome == cegis::Outcome::None);
 }
 
 TEST_CASE("predict: found exactly when the brute force finds a prediction") {
   std::mt19937_64 rng(15);
-  brute::RandomHistoryOptions opt;
-  opt.max_txns = 4;
-  opt.int_violation = 0;
-  opt.thin_air = 0;
+  const brute::RandomHistoryOptions opt = observed_runs(4);
   int found = 0, none = 0;
   for (int i = 0; i < 400; ++i) {
     const History h = brute::random_history(rng, opt);
@@ -72,10 +80,11 @@ TEST_CASE("predict: found exactly when the brute force finds a prediction") {
         const auto r = run(h, level, mode);
         CHECK((r.outcome == cegis::Outcome::Found) == !expected.empty());
         if (r.outcome == cegis::Outcome::Found) {
-          INFO(format_history(*r.history));
-          CHECK(decide(*r.history, library().level(level)).verdict == Verdict::Allowed);
-          CHECK(decide(*r.history, library().level("biswas.SER")).verdict == Verdict::Violated);
-          CHECK_FALSE(r.changed.empty());
+          REQUIRE(r.runs.size() == 1);
+          INFO(format_history(r.runs[0].history));
+          CHECK(decide(r.runs[0].history, library().level(level)).verdict == Verdict::Allowed);
+          CHECK(decide(r.runs[0].history, library().level("biswas.SER")).verdict == Verdict::Violated);
+          CHECK_FALSE(r.runs[0].changed.empty());
           ++found;
         } else {
           ++none;
@@ -118,7 +127,8 @@ TEST_CASE("predict: the four kinds of IsoPredict's microbenchmarks") {
   const auto r = run(skew, "biswas.CC", cegis::PredictMode::Strict);
   CHECK(r.outcome == cegis::Outcome::Found);
   CHECK(r.observed_ser == Verdict::Violated);
-  CHECK(r.changed.empty());
+  REQUIRE(r.runs.size() == 1);
+  CHECK(r.runs[0].changed.empty());
   // Not causal as observed: each transaction reads the other's write. No
   // causal store produced it, and nothing is predicted.
   const History cyclic = trace(
@@ -147,4 +157,43 @@ TEST_CASE("predict: the four kinds of IsoPredict's microbenchmarks") {
     CHECK(f.observed_under == Verdict::Violated);
     CHECK(f.outcome == cegis::Outcome::None);
   }
+}
+
+TEST_CASE("predict: several predictions, each a new way to go wrong") {
+  // On random serializable runs: every prediction is allowed by the weak
+  // level and forbidden by serializability, and no prediction's changed
+  // reads contain an earlier one's.
+  std::mt19937_64 rng(16);
+  const brute::RandomHistoryOptions opt = observed_runs(5);
+  int several = 0;
+  for (int i = 0; i < 150; ++i) {
+    const History h = brute::random_history(rng, opt);
+    if (!brute::allows(abstract_history(h), "biswas.SER")) continue;
+    cegis::PredictResult r;
+    try {
+      r = cegis::predict(h, library().level("biswas.RC"), library().level("biswas.SER"),
+                         cegis::PredictMode::Relaxed, 0, 4);
+    } catch (const std::invalid_argument&) {
+      continue;  // a read of a write that is no transaction's last
+    }
+    INFO(format_history(h));
+    CHECK(r.runs.size() <= 4);
+    several += r.runs.size() > 1;
+    for (std::size_t a = 0; a < r.runs.size(); ++a) {
+      const auto& run_a = r.runs[a];
+      CHECK(decide(run_a.history, library().level("biswas.RC")).verdict == Verdict::Allowed);
+      CHECK(decide(run_a.history, library().level("biswas.SER")).verdict == Verdict::Violated);
+      for (std::size_t b = 0; b < a; ++b) {
+        bool contains = true;  // every change of the earlier one is in this one
+        for (const auto& cb : r.runs[b].changed) {
+          bool found = false;
+          for (const auto& ca : run_a.changed)
+            found = found || (ca.reader == cb.reader && ca.op == cb.op && ca.writer == cb.writer);
+          contains = contains && found;
+        }
+        CHECK_FALSE(contains);
+      }
+    }
+  }
+  CHECK(several > 5);
 }
