@@ -33,6 +33,9 @@ bool AbstractHistory::writes(TxnId t, KeyId k) const {
 }
 
 std::uint32_t AbstractHistory::guard_of(TxnId t, KeyId k) const {
+  // Asked of every pair and edge by the checkers: nothing to search for
+  // without predicate writes.
+  if (guarded.empty()) return kNoGuard;
   const auto& w = abs[t].writes;
   auto it = std::lower_bound(w.begin(), w.end(), k,
                              [](const FinalWrite& fw, KeyId key) { return fw.key < key; });
@@ -591,25 +594,23 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     const auto& reads = a.abs[t].reads;
     a.candidates.begin_row(t);
     for (std::size_t i = 0; i < reads.size(); ++i) {
-      if (auto g = guard_of_read.find(pair_key(t, static_cast<std::uint32_t>(i))); g != guard_of_read.end()) {
-        // A predicate write's read: any version; those that satisfy its
-        // predicate make its write happen.
-        GuardedWrite& gw = a.guarded[g->second];
-        const Predicate& pred = *predicate_of(h.txn(t).ops[gw.op].predicate);
-        const Key& key = h.keys()[gw.key];
-        for (const auto& [w, v] : key_writers[gw.key]) {
-          if (w == t) continue;
-          a.candidates.add(w);
-          if (v != kUnborn && pred.holds(key, h.values()[v])) gw.satisfying.push_back(w);
-        }
-        a.candidates.end_read();
-        continue;
-      }
       if (reads[i].value == kInvisible) {
-        // The writers whose version the predicate rejects.
         const Op& op = h.txn(t).ops[reads[i].op];
         const Predicate& pred = *predicate_of(op.predicate);
         const Key& key = h.keys()[reads[i].key];
+        if (op.kind == OpKind::PredicateWrite) {
+          // A predicate write's read: any version; those that satisfy its
+          // predicate make its write happen.
+          GuardedWrite& gw = a.guarded[guard_of_read.at(pair_key(t, static_cast<std::uint32_t>(i)))];
+          for (const auto& [w, v] : key_writers[gw.key]) {
+            if (w == t) continue;
+            a.candidates.add(w);
+            if (v != kUnborn && pred.holds(key, h.values()[v])) gw.satisfying.push_back(w);
+          }
+          a.candidates.end_read();
+          continue;
+        }
+        // A predicate read's: the writers whose version its predicate rejects.
         for (const auto& [w, v] : key_writers[reads[i].key])
           if (w != t && (v == kUnborn || !pred.holds(key, h.values()[v]))) a.candidates.add(w);
         a.candidates.end_read();

@@ -231,25 +231,28 @@ std::string History::value_text(ValueId v) const {
   return quote_string(std::get<std::string>(val));
 }
 
+namespace {
+
+// Both of the database's timestamps.
+bool stamped(const Transaction& t) { return t.start_ts && t.commit_ts; }
+
+}  // namespace
+
 bool ts_visible(const History& h, TxnId a, TxnId b) {
-  if (a == b || b == kInitTxn) return false;
-  const Transaction& tb = h.txn(b);
-  if (!tb.start_ts || !tb.commit_ts) return false;
+  if (a == b || b == kInitTxn || !stamped(h.txn(b))) return false;
   if (a == kInitTxn) return true;
-  const Transaction& ta = h.txn(a);
-  if (!ta.start_ts || !ta.commit_ts) return false;
+  const Transaction &ta = h.txn(a), &tb = h.txn(b);
+  if (!stamped(ta)) return false;
   if (*ta.commit_ts != *tb.start_ts) return *ta.commit_ts < *tb.start_ts;
   const bool both_zero = *ta.start_ts == *ta.commit_ts && *tb.start_ts == *tb.commit_ts;
   return !both_zero || a < b;
 }
 
 bool ts_commit_before(const History& h, TxnId a, TxnId b) {
-  if (a == b || b == kInitTxn) return false;
-  const Transaction& tb = h.txn(b);
-  if (!tb.start_ts || !tb.commit_ts) return false;
+  if (a == b || b == kInitTxn || !stamped(h.txn(b))) return false;
   if (a == kInitTxn) return true;
   const Transaction& ta = h.txn(a);
-  return ta.start_ts && ta.commit_ts && *ta.commit_ts < *tb.commit_ts;
+  return stamped(ta) && *ta.commit_ts < *h.txn(b).commit_ts;
 }
 
 }  // namespace iso

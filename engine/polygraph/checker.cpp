@@ -53,11 +53,8 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
         options.progress(fmt::format("pruning, pass {}: {} of {} constraints examined, {} known edges, {:.1f} s",
                                      p.pass, p.done, p.total, pruning->known().size(), seconds_since(start)));
     });
-  AbstractHistory a = check_abstraction(h, decides_predicates(options.level));
+  AbstractHistory a = check_abstraction(h, /*predicate_reads=*/true);
   result.stats.txns = a.txns.size();
-  if (a.has_predicate_reads && !decides_predicates(options.level))
-    result.notes.push_back("predicate reads are not checked by the graph checker; the verdict "
-                           "covers the key reads only");
 
   // Reads nothing justifies and INT violations: violations for committed
   // transactions; for unknown-status ones, proof that they did not commit.

@@ -134,7 +134,4 @@ CheckResult check_history(const History& h, const CheckOptions& options);
 // (AbstractOptions::predicate_reads), as the polygraph and saturation decide them.
 AbstractHistory check_abstraction(const History& h, bool predicate_reads = false);
 
-// Does the graph level decide predicate reads (by their read events)?
-inline bool decides_predicates(GraphLevel g) { return !trusts_timestamps(g); }
-
 }  // namespace iso::poly
