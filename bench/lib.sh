@@ -49,3 +49,30 @@ timed() {
 timed_how() {
   if [[ -x /usr/bin/time ]]; then echo "under /usr/bin/time -v"; else echo "peak memory polled from /proc/PID/status VmHWM every 50 ms"; fi
 }
+
+# bench_options NAME ARGS...: what every benchmark script takes and sets up.
+# Options: --timeout S (sets limit; default 600), --no-big (sets big=0;
+# default 1), --out FILE (sets out; default bench/results/NAME-DATE.csv),
+# -h (prints the calling script's header comment). Then sets work (the
+# inputs' folder bench/work/NAME, made with its runs/), builds isosynth and
+# sets bin to it. Call it from the repository's root.
+bench_options() {
+  local name=$1
+  shift
+  limit=600
+  big=1
+  out=bench/results/$name-$(date -u +%Y-%m-%d).csv
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      --timeout) limit=$2; shift 2 ;;
+      --no-big) big=0; shift ;;
+      --out) out=$2; shift 2 ;;
+      -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+      *) echo "unknown argument: $1" >&2; exit 2 ;;
+    esac
+  done
+  work=bench/work/$name
+  mkdir -p "$work/runs"
+  cmake --build build -j2 --target isosynth >/dev/null
+  bin=$PWD/build/isosynth
+}

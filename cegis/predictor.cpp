@@ -4,7 +4,6 @@
 #include <map>
 #include <optional>
 #include <stdexcept>
-#include <string>
 
 #include <fmt/format.h>
 
@@ -22,318 +21,287 @@ using namespace logic;
 
 namespace {
 
-// The trace as the space sees it: sessions of transactions, each read's
-// observed writer, each transaction's last write of each key.
-struct Trace {
-  const History& h;
-  // A read operation: (transaction, operation); `event` when it is a read
-  // event (not after the transaction's own write of the key).
-  struct ReadOp {
-    TxnId txn;
-    std::uint32_t op;
-    std::size_t session, index;  // where its transaction is
-    bool event;
-    TxnId observed;
-    std::vector<TxnId> writers;  // what it may read from when free (observed included)
-  };
-  std::vector<ReadOp> reads;                       // in session, then program order
-  std::vector<std::vector<std::size_t>> by_session;  // indices into reads
-  std::vector<std::pair<std::size_t, std::size_t>> place;  // txn -> (session, index)
+// A weak level decided by saturation (RC, RA, CC) is held to lazily: each
+// candidate is decided, and a violation's cycle becomes a clause. Its
+// edges are monotone in the run: a run that has every read-from and every
+// write the cycle and its forcing reads rest on has the cycle too
+// (saturation.hpp: each edge is a read-from, session order, or forced by a
+// read-from and a writer that so ∪ wr makes visible). Any other level's
+// formula is asserted over the space, its witness free: exact for every
+// level, but its quantifiers unroll over the trace.
+bool held_lazily(const Level& under) { return under.graph && poly::saturated(*under.graph); }
 
-  explicit Trace(const History& hist) : h(hist), place(hist.num_txns(), {SIZE_MAX, 0}) {
-    // A version's value names its writer: a read changed to another writer
-    // shows it by its value.
-    std::map<std::pair<KeyId, ValueId>, TxnId> writer_of_version;
-    for (KeyId k = 0; k < h.keys().size(); ++k)
-      if (h.t0_writes(k)) writer_of_version[{k, h.init_value(k)}] = kInitTxn;
-    for (TxnId t = 1; t < h.num_txns(); ++t)
-      for (KeyId k : written_keys(t)) {
-        const auto [it, fresh] = writer_of_version.try_emplace({k, version(t, k)}, t);
-        if (!fresh)
-          throw std::invalid_argument(fmt::format(
-              "{} and {} both leave {} = {}: prediction needs the versions of a key to have distinct values",
-              h.txn_name(it->second), h.txn_name(t), h.key_text(k), h.value_text(version(t, k))));
-      }
-    const auto& sessions = h.sessions();
-    by_session.resize(sessions.size());
-    for (std::size_t s = 0; s < sessions.size(); ++s)
-      for (std::size_t j = 0; j < sessions[s].size(); ++j) {
-        const TxnId t = sessions[s][j];
-        place[t] = {s, j};
-        if (h.txn(t).status != TxnStatus::Committed)
-          throw std::invalid_argument("prediction reads committed transactions only");
-        const auto& ops = h.txn(t).ops;
-        for (std::uint32_t i = 0; i < ops.size(); ++i) {
-          const Op& op = ops[i];
-          if (op.kind == OpKind::PredicateRead || op.kind == OpKind::PredicateWrite || op.list != kNoList)
-            throw std::invalid_argument("prediction reads item reads and writes only");
-          if (op.kind != OpKind::Read) continue;
-          ReadOp r{t, i, s, j, true, kInitTxn, {}};
-          for (std::uint32_t q = 0; q < i && r.event; ++q)
-            r.event = !(ops[q].kind == OpKind::Write && ops[q].key == op.key);
-          if (!r.event) {
-            r.observed = t;
-            r.writers = {t};
-          } else {
-            r.observed = writer_of(t, op);
-            if (h.t0_writes(op.key)) r.writers.push_back(kInitTxn);
-            for (TxnId w = 1; w < h.num_txns(); ++w)
-              if (w != t && last_write(w, op.key)) r.writers.push_back(w);
+// What the cycle of a saturation violation rests on, as literals of the
+// space: the read-froms (every read of the key by the reader that took the
+// writer in this candidate) and the writes its forced edges need. nullopt
+// when an edge is of no kind saturation makes.
+std::optional<std::vector<BLit>> cycle_facts(const poly::Anomaly& a, const Candidate& cand,
+                                             const ObservedTrace& tr, const PredictionSpace& space) {
+  std::vector<BLit> facts;
+  auto add = [&](const poly::DepEdge& e) {
+    switch (e.type) {
+      case poly::Dep::SO: return true;  // session order is the trace's
+      case poly::Dep::WR: {
+        bool found = false;
+        for (std::size_t r = 0; r < tr.reads.size(); ++r)
+          if (tr.reads[r].txn == e.to && tr.reads[r].key == e.key && tr.reads[r].event && cand.chosen[r] == e.from) {
+            facts.push_back(space.reads_from(r, e.from));
+            found = true;
           }
-          by_session[s].push_back(reads.size());
-          reads.push_back(std::move(r));
-        }
+        return found;
       }
-  }
-  std::vector<KeyId> written_keys(TxnId t) const {
-    std::vector<KeyId> out;
-    for (const Op& op : h.txn(t).ops)
-      if (op.kind == OpKind::Write && std::find(out.begin(), out.end(), op.key) == out.end()) out.push_back(op.key);
-    return out;
-  }
-  std::optional<std::uint32_t> last_write(TxnId t, KeyId k) const {
-    const auto& ops = h.txn(t).ops;
-    for (std::uint32_t i = static_cast<std::uint32_t>(ops.size()); i-- > 0;)
-      if (ops[i].kind == OpKind::Write && ops[i].key == k) return i;
-    return std::nullopt;
-  }
-  ValueId version(TxnId w, KeyId k) const {
-    return w == kInitTxn ? h.init_value(k) : h.txn(w).ops[*last_write(w, k)].value;
-  }
-  TxnId writer_of(TxnId t, const Op& r) const {
-    for (TxnId w = 1; w < h.num_txns(); ++w)
-      if (w != t && last_write(w, r.key) && version(w, r.key) == r.value) return w;
-    if (h.t0_writes(r.key) && h.init_value(r.key) == r.value) return kInitTxn;
-    throw std::invalid_argument(fmt::format("{} reads {}, which no transaction's last write of the key has",
-                                            h.txn_name(t), h.value_text(r.value)));
-  }
-};
-
-// The space: boundaries, free reads' writers, and the schema's relations.
-class PredictionSpace {
- public:
-  PredictionSpace(const Trace& tr, PredictMode mode, Circuit& c);
-
-  const Universe& universe() const { return universe_; }
-  const Bindings& bindings() const { return bindings_; }
-  BLit constraints() const { return constraints_; }
-  History decode(const Circuit& c, const std::vector<bool>& inputs, std::vector<ChangedRead>& changed) const;
-  // "The read at operation `op` of t reads from w".
-  BLit reads_from(TxnId t, std::uint32_t op, TxnId w) const;
-
- private:
-  BLit kept(std::size_t s, std::size_t j, std::uint32_t i) const;  // op i of the j-th transaction of session s
-  BLit kept_version(TxnId w, KeyId k) const;
-
-  const Trace& tr_;
-  PredictMode mode_;
-  Circuit& c_;
-  Universe universe_;
-  Bindings bindings_;
-  BLit constraints_ = kTrue;
-  std::vector<std::vector<BLit>> boundary_;  // per session: [0] none, [1 + b] its b-th read
-  std::vector<std::vector<BLit>> reads_from_;  // per read: per writer of Trace::ReadOp::writers
-};
-
-Universe make_universe(const Trace& tr) {
-  const History& h = tr.h;
-  std::vector<std::string> txns, keys, values, events;
-  for (TxnId t = 0; t < h.num_txns(); ++t) txns.push_back(h.txn_name(t));
-  for (KeyId k = 0; k < h.keys().size(); ++k) keys.push_back(h.key_text(k));
-  for (ValueId v = 0; v < h.values().size(); ++v) values.push_back(h.value_text(v));
-  for (const auto& r : tr.reads)
-    if (r.event) events.push_back(fmt::format("{}.{}", h.txn_name(r.txn), r.op + 1));
-  return Universe({txns, keys, values, events});
+      case poly::Dep::WW: facts.push_back(space.writes(e.from, e.key)); return true;
+      default: return false;
+    }
+  };
+  for (const auto* edges : {&a.cycle, &a.context})
+    for (const poly::DepEdge& e : *edges)
+      if (!add(e)) return std::nullopt;
+  if (a.cycle.empty()) return std::nullopt;
+  return facts;
 }
 
-PredictionSpace::PredictionSpace(const Trace& tr, PredictMode mode, Circuit& c)
-    : tr_(tr), mode_(mode), c_(c), universe_(make_universe(tr)) {
+// Under causal consistency with a strict boundary, some stale reads are
+// ruled out before the search: every run of the space in which the
+// boundary read r takes writer w has a causal cycle. The operations r's
+// observed causal past holds (its session before it, and what those read,
+// transitively) are all kept with their observed writers, since a kept
+// read that is not free keeps its writer, that write is kept, and a
+// boundary read has nothing kept after it to pass on. So if that past holds
+// a write of x by t2, t2 happens before r's transaction, and if w happens
+// before t2 (an operation of w in the past of t2's write), CC forces t2's
+// version after w's and w before t2: a cycle. The writers so ruled out are
+// a prefix of each session's writers of x, and T0 whenever the past has a
+// write of x; a writer after r's transaction in its own session is ruled
+// out too. Returns the clauses added.
+std::size_t rule_out_causal_cycles(const ObservedTrace& tr, const PredictionSpace& space, Circuit& c,
+                                   CnfEncoder& cnf) {
   const History& h = tr.h;
-  const Universe& u = universe_;
-  const std::uint32_t N = u.size();
-  const auto T = [&](TxnId t) { return u.atom(model::kTxn, t); };
-  const auto K = [&](KeyId k) { return u.atom(model::kObj, k); };
-  const auto V = [&](ValueId v) { return u.atom(model::kVal, v); };
-  std::vector<BLit> k;
-  // One boundary per session.
-  boundary_.resize(tr.by_session.size());
-  for (std::size_t s = 0; s < boundary_.size(); ++s) {
-    for (std::size_t b = 0; b <= tr.by_session[s].size(); ++b) boundary_[s].push_back(c.input());
-    k.push_back(c.or_(boundary_[s]));
-    k.push_back(c.at_most_one(boundary_[s]));
+  const std::size_t S = h.sessions().size();
+  // Operations numbered along each session; a transaction's first one.
+  std::vector<std::size_t> base(S + 1, 0);
+  std::vector<std::size_t> first_op(h.num_txns(), 0);
+  std::vector<std::vector<TxnId>> txn_at(S);  // per session position: its transaction
+  for (std::size_t s = 0; s < S; ++s) {
+    for (TxnId t : h.sessions()[s]) {
+      first_op[t] = txn_at[s].size();
+      for (std::size_t i = 0; i < h.txn(t).ops.size(); ++i) txn_at[s].push_back(t);
+    }
+    base[s + 1] = base[s] + txn_at[s].size();
   }
-  // Each read's writer: a choice when the boundary frees it, else the
-  // observed one; kept reads read kept versions.
-  reads_from_.resize(tr.reads.size());
-  std::vector<std::pair<Index, BLit>> extent, rtxn, rkey, rval, po, rf, wrx;
-  std::map<Index, std::vector<BLit>> read_cells, rval_cells, wrx_cells;
-  std::uint32_t event = 0;
-  std::vector<Atom> event_atom(tr.reads.size(), 0);
+  const std::size_t n = base[S];
+  auto id = [&](TxnId t, std::size_t i) { return base[tr.place[t].first] + first_op[t] + i; };
+  // The observed read-from between operations, then vector clocks in a
+  // topological order (Kahn): clock[o][s] = how many of session s's
+  // operations are in o's past, o included.
+  std::vector<std::vector<std::size_t>> wr_into(n);
+  std::vector<std::size_t> indeg(n, 0);
+  for (std::size_t s = 0; s < S; ++s)
+    for (std::size_t p = 1; p < txn_at[s].size(); ++p) ++indeg[base[s] + p];
+  for (const auto& rd : tr.reads)
+    if (rd.event && rd.observed != kInitTxn) {
+      wr_into[id(rd.observed, *tr.last_write(rd.observed, rd.key))].push_back(id(rd.txn, rd.op));
+      ++indeg[id(rd.txn, rd.op)];
+    }
+  std::vector<std::uint32_t> clock(n * S, 0);
+  std::vector<std::size_t> ready, session_of(n);
+  for (std::size_t s = 0; s < S; ++s)
+    for (std::size_t p = 0; p < txn_at[s].size(); ++p) session_of[base[s] + p] = s;
+  for (std::size_t o = 0; o < n; ++o)
+    if (indeg[o] == 0) ready.push_back(o);
+  std::size_t done = 0;
+  auto join = [&](std::size_t into, std::size_t from) {
+    for (std::size_t s = 0; s < S; ++s) clock[into * S + s] = std::max(clock[into * S + s], clock[from * S + s]);
+  };
+  while (!ready.empty()) {
+    const std::size_t o = ready.back();
+    ready.pop_back();
+    ++done;
+    const std::size_t s = session_of[o], p = o - base[s];
+    clock[o * S + s] = static_cast<std::uint32_t>(p + 1);
+    auto release = [&](std::size_t next) {
+      join(next, o);
+      if (--indeg[next] == 0) ready.push_back(next);
+    };
+    if (p + 1 < txn_at[s].size()) release(o + 1);
+    for (std::size_t next : wr_into[o]) release(next);
+  }
+  if (done != n) return 0;  // no causal order: nothing to rule out by it
+  // Per session and key: the positions of its writes of the key, and the
+  // first operations of its writers of the key, in session order.
+  std::map<std::pair<std::size_t, KeyId>, std::vector<std::size_t>> writes_at, writers_at;
+  for (std::size_t s = 0; s < S; ++s)
+    for (TxnId t : h.sessions()[s]) {
+      const auto& ops = h.txn(t).ops;
+      for (std::uint32_t i = 0; i < ops.size(); ++i)
+        if (ops[i].kind == OpKind::Write) {
+          writes_at[{s, ops[i].key}].push_back(first_op[t] + i);
+          if (*tr.first_write(t, ops[i].key) == i) writers_at[{s, ops[i].key}].push_back(first_op[t]);
+        }
+    }
+  std::size_t clauses = 0;
+  std::vector<std::uint32_t> limit(S);
   for (std::size_t r = 0; r < tr.reads.size(); ++r) {
     const auto& rd = tr.reads[r];
-    const auto& sess = tr.by_session[rd.session];
-    const std::size_t pos = static_cast<std::size_t>(std::find(sess.begin(), sess.end(), r) - sess.begin());
-    BLit free = kFalse;
-    if (mode == PredictMode::Strict) {
-      free = boundary_[rd.session][1 + pos];
-    } else {
-      std::vector<BLit> same_txn;
-      for (std::size_t b = 0; b < sess.size(); ++b)
-        if (tr.reads[sess[b]].index == rd.index) same_txn.push_back(boundary_[rd.session][1 + b]);
-      free = c.or_(same_txn);
-    }
-    const BLit here = kept(rd.session, rd.index, rd.op);
-    const KeyId key = h.txn(rd.txn).ops[rd.op].key;
-    std::vector<BLit> choice;
-    for (TxnId w : rd.writers) {
-      const BLit pick = c.input();
-      choice.push_back(pick);
-      // Not free: the observed writer.
-      if (w != rd.observed) k.push_back(c.implies(pick, free));
-      const BLit reads_w = c.and_(here, pick);
-      reads_from_[r].push_back(reads_w);
-      if (rd.event && w != rd.txn) k.push_back(c.implies(reads_w, kept_version(w, key)));
-    }
-    k.push_back(c.or_(choice));
-    k.push_back(c.at_most_one(choice));
     if (!rd.event) continue;
-    const Atom a = u.atom(model::kRead, event++);
-    event_atom[r] = a;
-    extent.emplace_back(a, here);
-    rtxn.emplace_back(tuple_index(N, {a, T(rd.txn)}), kTrue);
-    rkey.emplace_back(tuple_index(N, {a, K(key)}), kTrue);
-    for (std::size_t q = 0; q < rd.writers.size(); ++q) {
-      const TxnId w = rd.writers[q];
-      const BLit l = reads_from_[r][q];
-      rf.emplace_back(tuple_index(N, {T(w), a}), l);
-      wrx_cells[tuple_index(N, {T(w), K(key), T(rd.txn)})].push_back(l);
-      rval_cells[tuple_index(N, {a, V(tr.version(w, key))})].push_back(l);
-      read_cells[tuple_index(N, {T(rd.txn), K(key), V(tr.version(w, key))})].push_back(l);
+    const std::size_t s = rd.session, at = first_op[rd.txn] + rd.op;
+    const std::uint32_t* past = at == 0 ? nullptr : &clock[(base[s] + at - 1) * S];
+    std::fill(limit.begin(), limit.end(), 0);
+    bool written = false;
+    for (std::size_t s2 = 0; s2 < S && past; ++s2) {
+      const auto it = writes_at.find({s2, rd.key});
+      if (it == writes_at.end()) continue;
+      const auto& ws = it->second;
+      const auto m = std::lower_bound(ws.begin(), ws.end(), past[s2]);
+      if (m == ws.begin()) continue;
+      const std::size_t mp = *std::prev(m);
+      const TxnId t2 = txn_at[s2][mp];
+      written = true;
+      for (std::size_t s3 = 0; s3 < S; ++s3)
+        limit[s3] = std::max<std::uint32_t>(limit[s3], s3 == s2 ? static_cast<std::uint32_t>(first_op[t2])
+                                                                : clock[(base[s2] + mp) * S + s3]);
     }
-  }
-  // Program order between the read events of one transaction.
-  for (std::size_t r1 = 0; r1 < tr.reads.size(); ++r1)
-    for (std::size_t r2 = 0; r2 < tr.reads.size(); ++r2) {
-      const auto &a = tr.reads[r1], &b = tr.reads[r2];
-      if (a.event && b.event && a.txn == b.txn && a.op < b.op)
-        po.emplace_back(tuple_index(N, {event_atom[r1], event_atom[r2]}), kTrue);
+    auto is_ruled_out = [&](TxnId w) {
+      if (w == kInitTxn) return written;
+      return first_op[w] < limit[tr.place[w].first] ||
+             (tr.place[w].first == s && tr.place[w].second > tr.place[rd.txn].second);
+    };
+    if (is_ruled_out(rd.observed)) continue;  // not a causal run: leave it to the search
+    if (written && std::find(rd.writers.begin(), rd.writers.end(), kInitTxn) != rd.writers.end()) {
+      cnf.assert_true(!space.takes_initial(r));
+      ++clauses;
     }
-  // Final writes: a transaction's last kept write of each key.
-  std::map<Index, std::vector<BLit>> write_cells;
-  for (KeyId x = 0; x < h.keys().size(); ++x)
-    if (h.t0_writes(x)) write_cells[tuple_index(N, {T(kInitTxn), K(x), V(h.init_value(x))})].push_back(kTrue);
-  for (TxnId t = 1; t < h.num_txns(); ++t) {
-    const auto [s, j] = tr.place[t];
-    const auto& ops = h.txn(t).ops;
-    for (std::uint32_t i = 0; i < ops.size(); ++i) {
-      if (ops[i].kind != OpKind::Write) continue;
-      std::optional<std::uint32_t> next;
-      for (std::uint32_t q = i + 1; q < ops.size() && !next; ++q)
-        if (ops[q].kind == OpKind::Write && ops[q].key == ops[i].key) next = q;
-      const BLit final = next ? c.and_(kept(s, j, i), !kept(s, j, *next)) : kept(s, j, i);
-      write_cells[tuple_index(N, {T(t), K(ops[i].key), V(ops[i].value)})].push_back(final);
-    }
-  }
-  auto cells = [&](std::map<Index, std::vector<BLit>>& m) {
-    std::vector<std::pair<Index, BLit>> out;
-    for (auto& [idx, lits] : m) out.emplace_back(idx, c.or_(lits));
-    return out;
-  };
-  // Session order (constant: a dropped transaction stays, empty).
-  std::vector<std::vector<Atom>> so;
-  for (const auto& session : h.sessions())
-    for (std::size_t a = 0; a < session.size(); ++a) {
-      so.push_back({T(kInitTxn), T(session[a])});
-      for (std::size_t b = a + 1; b < session.size(); ++b) so.push_back({T(session[a]), T(session[b])});
-    }
-  const model::HistorySchema& sc = model::history_schema();
-  bindings_.bind(sc.reads, make_matrix(c, 3, cells(read_cells)));
-  bindings_.bind(sc.writes, make_matrix(c, 3, cells(write_cells)));
-  bindings_.bind(sc.so, constant_matrix(N, 2, so));
-  const BoolMatrix wrx_m = make_matrix(c, 3, cells(wrx_cells));
-  bindings_.bind(sc.wrx, wrx_m);
-  bindings_.bind(sc.iwrx, wrx_m);
-  bindings_.bind(sc.t0, constant_matrix(N, 1, {{T(kInitTxn)}}));
-  for (const auto& rel : {sc.vo, sc.abr, sc.irr}) bindings_.bind(rel, constant_matrix(N, 3, {}));
-  for (const auto& rel : {sc.rt, sc.rt_cc, sc.rt_bc, sc.ts_vis, sc.ts_ar}) bindings_.bind(rel, constant_matrix(N, 2, {}));
-  bindings_.bind(sc.rtxn, make_matrix(c, 2, std::move(rtxn)));
-  bindings_.bind(sc.rkey, make_matrix(c, 2, std::move(rkey)));
-  bindings_.bind(sc.rval, make_matrix(c, 2, cells(rval_cells)));
-  bindings_.bind(sc.po, make_matrix(c, 2, std::move(po)));
-  bindings_.bind(sc.rf, make_matrix(c, 2, std::move(rf)));
-  bindings_.bind_extent(model::kRead, make_matrix(c, 1, std::move(extent)));
-  constraints_ = c.and_(k);
-}
-
-BLit PredictionSpace::kept(std::size_t s, std::size_t j, std::uint32_t i) const {
-  std::vector<BLit> any{boundary_[s][0]};
-  const auto& sess = tr_.by_session[s];
-  for (std::size_t b = 0; b < sess.size(); ++b) {
-    const auto& r = tr_.reads[sess[b]];
-    const bool keeps = mode_ == PredictMode::Strict ? (j < r.index || (j == r.index && i <= r.op)) : j <= r.index;
-    if (keeps) any.push_back(boundary_[s][1 + b]);
-  }
-  return c_.or_(any);
-}
-
-BLit PredictionSpace::reads_from(TxnId t, std::uint32_t op, TxnId w) const {
-  for (std::size_t r = 0; r < tr_.reads.size(); ++r)
-    if (tr_.reads[r].txn == t && tr_.reads[r].op == op)
-      for (std::size_t q = 0; q < tr_.reads[r].writers.size(); ++q)
-        if (tr_.reads[r].writers[q] == w) return reads_from_[r][q];
-  return kFalse;
-}
-
-BLit PredictionSpace::kept_version(TxnId w, KeyId k) const {
-  if (w == kInitTxn) return kTrue;
-  const auto [s, j] = tr_.place[w];
-  return kept(s, j, *tr_.last_write(w, k));
-}
-
-History PredictionSpace::decode(const Circuit& c, const std::vector<bool>& inputs,
-                                std::vector<ChangedRead>& changed) const {
-  const History& h = tr_.h;
-  auto val = [&](BLit l) { return c.eval(l, inputs); };
-  History p = h.without_transactions();
-  // Transactions in TxnId order, as the observed history has them.
-  std::vector<SessionId> sid;
-  for (std::size_t s = 0; s < h.sessions().size(); ++s) sid.push_back(p.add_session());
-  std::map<std::pair<TxnId, std::uint32_t>, std::size_t> read_at;
-  for (std::size_t r = 0; r < tr_.reads.size(); ++r) read_at[{tr_.reads[r].txn, tr_.reads[r].op}] = r;
-  for (TxnId t = 1; t < h.num_txns(); ++t) {
-    const auto [s, j] = tr_.place[t];
-    const TxnId id = p.add_txn(sid[s], h.txn(t).name, TxnStatus::Committed);
-    const auto& ops = h.txn(t).ops;
-    for (std::uint32_t i = 0; i < ops.size(); ++i) {
-      if (!val(kept(s, j, i))) break;
-      if (ops[i].kind == OpKind::Write) {
-        p.add_write(id, ops[i].key, ops[i].value);
-        continue;
+    for (std::size_t s3 = 0; s3 < S; ++s3) {
+      const auto it = writers_at.find({s3, rd.key});
+      if (it == writers_at.end()) continue;
+      const auto& fs = it->second;
+      const auto stale = static_cast<std::size_t>(std::lower_bound(fs.begin(), fs.end(), limit[s3]) - fs.begin());
+      if (stale > 0) {
+        cnf.assert_true(!space.takes_among_first(r, s3, stale));
+        ++clauses;
       }
-      const std::size_t r = read_at.at({t, i});
-      const auto& rd = tr_.reads[r];
-      TxnId w = rd.observed;
-      for (std::size_t q = 0; q < rd.writers.size(); ++q)
-        if (val(reads_from_[r][q])) w = rd.writers[q];
-      if (w != rd.observed) changed.push_back(ChangedRead{t, i, rd.observed, w});
-      p.add_read(id, ops[i].key, w == t ? ops[i].value : tr_.version(w, ops[i].key));
+      if (s3 == s) {
+        // Writers after the reader in its session.
+        const auto upto = static_cast<std::size_t>(std::upper_bound(fs.begin(), fs.end(), first_op[rd.txn]) - fs.begin());
+        if (upto < fs.size()) {
+          cnf.assert_true(c.implies(space.takes_among_first(r, s3, fs.size()), space.takes_among_first(r, s3, upto)));
+          ++clauses;
+        }
+      }
     }
   }
-  return p;
+  return clauses;
 }
+
+// Serializability's lemma for a commit order `co` (T0 first, every
+// transaction) that serializes `cand`: ¬SER(h', co) for the runs h' of the
+// space that change no read `cand` leaves unchanged (Biswas & Enea's axiom
+// with co fixed), written out directly. A run breaks co when a kept read
+// takes a writer co puts after its reader, or one after which co puts
+// another writer of the key before the reader. co contains session order,
+// so the writers of a key in one session come in co in session order, and
+// of those after a given writer the first is the one to ask about: a later
+// one writes only if it does. The reads `cand` changed may take any writer;
+// every other read either keeps its observed writer or changes, which the
+// lemma lets escape (a run changing other reads is not excluded). So a
+// lemma costs a gate per read and per writer of a changed read, not per
+// read and writer.
+BLit serializability_lemma(const ObservedTrace& tr, const PredictionSpace& space, Circuit& c,
+                           const std::vector<TxnId>& co, const Candidate& cand) {
+  const History& h = tr.h;
+  std::vector<std::size_t> pos(h.num_txns(), SIZE_MAX);
+  for (std::size_t i = 0; i < co.size(); ++i) pos[co[i]] = i;
+  for (TxnId t = 0; t < h.num_txns(); ++t)
+    if (pos[t] == SIZE_MAX) throw std::logic_error("predict: a commit order without every transaction");
+  // Per key and writer: the first writer after it in each session, in co
+  // order, with "one of these up to here writes the key" as a chain.
+  struct After {
+    std::size_t pos;
+    BLit any;
+  };
+  std::vector<std::vector<std::vector<After>>> after(h.keys().size());
+  for (KeyId x = 0; x < h.keys().size(); ++x) {
+    const auto& ws = tr.writers_of(x);
+    after[x].resize(ws.size());
+    for (std::size_t i = 0; i < ws.size(); ++i) {
+      std::vector<std::pair<std::size_t, TxnId>> first(h.sessions().size(), {SIZE_MAX, kNoTxn});
+      for (TxnId w2 : ws) {
+        if (w2 == kInitTxn || pos[w2] <= pos[ws[i]]) continue;
+        auto& f = first[tr.place[w2].first];
+        if (pos[w2] < f.first) f = {pos[w2], w2};
+      }
+      std::sort(first.begin(), first.end());
+      BLit any = kFalse;
+      for (const auto& [p, w2] : first) {
+        if (w2 == kNoTxn) break;
+        any = c.or_(any, space.writes(w2, x));
+        after[x][i].push_back(After{p, any});
+      }
+    }
+  }
+  // "Reading w's version of x breaks co for a reader t".
+  auto breaks = [&](KeyId x, TxnId w, TxnId t) {
+    if (pos[w] > pos[t]) return kTrue;
+    const auto& ws = tr.writers_of(x);
+    const auto& a = after[x][static_cast<std::size_t>(std::find(ws.begin(), ws.end(), w) - ws.begin())];
+    const auto it = std::partition_point(a.begin(), a.end(), [&](const After& e) { return e.pos < pos[t]; });
+    return it == a.begin() ? kFalse : std::prev(it)->any;
+  };
+  std::vector<BLit> broken;
+  for (std::size_t r = 0; r < tr.reads.size(); ++r) {
+    const auto& rd = tr.reads[r];
+    if (!rd.event) continue;
+    if (cand.chosen[r] != kNoTxn && cand.chosen[r] != rd.observed) {
+      for (TxnId w : rd.writers)
+        if (const BLit bad = breaks(rd.key, w, rd.txn); bad != kFalse)
+          broken.push_back(c.and_(space.reads_from(r, w), bad));
+    } else {
+      if (const BLit bad = breaks(rd.key, rd.observed, rd.txn); bad != kFalse)
+        broken.push_back(c.and_(space.reads_from(r, rd.observed), bad));
+      broken.push_back(space.changed(r));
+    }
+  }
+  return c.or_(broken);
+}
+
+// "At least j of the literals", as a sequential counter built a column at
+// a time: the search asks for at most K changed reads, K = 1, 2, ...
+class AtLeast {
+ public:
+  AtLeast(Circuit& c, std::vector<BLit> lits) : c_(c), lits_(std::move(lits)) {
+    cols_.emplace_back(lits_.size() + 1, kTrue);
+  }
+  BLit operator()(std::size_t j) {
+    while (cols_.size() <= j) {
+      const auto& prev = cols_.back();
+      std::vector<BLit> col(lits_.size() + 1, kFalse);
+      for (std::size_t i = 1; i <= lits_.size(); ++i) col[i] = c_.or_(col[i - 1], c_.and_(prev[i - 1], lits_[i - 1]));
+      cols_.push_back(std::move(col));
+    }
+    return cols_[j].back();
+  }
+
+ private:
+  Circuit& c_;
+  std::vector<BLit> lits_;
+  std::vector<std::vector<BLit>> cols_;
+};
 
 }  // namespace
 
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
-                      PredictMode mode, double timeout_seconds, std::size_t limit) {
+                      const PredictOptions& options) {
+  const PredictMode mode = options.mode;
   const auto start = Clock::now();
   PredictResult result;
   for (const lua::Level* l : {&under, &ser})
     if (l->uses_real_time() || l->uses_db_timestamps())
       throw std::invalid_argument(fmt::format("{} reads time, which a trace has none of", l->name));
-  budget::ScopedDeadline deadline(timeout_seconds);
+  if (ser.graph != poly::GraphLevel::Ser || decided_without_sessions(observed, ser, SessionMode::Auto))
+    throw std::invalid_argument(fmt::format("{} is not serializability with session order", ser.name));
+  budget::ScopedDeadline deadline(options.timeout_seconds);
   try {
-    const Trace trace(observed);
+    const ObservedTrace trace(observed);
     // The observed run first: a run the level does not allow is no run of a
     // store that provides it; one serializability forbids is the answer.
     DecideOptions first;
@@ -351,60 +319,113 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       result.seconds = seconds_since(start);
       return result;
     }
+    const bool lazy = held_lazily(under);
     Circuit c;
     sat::Solver solver;
+    solver.set_many_calls();
     CnfEncoder cnf(c, solver);
-    PredictionSpace space(trace, mode, c);
-    const Universe& u = space.universe();
+    const PredictionSpace space(trace, mode, c, !lazy);
     cnf.assert_true(space.constraints());
-    // The weak level's witness: free relations, its constraint asserted.
-    Bindings allow = space.bindings();
-    for (const auto& w : under.framework->witness)
-      allow.bind(w.rel, variable_matrix(c, u.size(), static_cast<std::uint32_t>(w.rel->type.size()), {},
-                                        model::all_tuples(u, w.rel->type)));
-    {
+    if (under.graph == poly::GraphLevel::Cc && mode == PredictMode::Strict)
+      result.ruled_out = rule_out_causal_cycles(trace, space, c, cnf);
+    if (!lazy) {
+      // The weak level's witness: free relations, its constraint asserted.
+      const Universe& u = space.universe();
+      Bindings allow = space.bindings();
+      for (const auto& w : under.framework->witness)
+        allow.bind(w.rel, variable_matrix(c, u.size(), static_cast<std::uint32_t>(w.rel->type.size()), {},
+                                          model::all_tuples(u, w.rel->type)));
       Translator t(u, c, allow);
       cnf.assert_true(t.formula(under.constraint()));
     }
-    DecideOptions opt;
-    opt.explain = false;
+    DecideOptions weak;
+    weak.witness = false;
+    DecideOptions strong;
+    strong.explain = false;
+    strong.witness = false;
+    // Fewest changed reads first: at most K, K = 1, 2, ... up to the most a
+    // boundary can free (strict: one read per session; relaxed: the reads
+    // of one transaction per session). So the first prediction changes as
+    // few reads as any does.
+    std::vector<BLit> changes;
+    std::size_t most = 0;
+    for (std::size_t s = 0; s < trace.by_session.size(); ++s) {
+      std::map<TxnId, std::size_t> per_txn;
+      for (std::size_t r : trace.by_session[s])
+        if (trace.reads[r].event) {
+          changes.push_back(space.changed(r));
+          ++per_txn[trace.reads[r].txn];
+        }
+      std::size_t widest = 0;
+      for (const auto& [t, n] : per_txn) widest = std::max(widest, n);
+      most += mode == PredictMode::Strict ? std::min<std::size_t>(widest, 1) : widest;
+    }
+    AtLeast at_least(c, std::move(changes));
+    std::size_t bound = 1;
+    double reported = 0;
     while (true) {
       budget::poll();
-      const sat::Result r = solver.solve();
+      if (options.on_progress && seconds_since(start) >= reported + 1) {
+        reported = seconds_since(start);
+        options.on_progress(PredictProgress{bound, result.candidates, result.cycles, result.lemmas, reported});
+      }
+      std::vector<sat::Lit> assume;
+      if (bound < most) assume.push_back(cnf.literal(!at_least(bound + 1)));
+      const sat::Result r = solver.solve(assume);
       if (r == sat::Result::Unknown) throw TimeoutError();
-      if (r == sat::Result::Unsat) break;
+      if (r == sat::Result::Unsat) {
+        if (assume.empty() || solver.conflict().empty()) break;
+        ++bound;
+        continue;
+      }
       ++result.candidates;
-      std::vector<ChangedRead> changed;
-      History candidate = space.decode(c, cnf.input_values(), changed);
-      const Decision d = decide(candidate, ser, opt);
+      const std::vector<bool> inputs = cnf.input_values();
+      Candidate cand = space.decode(inputs);
+      // Each clause must exclude the candidate it comes from, or the loop
+      // would draw it again.
+      auto exclude = [&](BLit clause) {
+        if (c.eval(clause, inputs)) throw std::logic_error("predict: a clause that keeps its own candidate");
+        cnf.assert_true(clause);
+      };
+      auto checked = Clock::now();
+      if (lazy) {
+        const Decision d = decide(cand.history, under, weak);
+        result.check_seconds += seconds_since(checked);
+        if (d.verdict == Verdict::Unknown) throw TimeoutError();
+        if (d.verdict == Verdict::Violated) {
+          const auto facts = d.anomaly ? cycle_facts(*d.anomaly, cand, trace, space) : std::nullopt;
+          if (!facts) throw std::logic_error("predict: a saturation violation without a cycle of its edges");
+          const auto built = Clock::now();
+          exclude(!c.and_(*facts));
+          result.lemma_seconds += seconds_since(built);
+          ++result.cycles;
+          continue;
+        }
+      }
+      checked = Clock::now();
+      const Decision d = decide(cand.history, ser, strong);
+      result.check_seconds += seconds_since(checked);
       if (d.verdict == Verdict::Unknown) throw TimeoutError();
       if (d.verdict == Verdict::Violated) {
         result.outcome = Outcome::Found;
         // The next prediction changes other reads than these.
         std::vector<BLit> same;
-        for (const ChangedRead& ch : changed) same.push_back(space.reads_from(ch.reader, ch.op, ch.writer));
-        result.runs.push_back(PredictedRun{std::move(candidate), std::move(changed)});
-        if (result.runs.size() >= std::max<std::size_t>(1, limit)) break;
-        cnf.assert_true(!c.and_(same));
+        for (const ChangedRead& ch : cand.changed)
+          for (std::size_t q = 0; q < trace.reads.size(); ++q)
+            if (trace.reads[q].txn == ch.reader && trace.reads[q].op == ch.op)
+              same.push_back(space.reads_from(q, ch.writer));
+        result.runs.push_back(PredictedRun{std::move(cand.history), std::move(cand.changed)});
+        if (result.runs.size() >= std::max<std::size_t>(1, options.limit)) break;
+        exclude(!c.and_(same));
         continue;
       }
-      if (!d.witness) throw std::logic_error("predict: serializability allowed a candidate without a witness");
-      // Every candidate this witness explains is serializable.
-      Bindings b = space.bindings();
-      for (std::size_t i = 0; i < ser.framework->witness.size(); ++i) {
-        const auto& rel = d.witness->relations[i];
-        std::vector<std::vector<Atom>> tuples;
-        for (const auto& tuple : tuples_of(*d.witness, rel)) {
-          std::vector<Atom> atoms(tuple.size());
-          for (std::size_t col = 0; col < tuple.size(); ++col) atoms[col] = u.atom(rel.type[col], tuple[col]);
-          tuples.push_back(std::move(atoms));
-        }
-        b.bind(ser.framework->witness[i].rel, constant_matrix(u.size(), static_cast<std::uint32_t>(rel.type.size()), tuples));
-      }
-      Translator t(u, c, b);
-      cnf.assert_true(!t.formula(ser.constraint()));
+      // Every candidate this commit order explains is serializable.
+      const auto built = Clock::now();
+      exclude(serializability_lemma(trace, space, c, d.commit_order, cand));
+      result.lemma_seconds += seconds_since(built);
       ++result.lemmas;
     }
+    result.sat = solver.stats();
   } catch (const TimeoutError&) {
     // The predictions found so far stand; without one, the time ran out.
     if (result.runs.empty()) result.outcome = Outcome::Timeout;

@@ -4,34 +4,33 @@
 // prediction boundary permits (tests/brute/predict.hpp states the rules;
 // it is the reference this is checked against).
 //
-// A synthesis problem over a fixed trace: one SAT instance holds the space
-// (a boundary per session, a writer per read the boundary frees, the
-// schema's relations over them) and the weak level's witness; each
-// candidate goes to the checking oracle for serializability (decide(), the
-// hyper-polygraph), and a serializability witness becomes the lemma that
-// excludes every candidate it explains (Isolde's CEGIS, as cegis/
-// synthesizer.hpp).
+// A synthesis problem over a fixed trace (Isolde's CEGIS, as cegis/
+// synthesizer.hpp): one SAT instance holds the space (cegis/
+// prediction_space.hpp: a boundary per session, a writer per read the
+// boundary frees). The weak level is held to in one of two ways: a level
+// decided by saturation (RC, RA, CC) lazily, each candidate decided and
+// each cycle of a violation a clause over the read-froms and writes it
+// rests on (the acyclicity theory's way); any other level by its formula,
+// asserted over the schema's relations with its witness free (its
+// quantifiers unroll over the trace: small traces). A candidate the weak
+// level allows goes to decide() for serializability (the hyper-polygraph),
+// and its commit order becomes the lemma that excludes every candidate
+// that order serializes, written out directly over the space.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
+#include "cegis/prediction_space.hpp"
 #include "cegis/synthesizer.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/history.hpp"
+#include "engine/sat/solver.hpp"
 #include "lua/spec_library.hpp"
 
 namespace iso::cegis {
-
-enum class PredictMode { Strict, Relaxed };
-
-// A read that reads from another transaction than it did in the observed run.
-struct ChangedRead {
-  TxnId reader = 0;
-  std::uint32_t op = 0;  // its index in the reader's operations
-  TxnId observed = 0, writer = 0;
-};
 
 // A predicted run, over the observed transactions (a dropped one keeps its
 // place, empty), and the reads that changed.
@@ -49,18 +48,42 @@ struct PredictResult {
   // Found: the predictions, each with a set of changed reads that contains
   // no earlier one's (a new way for the run to go wrong).
   std::vector<PredictedRun> runs;
-  std::uint64_t candidates = 0, lemmas = 0;
+  // Candidates drawn from the space; clauses from the weak level's cycles
+  // (a level decided lazily); lemmas from serializability's witnesses.
+  std::uint64_t candidates = 0, cycles = 0, lemmas = 0;
+  // Clauses ruling out stale reads before the search (CC, strict).
+  std::uint64_t ruled_out = 0;
+  // Where the time went: the solver (its statistics), the checks of the
+  // candidates (decide()), and the lemmas (building and encoding them).
+  sat::SolverStats sat;
+  double check_seconds = 0, lemma_seconds = 0;
   double seconds = 0;
+};
+
+struct PredictProgress {
+  std::size_t bound;  // changed reads allowed so far
+  std::uint64_t candidates, cycles, lemmas;
+  double elapsed_seconds;
+};
+
+struct PredictOptions {
+  PredictMode mode = PredictMode::Strict;
+  double timeout_seconds = 0;  // 0: none
+  std::size_t limit = 1;       // predictions wanted (at least one)
+  std::function<void(const PredictProgress&)> on_progress;  // called about once a second
 };
 
 // Preconditions: `observed` has committed transactions with item reads and
 // writes only, and every read returns a value some transaction's last
 // write of the key (or the initial state) has; `under` and `ser` read no
-// time. Throws std::invalid_argument otherwise. When `under` does not allow
-// the observed run, the outcome is None and observed_under says why not to
+// time; `ser` is serializability with session order (`graph = "SER"`, a
+// formula that mentions so: biswas.SER, cerone.SER). Throws
+// std::invalid_argument otherwise. When `under` does not allow the
+// observed run, the outcome is None and observed_under says why not to
 // search.
-// At most `limit` predictions (at least one).
+// Postcondition: the first prediction changes as few reads as any
+// prediction does.
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
-                      PredictMode mode, double timeout_seconds = 0, std::size_t limit = 1);
+                      const PredictOptions& options = {});
 
 }  // namespace iso::cegis

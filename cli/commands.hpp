@@ -62,6 +62,7 @@ struct PredictArgs {
   bool json = false;
   double timeout = 0;
   std::size_t limit = 1;          // predictions, each changing reads no earlier one changed all of
+  std::string dot;                // picture of the first prediction's cycle
 };
 int run_predict(const PredictArgs& a);
 

@@ -238,9 +238,13 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   pr->add_option("--timeout", predict.timeout, "Give up after this many seconds (exit code 3)")
       ->check(CLI::NonNegativeNumber);
+  pr->add_option("--dot", predict.dot,
+                 "Write a Graphviz picture of the first prediction: the cycle that serializability forbids, "
+                 "its changed reads named in the title");
   pr->footer(
       "Examples:\n"
       "  isosynth predict trace.txt --under CC\n"
+      "  isosynth predict trace.txt --under CC --dot predicted.dot\n"
       "  isosynth predict trace.txt --under RC --mode relaxed --json\n"
       "  isosynth predict trace.txt --under CC --limit 10   # every way it could go wrong, up to 10\n"
       "Exit code: 0 a prediction was found, 1 none exists, 2 usage or input error, 3 time limit.");

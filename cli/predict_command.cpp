@@ -1,10 +1,16 @@
 // isosynth predict: from an observed run, a run the weak level allows and
 // serializability forbids (cegis/predictor.hpp).
+#include <unistd.h>
+
+#include <cstdio>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cegis/predictor.hpp"
+#include "cli/check_render.hpp"
 #include "cli/commands.hpp"
+#include "cli/dot.hpp"
 #include "cli/render.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
@@ -23,6 +29,21 @@ std::string changed_text(const History& observed, const cegis::ChangedRead& c, c
                      observed.txn_name(c.writer), format_op(predicted, now));
 }
 
+// "T2.0's read 1".
+std::string observed_read_name(const History& h, const cegis::ChangedRead& c) {
+  return fmt::format("{}'s read {}", h.txn_name(c.reader), c.op + 1);
+}
+
+// How the search went: what a benchmark reads.
+nlohmann::json search_json(const cegis::PredictResult& r) {
+  return {{"candidates", r.candidates},      {"cycles", r.cycles},
+          {"lemmas", r.lemmas},              {"seconds", r.seconds},
+          {"solve_seconds", r.sat.solve_seconds}, {"check_seconds", r.check_seconds},
+          {"lemma_seconds", r.lemma_seconds}, {"sat_vars", r.sat.vars},
+          {"sat_clauses", r.sat.clauses},    {"conflicts", r.sat.conflicts},
+          {"ruled_out", r.ruled_out}};
+}
+
 }  // namespace
 
 int run_predict(const PredictArgs& a) {
@@ -35,7 +56,15 @@ int run_predict(const PredictArgs& a) {
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
   const History& h = loaded.history;
   const auto mode = a.mode == "relaxed" ? cegis::PredictMode::Relaxed : cegis::PredictMode::Strict;
-  const cegis::PredictResult r = cegis::predict(h, under, ser, mode, a.timeout, a.limit);
+  cegis::PredictOptions o{mode, a.timeout, a.limit, {}};
+  const bool tty = isatty(fileno(stderr));
+  o.on_progress = [tty](const cegis::PredictProgress& p) {
+    fmt::print(stderr, "{}predict: up to {} changed reads, {} candidates, {} cycles, {} lemmas, {:.1f} s{}",
+               tty ? "\r" : "", p.bound, p.candidates, p.cycles, p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
+    std::fflush(stderr);
+  };
+  const cegis::PredictResult r = cegis::predict(h, under, ser, o);
+  if (tty && r.seconds >= 1.0) fmt::print(stderr, "\n");
   if (r.outcome == cegis::Outcome::Timeout) {
     if (a.json)
       fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}}));
@@ -56,7 +85,8 @@ int run_predict(const PredictArgs& a) {
   }
   if (r.outcome == cegis::Outcome::None) {
     if (a.json)
-      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"}, {"under", under.name}, {"mode", a.mode}}));
+      fmt::print("{}\n", dump_json(nlohmann::json{
+                              {"outcome", "none"}, {"under", under.name}, {"mode", a.mode}, {"search", search_json(r)}}));
     else
       fmt::print("none: no run that {} allows and {} forbids can be predicted from this one ({} boundary; {} "
                  "candidates)\n",
@@ -71,6 +101,13 @@ int run_predict(const PredictArgs& a) {
     const auto& changed = r.runs[i].changed;
     const Decision allowed = decide(p, under, opt);
     const Decision denied = decide(p, ser, opt);
+    if (i == 0 && !a.dot.empty() && denied.anomaly) {
+      std::string title = fmt::format("{} in a run {} allows", denied.anomaly->name, under.name);
+      for (const auto& c : changed)
+        title += fmt::format("; {} now reads {} from {}", observed_read_name(h, c), h.key_text(h.txn(c.reader).ops[c.op].key),
+                             h.txn_name(c.writer));
+      write_text_file(a.dot, anomaly_dot(p, *denied.anomaly, title));
+    }
     if (a.json) {
       nlohmann::json cs = nlohmann::json::array();
       for (const auto& c : changed)
@@ -98,7 +135,7 @@ int run_predict(const PredictArgs& a) {
   }
   if (a.json)
     fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "found"}, {"under", under.name}, {"mode", a.mode},
-                                                {"runs", runs}}));
+                                                {"runs", runs}, {"search", search_json(r)}}));
   else
     fmt::print("{}", text);
   return kExitOk;

@@ -15,24 +15,8 @@
 # by git) and are reused (generation is deterministic).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-root=$PWD
 source bench/lib.sh
-limit=600
-big=1
-out=bench/results/predicates-$(date -u +%Y-%m-%d).csv
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --timeout) limit=$2; shift 2 ;;
-    --no-big) big=0; shift ;;
-    --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "unknown argument: $1" >&2; exit 2 ;;
-  esac
-done
-work=bench/work/predicates
-mkdir -p "$work/runs"
-cmake --build build -j2 --target isosynth >/dev/null
-bin=$root/build/isosynth
+bench_options predicates "$@"
 
 # name|transactions|sessions|keys|range-read ratio|width|predicate-write ratio|levels
 runs=(

@@ -106,8 +106,18 @@ BLit Circuit::ite(BLit c, BLit t, BLit e) {
 
 BLit Circuit::at_most_one(std::span<const BLit> lits) {
   std::vector<BLit> pairs;
-  for (std::size_t i = 0; i < lits.size(); ++i)
-    for (std::size_t j = i + 1; j < lits.size(); ++j) pairs.push_back(!and_(lits[i], lits[j]));
+  if (lits.size() <= kPairwiseAtMostOne) {
+    for (std::size_t i = 0; i < lits.size(); ++i)
+      for (std::size_t j = i + 1; j < lits.size(); ++j) pairs.push_back(!and_(lits[i], lits[j]));
+    return and_(pairs);
+  }
+  // Linear for many literals (a choice among hundreds of writers): none is
+  // true once an earlier one is, "an earlier one" a chain of ORs.
+  BLit earlier = lits[0];
+  for (std::size_t i = 1; i < lits.size(); ++i) {
+    pairs.push_back(!and_(earlier, lits[i]));
+    earlier = or_(earlier, lits[i]);
+  }
   return and_(pairs);
 }
 

@@ -46,7 +46,9 @@ class Circuit {
   BLit implies(BLit a, BLit b) { return or_(!a, b); }
   BLit iff(BLit a, BLit b);
   BLit ite(BLit c, BLit t, BLit e);
-  // At most one of the literals, pairwise (the groups encoded here are small).
+  // At most one of the literals: pairwise for up to kPairwiseAtMostOne of
+  // them (no gates beyond the pairs), else a ladder of 2n gates.
+  static constexpr std::size_t kPairwiseAtMostOne = 64;
   BLit at_most_one(std::span<const BLit> lits);
 
   const Gate& gate(std::uint32_t node) const { return gates_[node]; }

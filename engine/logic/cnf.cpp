@@ -22,31 +22,54 @@ sat::Lit CnfEncoder::var_of(std::uint32_t node) {
   return sat::Lit::pos(static_cast<std::uint32_t>(var_[node]));
 }
 
-sat::Lit CnfEncoder::encode(BLit l, bool positive) {
-  // The gate is needed in polarity `want` = positive XOR negated.
-  const std::uint32_t node = l.node();
-  sat::Lit v = var_of(node);
-  const auto& g = c_.gate(node);
-  if (g.kind == Circuit::Kind::And) {
-    const bool want_pos = positive != l.negated();
-    const std::uint8_t bit = want_pos ? 1 : 2;
-    if (!(done_[node] & bit)) {
-      done_[node] |= bit;
-      budget::poll();
-      // The kids stay put: encoding makes no gates.
-      const std::span<const BLit> kids = c_.kids(node);
-      if (want_pos) {
-        // v -> kid, for every kid
-        for (BLit k : kids) s_.add_clause({~v, encode(k, true)});
-      } else {
-        // all kids -> v
-        std::vector<sat::Lit> clause{v};
-        for (BLit k : kids) clause.push_back(~encode(k, false));
-        s_.add_clause(clause);
+sat::Lit CnfEncoder::encode(BLit root, bool positive) {
+  // Depth-first, on a stack of its own: a chain of gates (a sequential
+  // counter over thousands of literals) is as deep as it is long. The order
+  // is that of the plain recursion (a gate's variable first, then each
+  // kid's clauses before the gate's clause that mentions it), so the solver
+  // sees the same problem either way.
+  struct Frame {
+    BLit l;
+    sat::Lit v;
+    bool want_pos = false;  // the gate is needed in polarity positive XOR negated
+    bool open = false;      // its clauses are being emitted now
+    std::size_t next = 0;   // its next kid
+    std::vector<sat::Lit> clause;  // !want_pos: the clause "all kids -> v"
+  };
+  std::vector<Frame> stack;
+  auto enter = [&](BLit l, bool pos) {
+    Frame f{l, var_of(l.node()), pos != l.negated(), false, 0, {}};
+    if (c_.gate(l.node()).kind == Circuit::Kind::And) {
+      const std::uint8_t bit = f.want_pos ? 1 : 2;
+      if (!(done_[l.node()] & bit)) {
+        done_[l.node()] |= bit;
+        budget::poll();
+        f.open = true;
+        if (!f.want_pos) f.clause.push_back(f.v);
       }
     }
+    stack.push_back(std::move(f));
+  };
+  enter(root, positive);
+  while (true) {
+    Frame& f = stack.back();
+    // The kids stay put: encoding makes no gates.
+    const std::span<const BLit> kids = f.open ? c_.kids(f.l.node()) : std::span<const BLit>{};
+    if (f.next < kids.size()) {
+      enter(kids[f.next], f.want_pos);
+      continue;
+    }
+    if (f.open && !f.want_pos) s_.add_clause(f.clause);
+    const sat::Lit lit = f.l.negated() ? ~f.v : f.v;
+    stack.pop_back();
+    if (stack.empty()) return lit;
+    Frame& parent = stack.back();
+    if (parent.want_pos)
+      s_.add_clause({~parent.v, lit});  // v -> kid
+    else
+      parent.clause.push_back(~lit);   // all kids -> v
+    ++parent.next;
   }
-  return l.negated() ? ~v : v;
 }
 
 void CnfEncoder::assert_true(BLit root) {

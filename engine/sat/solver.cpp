@@ -73,6 +73,7 @@ std::vector<Lit> Solver::conflict() const {
 
 void Solver::set_max_conflicts(std::uint64_t conflicts) { s_->set_max_confl(conflicts); }
 void Solver::set_default_polarity(bool polarity) { s_->set_default_polarity(polarity); }
+void Solver::set_many_calls() { s_->set_no_simplify(); }
 void Solver::interrupt() { s_->interrupt_asap(); }
 
 }  // namespace iso::sat

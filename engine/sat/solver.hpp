@@ -65,6 +65,9 @@ class Solver {
 
   void set_max_conflicts(std::uint64_t conflicts);
   void set_default_polarity(bool polarity);
+  // For a loop of many solve() calls that each add a few clauses: no
+  // simplification when a call starts (it costs more than the search).
+  void set_many_calls();
   void interrupt();  // may be called from another thread
 
   const SolverStats& stats() const { return stats_; }
