@@ -1,6 +1,7 @@
 #include "cegis/predictor.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -61,21 +62,26 @@ std::optional<std::vector<BLit>> cycle_facts(const poly::Anomaly& a, const Candi
   return facts;
 }
 
-// Under causal consistency with a strict boundary, some stale reads are
-// ruled out before the search: every run of the space in which the
-// boundary read r takes writer w has a causal cycle. The operations r's
-// observed causal past holds (its session before it, and what those read,
-// transitively) are all kept with their observed writers, since a kept
-// read that is not free keeps its writer, that write is kept, and a
-// boundary read has nothing kept after it to pass on. So if that past holds
-// a write of x by t2, t2 happens before r's transaction, and if w happens
-// before t2 (an operation of w in the past of t2's write), CC forces t2's
-// version after w's and w before t2: a cycle. The writers so ruled out are
-// a prefix of each session's writers of x, and T0 whenever the past has a
-// write of x; a writer after r's transaction in its own session is ruled
-// out too. Returns the clauses added.
-std::size_t rule_out_causal_cycles(const ObservedTrace& tr, const PredictionSpace& space, Circuit& c,
-                                   CnfEncoder& cnf) {
+// Under causal consistency, some stale reads are ruled out before the
+// search: every run of the space in which a free read r takes writer w has
+// a causal cycle. Part of r's observed causal past is kept, with its
+// observed writers, in every run where r is free:
+//  - strict: all of it (its session before it, and what those read,
+//    transitively), since a kept read that is not free keeps its writer,
+//    that write is kept, and a boundary read has nothing kept after it to
+//    pass on;
+//  - relaxed: the same through reads whose transaction has a kept
+//    successor in its session (such a transaction is no boundary, so its
+//    reads are not free), from r's session before r's transaction.
+// So if that past holds a write of x by t2, t2 happens before r's
+// transaction, and if w happens before t2 (an operation of w in the past
+// of t2's write), CC forces t2's version after w's and w before t2: a
+// cycle. The writers so ruled out are a prefix of each session's writers
+// of x, and T0 whenever the past has a write of x; a writer after r's
+// transaction in its own session is ruled out too. Returns the clauses
+// added.
+std::size_t rule_out_causal_cycles(const ObservedTrace& tr, const PredictionSpace& space, PredictMode mode,
+                                   Circuit& c, CnfEncoder& cnf) {
   const History& h = tr.h;
   const std::size_t S = h.sessions().size();
   // Operations numbered along each session; a transaction's first one.
@@ -98,11 +104,21 @@ std::size_t rule_out_causal_cycles(const ObservedTrace& tr, const PredictionSpac
   std::vector<std::size_t> indeg(n, 0);
   for (std::size_t s = 0; s < S; ++s)
     for (std::size_t p = 1; p < txn_at[s].size(); ++p) ++indeg[base[s] + p];
-  for (const auto& rd : tr.reads)
-    if (rd.event && rd.observed != kInitTxn) {
-      wr_into[id(rd.observed, *tr.last_write(rd.observed, rd.key))].push_back(id(rd.txn, rd.op));
-      ++indeg[id(rd.txn, rd.op)];
+  for (const auto& rd : tr.reads) {
+    if (!rd.event || rd.observed == kInitTxn) continue;
+    // Relaxed: the read passes its writer on only to its transaction's
+    // session successor (whose being kept makes the read not free).
+    std::size_t into = id(rd.txn, rd.op);
+    if (mode == PredictMode::Relaxed) {
+      const auto& sess = h.sessions()[rd.session];
+      if (rd.index + 1 >= sess.size()) continue;
+      const std::size_t p = first_op[sess[rd.index + 1]];
+      if (p >= txn_at[rd.session].size()) continue;
+      into = base[rd.session] + p;
     }
+    wr_into[id(rd.observed, *tr.last_write(rd.observed, rd.key))].push_back(into);
+    ++indeg[into];
+  }
   std::vector<std::uint32_t> clock(n * S, 0);
   std::vector<std::size_t> ready, session_of(n);
   for (std::size_t s = 0; s < S; ++s)
@@ -144,11 +160,21 @@ std::size_t rule_out_causal_cycles(const ObservedTrace& tr, const PredictionSpac
   for (std::size_t r = 0; r < tr.reads.size(); ++r) {
     const auto& rd = tr.reads[r];
     if (!rd.event) continue;
-    const std::size_t s = rd.session, at = first_op[rd.txn] + rd.op;
-    const std::uint32_t* past = at == 0 ? nullptr : &clock[(base[s] + at - 1) * S];
+    const std::size_t s = rd.session;
+    // The past kept whenever r is free: strict, up to r; relaxed, up to
+    // r's transaction (with what its predecessor read).
+    std::vector<std::uint32_t> past_of(S, 0);
+    if (mode == PredictMode::Strict) {
+      const std::size_t at = first_op[rd.txn] + rd.op;
+      if (at > 0) std::copy_n(&clock[(base[s] + at - 1) * S], S, past_of.begin());
+    } else {
+      std::copy_n(&clock[(base[s] + first_op[rd.txn]) * S], S, past_of.begin());
+      past_of[s] = static_cast<std::uint32_t>(first_op[rd.txn]);
+    }
+    const std::uint32_t* past = past_of.data();
     std::fill(limit.begin(), limit.end(), 0);
     bool written = false;
-    for (std::size_t s2 = 0; s2 < S && past; ++s2) {
+    for (std::size_t s2 = 0; s2 < S; ++s2) {
       const auto it = writes_at.find({s2, rd.key});
       if (it == writes_at.end()) continue;
       const auto& ws = it->second;
@@ -323,11 +349,11 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     Circuit c;
     sat::Solver solver;
     solver.set_many_calls();
+    solver.set_default_polarity(false);
     CnfEncoder cnf(c, solver);
     const PredictionSpace space(trace, mode, c, !lazy);
     cnf.assert_true(space.constraints());
-    if (under.graph == poly::GraphLevel::Cc && mode == PredictMode::Strict)
-      result.ruled_out = rule_out_causal_cycles(trace, space, c, cnf);
+    if (under.graph == poly::GraphLevel::Cc) result.ruled_out = rule_out_causal_cycles(trace, space, mode, c, cnf);
     if (!lazy) {
       // The weak level's witness: free relations, its constraint asserted.
       const Universe& u = space.universe();
@@ -361,69 +387,103 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       most += mode == PredictMode::Strict ? std::min<std::size_t>(widest, 1) : widest;
     }
     AtLeast at_least(c, std::move(changes));
-    std::size_t bound = 1;
     double reported = 0;
-    while (true) {
-      budget::poll();
-      if (options.on_progress && seconds_since(start) >= reported + 1) {
-        reported = seconds_since(start);
-        options.on_progress(PredictProgress{bound, result.candidates, result.cycles, result.lemmas, reported});
-      }
-      std::vector<sat::Lit> assume;
-      if (bound < most) assume.push_back(cnf.literal(!at_least(bound + 1)));
-      const sat::Result r = solver.solve(assume);
-      if (r == sat::Result::Unknown) throw TimeoutError();
-      if (r == sat::Result::Unsat) {
-        if (assume.empty() || solver.conflict().empty()) break;
-        ++bound;
-        continue;
-      }
-      ++result.candidates;
-      const std::vector<bool> inputs = cnf.input_values();
-      Candidate cand = space.decode(inputs);
-      // Each clause must exclude the candidate it comes from, or the loop
-      // would draw it again.
-      auto exclude = [&](BLit clause) {
-        if (c.eval(clause, inputs)) throw std::logic_error("predict: a clause that keeps its own candidate");
-        cnf.assert_true(clause);
-      };
-      auto checked = Clock::now();
-      if (lazy) {
-        const Decision d = decide(cand.history, under, weak);
+    // The next candidate that the weak level allows and serializability
+    // forbids, changing at most `at_most` reads (none: any number); nullopt
+    // when there is none. Learns the lemmas on the way.
+    // `until`: a soft limit, checked between candidates, where the search
+    // gives up (`gave_up`) without leaving a lemma half asserted.
+    bool gave_up = false;
+    auto next = [&](std::optional<std::size_t> at_most,
+                    std::optional<Clock::time_point> until = std::nullopt) -> std::optional<Candidate> {
+      while (true) {
+        budget::poll();
+        if (until && Clock::now() >= *until) {
+          gave_up = true;
+          return std::nullopt;
+        }
+        if (options.on_progress && seconds_since(start) >= reported + 1) {
+          reported = seconds_since(start);
+          options.on_progress(PredictProgress{at_most.value_or(most), result.candidates, result.cycles,
+                                              result.lemmas, reported});
+        }
+        std::vector<sat::Lit> assume;
+        if (at_most && *at_most < most) assume.push_back(cnf.literal(!at_least(*at_most + 1)));
+        const sat::Result r = solver.solve(assume);
+        if (r == sat::Result::Unknown) throw TimeoutError();
+        if (r == sat::Result::Unsat) return std::nullopt;
+        ++result.candidates;
+        const std::vector<bool> inputs = cnf.input_values();
+        Candidate cand = space.decode(inputs);
+        // Each clause must exclude the candidate it comes from, or the loop
+        // would draw it again.
+        auto exclude = [&](BLit clause) {
+          if (c.eval(clause, inputs)) throw std::logic_error("predict: a clause that keeps its own candidate");
+          cnf.assert_true(clause);
+        };
+        auto checked = Clock::now();
+        if (lazy) {
+          const Decision d = decide(cand.history, under, weak);
+          result.check_seconds += seconds_since(checked);
+          if (d.verdict == Verdict::Unknown) throw TimeoutError();
+          if (d.verdict == Verdict::Violated) {
+            const auto facts = d.anomaly ? cycle_facts(*d.anomaly, cand, trace, space) : std::nullopt;
+            if (!facts) throw std::logic_error("predict: a saturation violation without a cycle of its edges");
+            const auto built = Clock::now();
+            exclude(!c.and_(*facts));
+            result.lemma_seconds += seconds_since(built);
+            ++result.cycles;
+            continue;
+          }
+        }
+        checked = Clock::now();
+        const Decision d = decide(cand.history, ser, strong);
         result.check_seconds += seconds_since(checked);
         if (d.verdict == Verdict::Unknown) throw TimeoutError();
-        if (d.verdict == Verdict::Violated) {
-          const auto facts = d.anomaly ? cycle_facts(*d.anomaly, cand, trace, space) : std::nullopt;
-          if (!facts) throw std::logic_error("predict: a saturation violation without a cycle of its edges");
-          const auto built = Clock::now();
-          exclude(!c.and_(*facts));
-          result.lemma_seconds += seconds_since(built);
-          ++result.cycles;
-          continue;
-        }
+        if (d.verdict == Verdict::Violated) return cand;
+        // Every candidate this commit order explains is serializable.
+        const auto built = Clock::now();
+        exclude(serializability_lemma(trace, space, c, d.commit_order, cand));
+        result.lemma_seconds += seconds_since(built);
+        ++result.lemmas;
       }
-      checked = Clock::now();
-      const Decision d = decide(cand.history, ser, strong);
-      result.check_seconds += seconds_since(checked);
-      if (d.verdict == Verdict::Unknown) throw TimeoutError();
-      if (d.verdict == Verdict::Violated) {
-        result.outcome = Outcome::Found;
-        // The next prediction changes other reads than these.
-        std::vector<BLit> same;
-        for (const ChangedRead& ch : cand.changed)
-          for (std::size_t q = 0; q < trace.reads.size(); ++q)
-            if (trace.reads[q].txn == ch.reader && trace.reads[q].op == ch.op)
-              same.push_back(space.reads_from(q, ch.writer));
-        result.runs.push_back(PredictedRun{std::move(cand.history), std::move(cand.changed)});
-        if (result.runs.size() >= std::max<std::size_t>(1, options.limit)) break;
-        exclude(!c.and_(same));
-        continue;
+    };
+    // A prediction that changes other reads than `cand` did (all of them).
+    auto elsewhere = [&](const Candidate& cand) {
+      std::vector<BLit> same;
+      for (const ChangedRead& ch : cand.changed)
+        for (std::size_t q = 0; q < trace.reads.size(); ++q)
+          if (trace.reads[q].txn == ch.reader && trace.reads[q].op == ch.op)
+            same.push_back(space.reads_from(q, ch.writer));
+      cnf.assert_true(!c.and_(same));
+    };
+    // Fewest changed reads first: at most K, K = 1, 2, ..., for as long as
+    // the options allow; then any number. Lemmas learnt under one bound
+    // hold under every bound. (With a relaxed boundary, causal consistency
+    // can need many reads of a transaction to change together, and ruling
+    // out fewer can take longer than finding one.)
+    std::optional<Candidate> best;
+    std::size_t below = 1;  // no prediction changes fewer reads
+    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                          std::chrono::duration<double>(options.fewest_seconds));
+    for (std::size_t k = 1; k < most && !best && !gave_up; ++k) {
+      best = next(k, until);
+      if (!best && !gave_up) below = k + 1;
+    }
+    if (!best) best = next(std::nullopt);
+    if (best) {
+      result.outcome = Outcome::Found;
+      result.first_seconds = seconds_since(start);
+      result.fewest_below = below;
+      result.fewest = result.fewest_below >= best->changed.size();
+      elsewhere(*best);
+      result.runs.push_back(PredictedRun{std::move(best->history), std::move(best->changed)});
+      while (result.runs.size() < std::max<std::size_t>(1, options.limit)) {
+        std::optional<Candidate> another = next(std::nullopt);
+        if (!another) break;
+        elsewhere(*another);
+        result.runs.push_back(PredictedRun{std::move(another->history), std::move(another->changed)});
       }
-      // Every candidate this commit order explains is serializable.
-      const auto built = Clock::now();
-      exclude(serializability_lemma(trace, space, c, d.commit_order, cand));
-      result.lemma_seconds += seconds_since(built);
-      ++result.lemmas;
     }
     result.sat = solver.stats();
   } catch (const TimeoutError&) {

@@ -48,6 +48,11 @@ struct PredictResult {
   // Found: the predictions, each with a set of changed reads that contains
   // no earlier one's (a new way for the run to go wrong).
   std::vector<PredictedRun> runs;
+  // Found: no prediction changes fewer than `fewest_below` reads, and
+  // `fewest` when the first changes that many (the search for fewer can run
+  // out of PredictOptions::fewest_seconds).
+  std::size_t fewest_below = 0;
+  bool fewest = false;
   // Candidates drawn from the space; clauses from the weak level's cycles
   // (a level decided lazily); lemmas from serializability's witnesses.
   std::uint64_t candidates = 0, cycles = 0, lemmas = 0;
@@ -57,6 +62,7 @@ struct PredictResult {
   // candidates (decide()), and the lemmas (building and encoding them).
   sat::SolverStats sat;
   double check_seconds = 0, lemma_seconds = 0;
+  double first_seconds = 0;  // to the first prediction found
   double seconds = 0;
 };
 
@@ -70,6 +76,9 @@ struct PredictOptions {
   PredictMode mode = PredictMode::Strict;
   double timeout_seconds = 0;  // 0: none
   std::size_t limit = 1;       // predictions wanted (at least one)
+  // Time to look for a prediction changing fewer reads than the first
+  // found (0: none; the run's deadline applies too).
+  double fewest_seconds = 5;
   std::function<void(const PredictProgress&)> on_progress;  // called about once a second
 };
 
@@ -82,7 +91,7 @@ struct PredictOptions {
 // observed run, the outcome is None and observed_under says why not to
 // search.
 // Postcondition: the first prediction changes as few reads as any
-// prediction does.
+// prediction does when `fewest` says so.
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
                       const PredictOptions& options = {});
 

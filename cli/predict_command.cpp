@@ -38,6 +38,7 @@ std::string observed_read_name(const History& h, const cegis::ChangedRead& c) {
 nlohmann::json search_json(const cegis::PredictResult& r) {
   return {{"candidates", r.candidates},      {"cycles", r.cycles},
           {"lemmas", r.lemmas},              {"seconds", r.seconds},
+          {"first_seconds", r.first_seconds},
           {"solve_seconds", r.sat.solve_seconds}, {"check_seconds", r.check_seconds},
           {"lemma_seconds", r.lemma_seconds}, {"sat_vars", r.sat.vars},
           {"sat_clauses", r.sat.clauses},    {"conflicts", r.sat.conflicts},
@@ -56,7 +57,7 @@ int run_predict(const PredictArgs& a) {
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
   const History& h = loaded.history;
   const auto mode = a.mode == "relaxed" ? cegis::PredictMode::Relaxed : cegis::PredictMode::Strict;
-  cegis::PredictOptions o{mode, a.timeout, a.limit, {}};
+  cegis::PredictOptions o{mode, a.timeout, a.limit, a.fewest_for, {}};
   const bool tty = isatty(fileno(stderr));
   o.on_progress = [tty](const cegis::PredictProgress& p) {
     fmt::print(stderr, "{}predict: up to {} changed reads, {} candidates, {} cycles, {} lemmas, {:.1f} s{}",
@@ -131,11 +132,21 @@ int run_predict(const PredictArgs& a) {
                           i ? "\n" : "", i + 1, r.runs.size(), under.name, ser.name, a.mode);
     text += format_history(p) + "\n";
     for (const auto& c : changed) text += fmt::format("changed: {}\n", changed_text(h, c, p));
+    if (i == 0 && !changed.empty()) {
+      if (r.fewest)
+        text += fmt::format("{} changed read{}: the fewest any prediction changes\n", changed.size(),
+                            changed.size() == 1 ? "" : "s");
+      else
+        text += fmt::format("{} changed reads; none changes fewer than {} (the search for fewer stopped: "
+                            "--fewest-for, --timeout)\n",
+                            changed.size(), r.fewest_below);
+    }
     text += "\n" + decision_text(p, under, allowed, true) + decision_text(p, ser, denied, false);
   }
   if (a.json)
     fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "found"}, {"under", under.name}, {"mode", a.mode},
-                                                {"runs", runs}, {"search", search_json(r)}}));
+                                                {"runs", runs}, {"fewest", r.fewest},
+                                                {"fewest_below", r.fewest_below}, {"search", search_json(r)}}));
   else
     fmt::print("{}", text);
   return kExitOk;

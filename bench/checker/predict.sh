@@ -41,7 +41,7 @@ fi
 {
   bench_header "$out"
   echo "# isosynth predict F --under LEVEL --mode MODE --json, $(timed_how), limit ${limit} s"
-  echo "name,txns,ops,level,mode,outcome,changed,candidates,cycles,lemmas,ruled_out,sat_vars,sat_clauses,solve_s,check_s,lemma_s,predict_s,wall_s,peak_mb"
+  echo "name,txns,ops,level,mode,outcome,changed,fewest,first_s,candidates,cycles,lemmas,ruled_out,sat_vars,sat_clauses,solve_s,check_s,lemma_s,predict_s,wall_s,peak_mb"
 } >"$out"
 for r in "${runs[@]}"; do
   IFS='|' read -r name workload sessions per ops keys modes <<<"$r"
@@ -58,13 +58,15 @@ import json, sys
 try:
     d = json.load(open(sys.argv[1]))
 except Exception:
-    print("timeout" if sys.argv[2] == "124" else "error" + ",," * 11)
+    print(("timeout" if sys.argv[2] == "124" else "error") + "," * 13)
     sys.exit(0)
 s = d.get("search", {})
 changed = len(d["runs"][0]["changed"]) if d.get("runs") else ""
 keys = ["candidates", "cycles", "lemmas", "ruled_out", "sat_vars", "sat_clauses"]
 times = ["solve_seconds", "check_seconds", "lemma_seconds", "seconds"]
-print(",".join([d["outcome"], str(changed)] + [str(s.get(k, "")) for k in keys] +
+first = "%.3f" % s["first_seconds"] if d.get("runs") else ""
+print(",".join([d["outcome"], str(changed), str(d.get("fewest", "")).lower(), first] +
+               [str(s.get(k, "")) for k in keys] +
                ["%.3f" % s[k] if k in s else "" for k in times]))
 PY
 )

@@ -22,7 +22,7 @@ using namespace iso;
 namespace {
 
 cegis::PredictResult run(const History& h, const std::string& level, cegis::PredictMode mode) {
-  return cegis::predict(h, library().level(level), library().level("biswas.SER"), cegis::PredictOptions{mode, 0, 1, {}});
+  return cegis::predict(h, library().level(level), library().level("biswas.SER"), cegis::PredictOptions{mode, 0, 1, 1e9, {}});
 }
 
 // Random observed runs of up to `max_txns` transactions, reads justified.
@@ -114,6 +114,8 @@ void check_complete(std::uint64_t seed, int tries, const std::vector<std::string
           }
           CHECK(among);
           CHECK(r.runs[0].changed.size() == fewest);
+          CHECK(r.fewest);
+          CHECK(r.fewest_below == fewest);
           ++found;
         } else {
           ++none;
@@ -135,7 +137,7 @@ TEST_CASE("predict: complete under CC with stale reads ruled out by causal pasts
   // Longer runs over more sessions, where a boundary read's causal past
   // reaches across sessions: the writers ruled out before the search must
   // be only those every run taking them has a causal cycle with.
-  check_complete(17, 1200, {"biswas.CC"}, 7, 4, false);
+  check_complete(17, 800, {"biswas.CC"}, 7, 4);
 }
 
 TEST_CASE("predict: complete for Read Atomic and for a level held to by its formula") {
@@ -219,7 +221,7 @@ TEST_CASE("predict: several predictions, each a new way to go wrong") {
     cegis::PredictResult r;
     try {
       r = cegis::predict(h, library().level("biswas.RC"), library().level("biswas.SER"),
-                         cegis::PredictOptions{cegis::PredictMode::Relaxed, 0, 4, {}});
+                         cegis::PredictOptions{cegis::PredictMode::Relaxed, 0, 4, 1e9, {}});
     } catch (const std::invalid_argument&) {
       continue;  // a read of a write that is no transaction's last
     }
