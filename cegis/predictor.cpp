@@ -409,8 +409,20 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
         }
         std::vector<sat::Lit> assume;
         if (at_most && *at_most < most) assume.push_back(cnf.literal(!at_least(*at_most + 1)));
-        const sat::Result r = solver.solve(assume);
-        if (r == sat::Result::Unknown) throw TimeoutError();
+        sat::Result r = sat::Result::Unknown;
+        try {
+          // The soft limit stops the solver too (nothing is half asserted
+          // while it runs).
+          const double left = until ? std::chrono::duration<double>(*until - Clock::now()).count() : 0;
+          budget::ScopedDeadline cap(until ? std::max(left, 1e-6) : 0);
+          r = solver.solve(assume);
+        } catch (const TimeoutError&) {
+        }
+        if (r == sat::Result::Unknown) {
+          if (!until || budget::expired()) throw TimeoutError();
+          gave_up = true;
+          return std::nullopt;
+        }
         if (r == sat::Result::Unsat) return std::nullopt;
         ++result.candidates;
         const std::vector<bool> inputs = cnf.input_values();
@@ -470,7 +482,20 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       best = next(k, until);
       if (!best && !gave_up) below = k + 1;
     }
-    if (!best) best = next(std::nullopt);
+    // Then any number of changes, each solver call given as long; then a
+    // bound that doubles, each search bounded (where a run changing any
+    // number of reads is hard for the solver, one changing few is not).
+    if (!best && below < most) {
+      gave_up = false;
+      const auto each = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(options.fewest_seconds));
+      best = next(std::nullopt, each);
+    }
+    for (std::size_t k = 2 * below; !best; k *= 2) {
+      best = next(k < most ? std::optional<std::size_t>(k) : std::nullopt);
+      if (k >= most) break;
+      if (!best) below = k + 1;
+    }
     if (best) {
       result.outcome = Outcome::Found;
       result.first_seconds = seconds_since(start);
