@@ -178,16 +178,16 @@ PredictionSpace::PredictionSpace(const ObservedTrace& tr, PredictMode mode, Circ
       if (own != ws.end()) k.push_back(c.implies(free_[r], !pick[static_cast<std::size_t>(own - ws.begin())]));
     }
     k.push_back(c.implies(c.or_(any_free), c.or_(pick)));
-    // A version read is kept.
+    // A version read is written by a complete transaction.
     for (std::size_t q = 0; q < ws.size(); ++q)
-      if (ws[q] != kInitTxn) k.push_back(c.implies(pick[q], kept(ws[q], *tr.last_write(ws[q], x))));
+      if (ws[q] != kInitTxn) k.push_back(c.implies(pick[q], complete(ws[q])));
   }
-  // A read that is not free reads its observed version, which is kept.
+  // A read that is not free reads its observed version, whose transaction
+  // is complete.
   for (std::size_t r = 0; r < tr.reads.size(); ++r) {
     const auto& rd = tr.reads[r];
     if (rd.event && rd.observed != kInitTxn)
-      k.push_back(c.implies(c.and_(kept(rd.txn, rd.op), !free_[r]),
-                            kept(rd.observed, *tr.last_write(rd.observed, rd.key))));
+      k.push_back(c.implies(c.and_(kept(rd.txn, rd.op), !free_[r]), complete(rd.observed)));
   }
   constraints_ = c.and_(k);
   if (relations) bind_relations();
@@ -212,6 +212,14 @@ BLit PredictionSpace::kept(TxnId t, std::uint32_t i) const {
   if (t == kInitTxn) return kTrue;
   const auto [s, j] = tr_.place[t];
   return kept_at(s, j, i);
+}
+
+BLit PredictionSpace::complete(TxnId t) const {
+  if (t == kInitTxn) return kTrue;
+  const auto [s, j] = tr_.place[t];
+  const auto& sess = tr_.by_session[s];
+  const auto after = std::partition_point(sess.begin(), sess.end(), [&](std::size_t r) { return tr_.reads[r].index <= j; });
+  return c_.or_(boundary_[s][0], later_[s][static_cast<std::size_t>(after - sess.begin())]);
 }
 
 BLit PredictionSpace::writes(TxnId t, KeyId k) const {

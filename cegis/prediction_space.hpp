@@ -9,7 +9,10 @@
 // the boundary read may take any kept writer, every other kept read keeps
 // its observed one. Relaxed: the boundary read's whole transaction is kept
 // and all its reads are free. A read may take a transaction's write only
-// if that transaction's last write of the key is kept.
+// if that transaction is complete, before its session's boundary
+// transaction: a transaction whose read changed may not commit, or may
+// write other values, so nothing that happens after it takes part
+// (IsoPredict's tx_in_boundary).
 #pragma once
 
 #include <cstdint>
@@ -101,6 +104,8 @@ class PredictionSpace {
   logic::BLit takes_initial(std::size_t r) const;
   // "Operation i of transaction t is kept".
   logic::BLit kept(TxnId t, std::uint32_t i) const;
+  // "t is complete": before its session's boundary transaction.
+  logic::BLit complete(TxnId t) const;
   // "t writes k" (some write of k is kept).
   logic::BLit writes(TxnId t, KeyId k) const;
 

@@ -81,12 +81,15 @@ std::vector<Prediction> predictions(const History& h, std::string_view level, Pr
     if (mode == PredictMode::Relaxed) return {r.index, std::nullopt};
     return {r.index, r.op};
   };
-  auto kept_write = [&](TxnId w, KeyId k) {
+  // A writer a read may take: T0, or a transaction before its session's
+  // boundary transaction (which may not commit once its read changes; a
+  // transaction that read from it would take no part, as IsoPredict's
+  // tx_in_boundary has it).
+  auto complete = [&](TxnId w) {
     if (w == kInitTxn) return true;
     const auto [s, j] = place[w];
     const auto [last, op] = cut(s);
-    if (last == SIZE_MAX || j < last) return true;
-    return j == last && (!op || *last_write(h, w, k) < *op);
+    return last == SIZE_MAX || j < last;
   };
   // A read is free when it is a boundary read (strict) or in the boundary
   // transaction (relaxed); the free reads of the current boundaries, in
@@ -115,7 +118,7 @@ std::vector<Prediction> predictions(const History& h, std::string_view level, Pr
             continue;
           }
           const TxnId w = choice_of(t, i).value_or(observed(t, i));
-          if (w != t && !kept_write(w, o.key)) return;  // reads a dropped write
+          if (w != t && !complete(w)) return;  // reads a dropped write
           ValueId v = o.value;
           if (w != observed(t, i)) {
             v = w == kInitTxn ? h.init_value(o.key) : h.txn(w).ops[*last_write(h, w, o.key)].value;

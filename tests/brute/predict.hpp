@@ -14,9 +14,11 @@
 //  - Relaxed: the whole transaction of the boundary read is kept, and each
 //    of its reads reads from any kept writer; later transactions of the
 //    session are dropped.
-// A read may read from a transaction only if that transaction's last write
-// of the key is kept (before its own session's boundary). T0 is always
-// kept. A read of a transaction's last write of the key reads its value:
+// A read may read from a transaction only if that transaction is complete:
+// before its own session's boundary transaction (a transaction whose read
+// changed may not commit, or may write other values, so nothing that
+// happens after it takes part: IsoPredict's tx_in_boundary). T0 is always
+// complete. A read of a transaction's last write of the key reads its value:
 // values are unique per key in the histories this is meant for (IsoPredict
 // traces: the reader makes the n-th write of a key write n). IsoPredict
 // lets a read choose any write event of the key; here a transaction's last
