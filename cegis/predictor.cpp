@@ -361,8 +361,15 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       for (const auto& w : under.framework->witness)
         allow.bind(w.rel, variable_matrix(c, u.size(), static_cast<std::uint32_t>(w.rel->type.size()), {},
                                           model::all_tuples(u, w.rel->type)));
-      Translator t(u, c, allow);
-      cnf.assert_true(t.formula(under.constraint()));
+      try {
+        Translator t(u, c, allow);
+        cnf.assert_true(t.formula(under.constraint()));
+      } catch (const TranslationError& e) {
+        throw std::invalid_argument(fmt::format(
+            "{} is held to by its formula over the whole trace ({} transactions), which is too large: {}; "
+            "the levels decided by saturation (biswas.RC, biswas.RA, biswas.CC) scale",
+            under.name, observed.num_txns() - 1, e.what()));
+      }
     }
     DecideOptions weak;
     weak.witness = false;
