@@ -14,8 +14,10 @@
 // asserted over the schema's relations with its witness free (its
 // quantifiers unroll over the trace: small traces). A candidate the weak
 // level allows goes to decide() for serializability (the hyper-polygraph),
-// and its commit order becomes the lemma that excludes every candidate
-// that order serializes, written out directly over the space.
+// and its commit order becomes a lemma, written out directly over the
+// space, that excludes every candidate that order serializes among those
+// changing no other reads. Candidates changing at most K reads come first,
+// K = 1, 2, ... (for PredictOptions::fewest_seconds), then any number.
 #pragma once
 
 #include <cstdint>
