@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cegis/causal_pasts.hpp"
 #include "engine/logic/cnf.hpp"
 #include "engine/logic/translator.hpp"
 #include "engine/model/concrete.hpp"
@@ -60,163 +61,6 @@ std::optional<std::vector<BLit>> cycle_facts(const poly::Anomaly& a, const Candi
       if (!add(e)) return std::nullopt;
   if (a.cycle.empty()) return std::nullopt;
   return facts;
-}
-
-// Under causal consistency, some stale reads are ruled out before the
-// search: every run of the space in which a free read r takes writer w has
-// a causal cycle. Part of r's observed causal past is kept, with its
-// observed writers, in every run where r is free:
-//  - strict: all of it (its session before it, and what those read,
-//    transitively), since a kept read that is not free keeps its writer,
-//    that write is kept, and a boundary read has nothing kept after it to
-//    pass on;
-//  - relaxed: the same through reads whose transaction has a kept
-//    successor in its session (such a transaction is no boundary, so its
-//    reads are not free), from r's session before r's transaction.
-// So if that past holds a write of x by t2, t2 happens before r's
-// transaction, and if w happens before t2 (an operation of w in the past
-// of t2's write), CC forces t2's version after w's and w before t2: a
-// cycle. The writers so ruled out are a prefix of each session's writers
-// of x, and T0 whenever the past has a write of x; a writer after r's
-// transaction in its own session is ruled out too. Returns the clauses
-// added.
-std::size_t rule_out_causal_cycles(const ObservedTrace& tr, const PredictionSpace& space, PredictMode mode,
-                                   Circuit& c, CnfEncoder& cnf) {
-  const History& h = tr.h;
-  const std::size_t S = h.sessions().size();
-  // Operations numbered along each session; a transaction's first one.
-  std::vector<std::size_t> base(S + 1, 0);
-  std::vector<std::size_t> first_op(h.num_txns(), 0);
-  std::vector<std::vector<TxnId>> txn_at(S);  // per session position: its transaction
-  for (std::size_t s = 0; s < S; ++s) {
-    for (TxnId t : h.sessions()[s]) {
-      first_op[t] = txn_at[s].size();
-      for (std::size_t i = 0; i < h.txn(t).ops.size(); ++i) txn_at[s].push_back(t);
-    }
-    base[s + 1] = base[s] + txn_at[s].size();
-  }
-  const std::size_t n = base[S];
-  auto id = [&](TxnId t, std::size_t i) { return base[tr.place[t].first] + first_op[t] + i; };
-  // The observed read-from between operations, then vector clocks in a
-  // topological order (Kahn): clock[o][s] = how many of session s's
-  // operations are in o's past, o included.
-  std::vector<std::vector<std::size_t>> wr_into(n);
-  std::vector<std::size_t> indeg(n, 0);
-  for (std::size_t s = 0; s < S; ++s)
-    for (std::size_t p = 1; p < txn_at[s].size(); ++p) ++indeg[base[s] + p];
-  for (const auto& rd : tr.reads) {
-    if (!rd.event || rd.observed == kInitTxn) continue;
-    // Relaxed: the read passes its writer on only to its transaction's
-    // session successor (whose being kept makes the read not free).
-    std::size_t into = id(rd.txn, rd.op);
-    if (mode == PredictMode::Relaxed) {
-      const auto& sess = h.sessions()[rd.session];
-      if (rd.index + 1 >= sess.size()) continue;
-      const std::size_t p = first_op[sess[rd.index + 1]];
-      if (p >= txn_at[rd.session].size()) continue;
-      into = base[rd.session] + p;
-    }
-    wr_into[id(rd.observed, *tr.last_write(rd.observed, rd.key))].push_back(into);
-    ++indeg[into];
-  }
-  std::vector<std::uint32_t> clock(n * S, 0);
-  std::vector<std::size_t> ready, session_of(n);
-  for (std::size_t s = 0; s < S; ++s)
-    for (std::size_t p = 0; p < txn_at[s].size(); ++p) session_of[base[s] + p] = s;
-  for (std::size_t o = 0; o < n; ++o)
-    if (indeg[o] == 0) ready.push_back(o);
-  std::size_t done = 0;
-  auto join = [&](std::size_t into, std::size_t from) {
-    for (std::size_t s = 0; s < S; ++s) clock[into * S + s] = std::max(clock[into * S + s], clock[from * S + s]);
-  };
-  while (!ready.empty()) {
-    const std::size_t o = ready.back();
-    ready.pop_back();
-    ++done;
-    const std::size_t s = session_of[o], p = o - base[s];
-    clock[o * S + s] = static_cast<std::uint32_t>(p + 1);
-    auto release = [&](std::size_t next) {
-      join(next, o);
-      if (--indeg[next] == 0) ready.push_back(next);
-    };
-    if (p + 1 < txn_at[s].size()) release(o + 1);
-    for (std::size_t next : wr_into[o]) release(next);
-  }
-  if (done != n) return 0;  // no causal order: nothing to rule out by it
-  // Per session and key: the positions of its writes of the key, and the
-  // first operations of its writers of the key, in session order.
-  std::map<std::pair<std::size_t, KeyId>, std::vector<std::size_t>> writes_at, writers_at;
-  for (std::size_t s = 0; s < S; ++s)
-    for (TxnId t : h.sessions()[s]) {
-      const auto& ops = h.txn(t).ops;
-      for (std::uint32_t i = 0; i < ops.size(); ++i)
-        if (ops[i].kind == OpKind::Write) {
-          writes_at[{s, ops[i].key}].push_back(first_op[t] + i);
-          if (*tr.first_write(t, ops[i].key) == i) writers_at[{s, ops[i].key}].push_back(first_op[t]);
-        }
-    }
-  std::size_t clauses = 0;
-  std::vector<std::uint32_t> limit(S);
-  for (std::size_t r = 0; r < tr.reads.size(); ++r) {
-    const auto& rd = tr.reads[r];
-    if (!rd.event) continue;
-    const std::size_t s = rd.session;
-    // The past kept whenever r is free: strict, up to r; relaxed, up to
-    // r's transaction (with what its predecessor read).
-    std::vector<std::uint32_t> past_of(S, 0);
-    if (mode == PredictMode::Strict) {
-      const std::size_t at = first_op[rd.txn] + rd.op;
-      if (at > 0) std::copy_n(&clock[(base[s] + at - 1) * S], S, past_of.begin());
-    } else {
-      std::copy_n(&clock[(base[s] + first_op[rd.txn]) * S], S, past_of.begin());
-      past_of[s] = static_cast<std::uint32_t>(first_op[rd.txn]);
-    }
-    const std::uint32_t* past = past_of.data();
-    std::fill(limit.begin(), limit.end(), 0);
-    bool written = false;
-    for (std::size_t s2 = 0; s2 < S; ++s2) {
-      const auto it = writes_at.find({s2, rd.key});
-      if (it == writes_at.end()) continue;
-      const auto& ws = it->second;
-      const auto m = std::lower_bound(ws.begin(), ws.end(), past[s2]);
-      if (m == ws.begin()) continue;
-      const std::size_t mp = *std::prev(m);
-      const TxnId t2 = txn_at[s2][mp];
-      written = true;
-      for (std::size_t s3 = 0; s3 < S; ++s3)
-        limit[s3] = std::max<std::uint32_t>(limit[s3], s3 == s2 ? static_cast<std::uint32_t>(first_op[t2])
-                                                                : clock[(base[s2] + mp) * S + s3]);
-    }
-    auto is_ruled_out = [&](TxnId w) {
-      if (w == kInitTxn) return written;
-      return first_op[w] < limit[tr.place[w].first] ||
-             (tr.place[w].first == s && tr.place[w].second > tr.place[rd.txn].second);
-    };
-    if (is_ruled_out(rd.observed)) continue;  // not a causal run: leave it to the search
-    if (written && std::find(rd.writers.begin(), rd.writers.end(), kInitTxn) != rd.writers.end()) {
-      cnf.assert_true(!space.takes_initial(r));
-      ++clauses;
-    }
-    for (std::size_t s3 = 0; s3 < S; ++s3) {
-      const auto it = writers_at.find({s3, rd.key});
-      if (it == writers_at.end()) continue;
-      const auto& fs = it->second;
-      const auto stale = static_cast<std::size_t>(std::lower_bound(fs.begin(), fs.end(), limit[s3]) - fs.begin());
-      if (stale > 0) {
-        cnf.assert_true(!space.takes_among_first(r, s3, stale));
-        ++clauses;
-      }
-      if (s3 == s) {
-        // Writers after the reader in its session.
-        const auto upto = static_cast<std::size_t>(std::upper_bound(fs.begin(), fs.end(), first_op[rd.txn]) - fs.begin());
-        if (upto < fs.size()) {
-          cnf.assert_true(c.implies(space.takes_among_first(r, s3, fs.size()), space.takes_among_first(r, s3, upto)));
-          ++clauses;
-        }
-      }
-    }
-  }
-  return clauses;
 }
 
 // Serializability's lemma for a commit order `co` (T0 first, every
@@ -353,7 +197,12 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     CnfEncoder cnf(c, solver);
     const PredictionSpace space(trace, mode, c, !lazy);
     cnf.assert_true(space.constraints());
-    if (under.graph == poly::GraphLevel::Cc) result.ruled_out = rule_out_causal_cycles(trace, space, mode, c, cnf);
+    std::optional<CausalPasts> pasts;
+    if (under.graph == poly::GraphLevel::Cc) {
+      pasts.emplace(trace, mode);
+      for (BLit clause : pasts->rule_out_all(space, c)) cnf.assert_true(clause);
+      result.ruled_out = pasts->clauses();
+    }
     if (!lazy) {
       // The weak level's witness: free relations, its constraint asserted.
       const Universe& u = space.universe();
