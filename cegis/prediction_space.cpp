@@ -127,9 +127,13 @@ PredictionSpace::PredictionSpace(const ObservedTrace& tr, PredictMode mode, Circ
   for (std::size_t s = 0; s < tr.by_session.size(); ++s) {
     const auto& sess = tr.by_session[s];
     for (std::size_t pos = 0; pos < sess.size(); ++pos) {
-      std::vector<BLit> by;
-      for (std::size_t b = 0; b < sess.size(); ++b)
-        if (frees(tr.reads[sess[b]], tr.reads[sess[pos]])) by.push_back(boundary_[s][1 + b]);
+      // The boundary reads that free it are next to it: itself (strict), or
+      // its transaction's reads (relaxed).
+      std::size_t lo = pos, hi = pos;
+      while (lo > 0 && frees(tr.reads[sess[lo - 1]], tr.reads[sess[pos]])) --lo;
+      while (hi + 1 < sess.size() && frees(tr.reads[sess[hi + 1]], tr.reads[sess[pos]])) ++hi;
+      std::vector<BLit> by(boundary_[s].begin() + static_cast<std::ptrdiff_t>(1 + lo),
+                           boundary_[s].begin() + static_cast<std::ptrdiff_t>(2 + hi));
       free_[sess[pos]] = c.or_(by);
     }
   }

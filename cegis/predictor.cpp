@@ -93,13 +93,15 @@ BLit serializability_lemma(const ObservedTrace& tr, const PredictionSpace& space
   for (KeyId x = 0; x < h.keys().size(); ++x) {
     const auto& ws = tr.writers_of(x);
     after[x].resize(ws.size());
-    for (std::size_t i = 0; i < ws.size(); ++i) {
-      std::vector<std::pair<std::size_t, TxnId>> first(h.sessions().size(), {SIZE_MAX, kNoTxn});
-      for (TxnId w2 : ws) {
-        if (w2 == kInitTxn || pos[w2] <= pos[ws[i]]) continue;
-        auto& f = first[tr.place[w2].first];
-        if (pos[w2] < f.first) f = {pos[w2], w2};
-      }
+    // The writers from the last in co to the first, each session's next one
+    // kept as they go.
+    std::vector<std::size_t> by_co(ws.size());
+    for (std::size_t i = 0; i < ws.size(); ++i) by_co[i] = i;
+    std::sort(by_co.begin(), by_co.end(), [&](std::size_t a, std::size_t b) { return pos[ws[a]] > pos[ws[b]]; });
+    std::vector<std::pair<std::size_t, TxnId>> next(h.sessions().size(), {SIZE_MAX, kNoTxn});
+    for (std::size_t i : by_co) {
+      std::vector<std::pair<std::size_t, TxnId>> first = next;
+      if (ws[i] != kInitTxn) next[tr.place[ws[i]].first] = {pos[ws[i]], ws[i]};
       std::sort(first.begin(), first.end());
       BLit any = kFalse;
       for (const auto& [p, w2] : first) {
