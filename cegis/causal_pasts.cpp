@@ -127,7 +127,7 @@ bool CausalPasts::is_stale(std::size_t r, const Stale& st, TxnId w) const {
   return static_cast<std::size_t>(std::lower_bound(fs.begin(), fs.end(), first_op_[w]) - fs.begin()) < st.first[s];
 }
 
-std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circuit& c) {
+std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circuit& c) const {
   std::vector<BLit> out;
   if (clock_.empty()) return out;
   for (std::size_t r = 0; r < tr_.reads.size(); ++r) {
@@ -149,7 +149,6 @@ std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circui
         out.push_back(c.implies(space.takes_among_first(r, s3, fs.size()), space.takes_among_first(r, s3, upto)));
     }
   }
-  clauses_ += out.size();
   return out;
 }
 

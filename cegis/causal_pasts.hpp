@@ -32,8 +32,7 @@ class CausalPasts {
   CausalPasts(const ObservedTrace& tr, PredictMode mode);
 
   // For every read event, the writers its own kept past rules out.
-  std::vector<logic::BLit> rule_out_all(const PredictionSpace& space, logic::Circuit& c);
-  std::size_t clauses() const { return clauses_; }
+  std::vector<logic::BLit> rule_out_all(const PredictionSpace& space, logic::Circuit& c) const;
 
  private:
   using Past = std::vector<std::uint32_t>;  // per session: how many of its operations
@@ -58,7 +57,6 @@ class CausalPasts {
   // run has no causal order).
   std::vector<std::uint32_t> clock_;
   std::map<std::pair<std::size_t, KeyId>, std::vector<std::size_t>> writes_at_, writers_at_;
-  std::size_t clauses_ = 0;
 };
 
 }  // namespace iso::cegis

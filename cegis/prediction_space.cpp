@@ -15,7 +15,8 @@ namespace iso::cegis {
 
 using namespace logic;
 
-ObservedTrace::ObservedTrace(const History& hist) : h(hist), place(hist.num_txns(), {SIZE_MAX, 0}) {
+ObservedTrace::ObservedTrace(const History& hist)
+    : h(hist), place(hist.num_txns(), {SIZE_MAX, 0}), read_range_(hist.num_txns(), {0, 0}) {
   writers_.resize(h.keys().size());
   // A version's value names its writer: a read changed to another writer
   // shows it by its value.
@@ -45,6 +46,7 @@ ObservedTrace::ObservedTrace(const History& hist) : h(hist), place(hist.num_txns
       if (h.txn(t).status != TxnStatus::Committed)
         throw std::invalid_argument("prediction reads committed transactions only");
       const auto& ops = h.txn(t).ops;
+      read_range_[t] = {reads.size(), reads.size()};
       for (std::uint32_t i = 0; i < ops.size(); ++i) {
         const Op& op = ops[i];
         if (op.kind == OpKind::PredicateRead || op.kind == OpKind::PredicateWrite || op.list != kNoList)
@@ -64,7 +66,21 @@ ObservedTrace::ObservedTrace(const History& hist) : h(hist), place(hist.num_txns
         by_session[s].push_back(reads.size());
         reads.push_back(std::move(r));
       }
+      read_range_[t].second = reads.size();
     }
+}
+
+std::optional<std::size_t> ObservedTrace::writer_index(KeyId k, TxnId w) const {
+  const auto& ws = writers_[k];
+  const auto it = std::lower_bound(ws.begin(), ws.end(), w);
+  if (it == ws.end() || *it != w) return std::nullopt;
+  return static_cast<std::size_t>(it - ws.begin());
+}
+
+std::size_t ObservedTrace::read_at(TxnId t, std::uint32_t op) const {
+  for (std::size_t r = read_range_[t].first; r < read_range_[t].second; ++r)
+    if (reads[r].op == op) return r;
+  throw std::logic_error("predict: no read at that operation");
 }
 
 std::optional<std::uint32_t> ObservedTrace::first_write(TxnId t, KeyId k) const {
@@ -178,8 +194,7 @@ PredictionSpace::PredictionSpace(const ObservedTrace& tr, PredictMode mode, Circ
     for (std::size_t r : members[g]) {
       any_free.push_back(free_[r]);
       // A read event never reads its own transaction's write.
-      const auto own = std::find(ws.begin(), ws.end(), tr.reads[r].txn);
-      if (own != ws.end()) k.push_back(c.implies(free_[r], !pick[static_cast<std::size_t>(own - ws.begin())]));
+      if (const auto own = tr.writer_index(x, tr.reads[r].txn)) k.push_back(c.implies(free_[r], !pick[*own]));
     }
     k.push_back(c.implies(c.or_(any_free), c.or_(pick)));
     // A version read is written by a complete transaction.
@@ -237,9 +252,8 @@ bool PredictionSpace::frees(const ObservedTrace::Read& b, const ObservedTrace::R
 }
 
 BLit PredictionSpace::picks(std::size_t r, TxnId w) const {
-  const auto& ws = tr_.writers_of(tr_.reads[r].key);
-  const auto it = std::find(ws.begin(), ws.end(), w);
-  return it == ws.end() ? kFalse : groups_[group_of_[r]].pick[static_cast<std::size_t>(it - ws.begin())];
+  const auto q = tr_.writer_index(tr_.reads[r].key, w);
+  return q ? groups_[group_of_[r]].pick[*q] : kFalse;
 }
 
 BLit PredictionSpace::reads_from(std::size_t r, std::size_t q) const { return reads_from(r, tr_.reads[r].writers[q]); }
@@ -362,8 +376,6 @@ Candidate PredictionSpace::decode(const std::vector<bool>& inputs) const {
   History& p = out.history;
   std::vector<SessionId> sid;
   for (std::size_t s = 0; s < h.sessions().size(); ++s) sid.push_back(p.add_session());
-  std::map<std::pair<TxnId, std::uint32_t>, std::size_t> read_at;
-  for (std::size_t r = 0; r < tr_.reads.size(); ++r) read_at[{tr_.reads[r].txn, tr_.reads[r].op}] = r;
   // Transactions in TxnId order, as the observed history has them.
   for (TxnId t = 1; t < h.num_txns(); ++t) {
     const auto [s, j] = tr_.place[t];
@@ -375,7 +387,7 @@ Candidate PredictionSpace::decode(const std::vector<bool>& inputs) const {
         p.add_write(id, ops[i].key, ops[i].value);
         continue;
       }
-      const std::size_t r = read_at.at({t, i});
+      const std::size_t r = tr_.read_at(t, i);
       const auto& rd = tr_.reads[r];
       TxnId w = rd.observed;
       if (rd.event && boundary[s] && frees(tr_.reads[*boundary[s]], rd)) {

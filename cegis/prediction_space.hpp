@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/history/history.hpp"
@@ -56,12 +57,20 @@ struct ObservedTrace {
   std::optional<std::uint32_t> first_write(TxnId t, KeyId k) const;
   std::optional<std::uint32_t> last_write(TxnId t, KeyId k) const;
   ValueId version(TxnId w, KeyId k) const;  // w's last write of k (T0: the initial value)
-  // The transactions with a write of k, T0 first when it writes k.
+  // The transactions with a write of k, in id order (T0 first when it
+  // writes k), and where w is among them.
   const std::vector<TxnId>& writers_of(KeyId k) const { return writers_[k]; }
+  std::optional<std::size_t> writer_index(KeyId k, TxnId w) const;
+  // The read operations of t: reads[first ..< second] (one transaction's
+  // reads are adjacent, in program order).
+  std::pair<std::size_t, std::size_t> reads_of(TxnId t) const { return read_range_[t]; }
+  // The read at operation `op` of t.
+  std::size_t read_at(TxnId t, std::uint32_t op) const;
 
  private:
   TxnId writer_of(TxnId t, const Op& r) const;
   std::vector<std::vector<TxnId>> writers_;
+  std::vector<std::pair<std::size_t, std::size_t>> read_range_;
 };
 
 // A read that reads from another transaction than it did in the observed run.

@@ -45,8 +45,9 @@ std::optional<std::vector<BLit>> cycle_facts(const poly::Anomaly& a, const Candi
       case poly::Dep::SO: return true;  // session order is the trace's
       case poly::Dep::WR: {
         bool found = false;
-        for (std::size_t r = 0; r < tr.reads.size(); ++r)
-          if (tr.reads[r].txn == e.to && tr.reads[r].key == e.key && tr.reads[r].event && cand.chosen[r] == e.from) {
+        const auto [first, last] = tr.reads_of(e.to);
+        for (std::size_t r = first; r < last; ++r)
+          if (tr.reads[r].key == e.key && tr.reads[r].event && cand.chosen[r] == e.from) {
             facts.push_back(space.reads_from(r, e.from));
             found = true;
           }
@@ -114,8 +115,7 @@ BLit serializability_lemma(const ObservedTrace& tr, const PredictionSpace& space
   // "Reading w's version of x breaks co for a reader t".
   auto breaks = [&](KeyId x, TxnId w, TxnId t) {
     if (pos[w] > pos[t]) return kTrue;
-    const auto& ws = tr.writers_of(x);
-    const auto& a = after[x][static_cast<std::size_t>(std::find(ws.begin(), ws.end(), w) - ws.begin())];
+    const auto& a = after[x][*tr.writer_index(x, w)];
     const auto it = std::partition_point(a.begin(), a.end(), [&](const After& e) { return e.pos < pos[t]; });
     return it == a.begin() ? kFalse : std::prev(it)->any;
   };
@@ -203,11 +203,10 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     CnfEncoder cnf(c, solver);
     const PredictionSpace space(trace, mode, c, !lazy);
     cnf.assert_true(space.constraints());
-    std::optional<CausalPasts> pasts;
     if (under.graph == poly::GraphLevel::Cc) {
-      pasts.emplace(trace, mode);
-      for (BLit clause : pasts->rule_out_all(space, c)) cnf.assert_true(clause);
-      result.ruled_out = pasts->clauses();
+      const std::vector<BLit> stale = CausalPasts(trace, mode).rule_out_all(space, c);
+      for (BLit clause : stale) cnf.assert_true(clause);
+      result.ruled_out = stale.size();
     }
     if (!lazy) {
       // The weak level's witness: free relations, its constraint asserted.
@@ -231,10 +230,9 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     DecideOptions strong;
     strong.explain = false;
     strong.witness = false;
-    // Fewest changed reads first: at most K, K = 1, 2, ... up to the most a
-    // boundary can free (strict: one read per session; relaxed: the reads
-    // of one transaction per session). So the first prediction changes as
-    // few reads as any does.
+    // The changed reads, counted (below), and the most a boundary can free
+    // (strict: one read per session; relaxed: the reads of one transaction
+    // per session).
     std::vector<BLit> changes;
     std::size_t most = 0;
     for (std::size_t s = 0; s < trace.by_session.size(); ++s) {
@@ -325,10 +323,7 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     // A prediction that changes other reads than `cand` did (all of them).
     auto elsewhere = [&](const Candidate& cand) {
       std::vector<BLit> same;
-      for (const ChangedRead& ch : cand.changed)
-        for (std::size_t q = 0; q < trace.reads.size(); ++q)
-          if (trace.reads[q].txn == ch.reader && trace.reads[q].op == ch.op)
-            same.push_back(space.reads_from(q, ch.writer));
+      for (const ChangedRead& ch : cand.changed) same.push_back(space.reads_from(trace.read_at(ch.reader, ch.op), ch.writer));
       cnf.assert_true(!c.and_(same));
     };
     // Fewest changed reads first: at most K, K = 1, 2, ..., for as long as

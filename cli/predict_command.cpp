@@ -19,7 +19,7 @@ namespace iso::cli {
 
 namespace {
 
-// "T2.0's r(y,1) (line 6) now reads T0's version: 0".
+// "T2.0's r(a,1) (line 6) read T1.0's write; it now reads T0's: r(a,0)".
 std::string changed_text(const History& observed, const cegis::ChangedRead& c, const History& predicted) {
   const Op& op = observed.txn(c.reader).ops[c.op];
   const Op& now = predicted.txn(c.reader).ops[c.op];

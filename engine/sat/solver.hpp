@@ -66,7 +66,7 @@ class Solver {
   void set_max_conflicts(std::uint64_t conflicts);
   void set_default_polarity(bool polarity);
   // For a loop of many solve() calls that each add a few clauses: no
-  // simplification when a call starts (it costs more than the search).
+  // simplification between them.
   void set_many_calls();
   void interrupt();  // may be called from another thread
 
