@@ -65,17 +65,29 @@ CausalPasts::CausalPasts(const ObservedTrace& tr, PredictMode mode)
     if (rd.event && rd.observed != kInitTxn)
       into[op_id(rd.observed, *tr.last_write(rd.observed, rd.key))].push_back(op_id(rd.txn, rd.op));
   clock_ = clocks(S_, base_, into);
-  // Per session and key: the positions of its writes of the key, and the
+  // Per key and session: the positions of its writes of the key, and the
   // first operations of its writers of the key, in session order.
+  writes_at_.resize(h.keys().size());
+  writers_at_.resize(h.keys().size());
   for (std::size_t s = 0; s < S_; ++s)
     for (TxnId t : h.sessions()[s]) {
       const auto& ops = h.txn(t).ops;
       for (std::uint32_t i = 0; i < ops.size(); ++i)
         if (ops[i].kind == OpKind::Write) {
-          writes_at_[{s, ops[i].key}].push_back(first_op_[t] + i);
-          if (*tr.first_write(t, ops[i].key) == i) writers_at_[{s, ops[i].key}].push_back(first_op_[t]);
+          const KeyId k = ops[i].key;
+          if (writes_at_[k].empty()) {
+            writes_at_[k].resize(S_);
+            writers_at_[k].resize(S_);
+          }
+          writes_at_[k][s].push_back(first_op_[t] + i);
+          if (*tr.first_write(t, k) == i) writers_at_[k][s].push_back(first_op_[t]);
         }
     }
+}
+
+const std::vector<std::size_t>& CausalPasts::at(const std::vector<PerSession>& m, KeyId k, std::size_t s) const {
+  static const std::vector<std::size_t> none;
+  return m[k].empty() ? none : m[k][s];
 }
 
 std::size_t CausalPasts::op_id(TxnId t, std::size_t i) const {
@@ -85,9 +97,16 @@ std::size_t CausalPasts::op_id(TxnId t, std::size_t i) const {
 CausalPasts::Past CausalPasts::own_past(std::size_t r) const {
   // Strict: up to r. Relaxed: up to r's transaction (its reads are free).
   const auto& rd = tr_.reads[r];
-  const std::size_t at = first_op_[rd.txn] + (mode_ == PredictMode::Strict ? rd.op : 0);
+  const std::size_t upto = first_op_[rd.txn] + (mode_ == PredictMode::Strict ? rd.op : 0);
   Past past(S_, 0);
-  if (at > 0) std::copy_n(&clock_[(base_[rd.session] + at - 1) * S_], S_, past.begin());
+  if (upto > 0) std::copy_n(&clock_[(base_[rd.session] + upto - 1) * S_], S_, past.begin());
+  return past;
+}
+
+CausalPasts::Past CausalPasts::txn_past(TxnId t, bool inclusive) const {
+  const std::size_t upto = first_op_[t] + (inclusive ? tr_.h.txn(t).ops.size() : 0);
+  Past past(S_, 0);
+  if (upto > 0) std::copy_n(&clock_[(base_[tr_.place[t].first] + upto - 1) * S_], S_, past.begin());
   return past;
 }
 
@@ -99,9 +118,7 @@ CausalPasts::Stale CausalPasts::stale(std::size_t r, const Past& past) const {
   // t2's past, which is whatever `limit` covers.
   std::vector<std::uint32_t> limit(S_, 0);
   for (std::size_t s2 = 0; s2 < S_; ++s2) {
-    const auto it = writes_at_.find({s2, rd.key});
-    if (it == writes_at_.end()) continue;
-    const auto& ws = it->second;
+    const auto& ws = at(writes_at_, rd.key, s2);
     const auto m = std::lower_bound(ws.begin(), ws.end(), past[s2]);
     if (m == ws.begin()) continue;
     const std::size_t mp = *std::prev(m);
@@ -111,11 +128,17 @@ CausalPasts::Stale CausalPasts::stale(std::size_t r, const Past& past) const {
       limit[s3] = std::max<std::uint32_t>(limit[s3], s3 == s2 ? static_cast<std::uint32_t>(first_op_[t2])
                                                               : clock_[(base_[s2] + mp) * S_ + s3]);
   }
-  for (std::size_t s3 = 0; s3 < S_; ++s3)
-    if (const auto it = writers_at_.find({s3, rd.key}); it != writers_at_.end())
-      out.first[s3] = static_cast<std::size_t>(std::lower_bound(it->second.begin(), it->second.end(), limit[s3]) -
-                                               it->second.begin());
+  for (std::size_t s3 = 0; s3 < S_; ++s3) {
+    const auto& fs = at(writers_at_, rd.key, s3);
+    out.first[s3] = static_cast<std::size_t>(std::lower_bound(fs.begin(), fs.end(), limit[s3]) - fs.begin());
+  }
   return out;
+}
+
+bool CausalPasts::after(TxnId w, TxnId t) const {
+  const std::size_t here = tr_.place[t].first;
+  return tr_.place[w].first == here ? tr_.place[w].second > tr_.place[t].second
+                                    : txn_past(w, true)[here] > first_op_[t];
 }
 
 bool CausalPasts::is_stale(std::size_t r, const Stale& st, TxnId w) const {
@@ -123,8 +146,19 @@ bool CausalPasts::is_stale(std::size_t r, const Stale& st, TxnId w) const {
   const auto& rd = tr_.reads[r];
   const auto [s, j] = tr_.place[w];
   if (s == rd.session && j > rd.index) return true;
-  const auto& fs = writers_at_.at({s, rd.key});
+  const auto& fs = at(writers_at_, rd.key, s);
   return static_cast<std::size_t>(std::lower_bound(fs.begin(), fs.end(), first_op_[w]) - fs.begin()) < st.first[s];
+}
+
+std::size_t CausalPasts::not_after(TxnId t, const std::vector<std::size_t>& writers, std::size_t s3) const {
+  const std::size_t here = tr_.place[t].first;
+  if (s3 == here)
+    return static_cast<std::size_t>(std::upper_bound(writers.begin(), writers.end(), first_op_[t]) - writers.begin());
+  // A writer's past grows along its session.
+  const auto it = std::partition_point(writers.begin(), writers.end(), [&](std::size_t first) {
+    return txn_past(txn_at_[s3][first], true)[here] <= first_op_[t];
+  });
+  return static_cast<std::size_t>(it - writers.begin());
 }
 
 std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circuit& c) const {
@@ -139,14 +173,71 @@ std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circui
       out.push_back(!space.takes_initial(r));
     for (std::size_t s3 = 0; s3 < S_; ++s3) {
       if (st.first[s3] > 0) out.push_back(!space.takes_among_first(r, s3, st.first[s3]));
-      if (s3 != rd.session) continue;
-      // Writers after the reader in its session.
-      const auto it = writers_at_.find({s3, rd.key});
-      if (it == writers_at_.end()) continue;
-      const auto& fs = it->second;
-      const auto upto = static_cast<std::size_t>(std::upper_bound(fs.begin(), fs.end(), first_op_[rd.txn]) - fs.begin());
-      if (upto < fs.size())
+      // The writers that happen after the reader's transaction: a suffix.
+      const auto& fs = at(writers_at_, rd.key, s3);
+      if (const std::size_t upto = not_after(rd.txn, fs, s3); upto < fs.size())
         out.push_back(c.implies(space.takes_among_first(r, s3, fs.size()), space.takes_among_first(r, s3, upto)));
+    }
+  }
+  return out;
+}
+
+std::vector<BLit> CausalPasts::rule_out_joined(const PredictionSpace& space, Circuit& c, std::size_t budget) const {
+  std::vector<BLit> out;
+  if (clock_.empty() || mode_ != PredictMode::Relaxed) return out;
+  const History& h = tr_.h;
+  std::size_t examined = 0;
+  for (TxnId t = 1; t < h.num_txns() && examined < budget; ++t) {
+    const auto [first, last] = tr_.reads_of(t);
+    std::vector<std::size_t> events;
+    for (std::size_t r = first; r < last; ++r)
+      if (tr_.reads[r].event) events.push_back(r);
+    if (events.empty()) continue;
+    // What the transaction's past already rules out (rule_out_all's units).
+    const Past before = txn_past(t, false);
+    std::vector<Stale> own;
+    for (std::size_t r : events) own.push_back(stale(r, own_past(r)));
+    bool causal = true;
+    for (std::size_t i = 0; i < events.size(); ++i) causal = causal && !is_stale(events[i], own[i], tr_.reads[events[i]].observed);
+    if (!causal) continue;  // not a causal run: left to the search
+    // Its reads' writers, each with the reads that may take it.
+    std::vector<std::pair<TxnId, std::size_t>> takers;
+    for (std::size_t i = 0; i < events.size(); ++i)
+      for (TxnId w : tr_.reads[events[i]].writers)
+        if (w != kInitTxn && w != t && !is_stale(events[i], own[i], w) && !after(w, t)) takers.emplace_back(w, i);
+    std::sort(takers.begin(), takers.end());
+    for (std::size_t a = 0; a < takers.size() && examined < budget;) {
+      const TxnId w1 = takers[a].first;
+      std::size_t b = a;
+      while (b < takers.size() && takers[b].first == w1) ++b;
+      // The transaction's past joined with w1's.
+      const Past of_w1 = txn_past(w1, true);
+      Past joined(S_);
+      bool grows = false;
+      for (std::size_t s = 0; s < S_; ++s) {
+        grows = grows || of_w1[s] > before[s];
+        joined[s] = std::max(of_w1[s], before[s]);
+      }
+      if (grows) {
+        examined += events.size();
+        // What the joined past newly rules out for any read of the
+        // transaction: a prefix of each session's writers, and T0.
+        std::vector<BLit> excluded;
+        for (std::size_t i = 0; i < events.size(); ++i) {
+          const Stale st = stale(events[i], joined);
+          if (st.initial && !own[i].initial) excluded.push_back(space.takes_initial(events[i]));
+          for (std::size_t s3 = 0; s3 < S_; ++s3)
+            if (st.first[s3] > own[i].first[s3])
+              excluded.push_back(space.takes_among_first(events[i], s3, st.first[s3]));
+        }
+        if (!excluded.empty()) {
+          std::vector<BLit> takes;
+          for (std::size_t k = a; k < b; ++k) takes.push_back(space.reads_from(events[takers[k].second], w1));
+          const BLit any = c.or_(takes);
+          for (BLit x : excluded) out.push_back(c.or_(!any, !x));
+        }
+      }
+      a = b;
     }
   }
   return out;

@@ -10,14 +10,14 @@
 // So if a past holds a write of x by t2 (t2 then happens before the read's
 // transaction) and w happens before t2, CC forces t2's version after w's
 // and w before t2: a cycle. The writers so ruled out are a prefix of each
-// session's writers of x, and T0 whenever the past has a write of x; a
-// writer after the read's transaction in its own session is ruled out too.
+// session's writers of x, and T0 whenever the past has a write of x. A
+// writer that happens after the read's transaction (its past holds it, or
+// it follows it in their session) is ruled out too: a suffix of each
+// session's writers.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <utility>
 #include <vector>
 
 #include "cegis/prediction_space.hpp"
@@ -34,9 +34,24 @@ class CausalPasts {
   // For every read event, the writers its own kept past rules out.
   std::vector<logic::BLit> rule_out_all(const PredictionSpace& space, logic::Circuit& c) const;
 
+  // Relaxed: the writers a transaction's reads may no longer take once one
+  // of them takes w1. w1 and its observed past (w1 is complete, so its past
+  // is kept) join the transaction's past; a writer that past overwrites
+  // would close a cycle, so "some read of the transaction takes w1"
+  // excludes it for every read of the transaction (one clause per read and
+  // session: the writers so excluded are a prefix). This is what makes
+  // causal consistency change many reads of a boundary transaction
+  // together; a strict boundary frees one read per session, which the
+  // search's cycles handle. Only ever clauses that CC implies (the search
+  // stays exact without them); `budget` bounds the reads examined,
+  // transactions in id order. Empty under a strict boundary.
+  std::vector<logic::BLit> rule_out_joined(const PredictionSpace& space, logic::Circuit& c,
+                                           std::size_t budget) const;
+
  private:
   using Past = std::vector<std::uint32_t>;  // per session: how many of its operations
   Past own_past(std::size_t r) const;
+  Past txn_past(TxnId t, bool inclusive) const;  // before t's first operation, or up to its last
   // The stale writers of read r under `past`: per session how many of its
   // writers of r's key, and T0.
   struct Stale {
@@ -45,6 +60,11 @@ class CausalPasts {
   };
   Stale stale(std::size_t r, const Past& past) const;
   bool is_stale(std::size_t r, const Stale& st, TxnId w) const;  // w among them, or after r in its session
+  bool after(TxnId w, TxnId t) const;  // w happens after t: t is in w's past
+  // How many of a session's writers of a key (their first operations, in
+  // session order) do not happen after t: the rest, a suffix, would close
+  // a cycle with any read of t.
+  std::size_t not_after(TxnId t, const std::vector<std::size_t>& writers, std::size_t s3) const;
   std::size_t op_id(TxnId t, std::size_t i) const;
 
   const ObservedTrace& tr_;
@@ -56,7 +76,11 @@ class CausalPasts {
   // in the operation's observed past, itself included (empty: the observed
   // run has no causal order).
   std::vector<std::uint32_t> clock_;
-  std::map<std::pair<std::size_t, KeyId>, std::vector<std::size_t>> writes_at_, writers_at_;
+  // Per key and session: the positions of its writes of the key, and the
+  // first operations of its writers of the key (empty: the key has none).
+  using PerSession = std::vector<std::vector<std::size_t>>;
+  std::vector<PerSession> writes_at_, writers_at_;
+  const std::vector<std::size_t>& at(const std::vector<PerSession>& m, KeyId k, std::size_t s) const;
 };
 
 }  // namespace iso::cegis

@@ -16,8 +16,9 @@
 // level allows goes to decide() for serializability (the hyper-polygraph),
 // and its commit order becomes a lemma, written out directly over the
 // space, that excludes every candidate that order serializes among those
-// changing no other reads. Candidates changing at most K reads come first,
-// K = 1, 2, ... (for PredictOptions::fewest_seconds), then any number.
+// changing no other reads. Any prediction is looked for first, briefly;
+// then candidates changing at most K reads, K = 1, 2, ..., up to one fewer
+// than the best found (for PredictOptions::fewest_seconds).
 #pragma once
 
 #include <cstdint>
@@ -58,7 +59,7 @@ struct PredictResult {
   // Candidates drawn from the space; clauses from the weak level's cycles
   // (a level decided lazily); lemmas from serializability's witnesses.
   std::uint64_t candidates = 0, cycles = 0, lemmas = 0;
-  // Clauses ruling out stale reads before the search (CC, strict).
+  // Clauses ruling out stale reads before the search (CC).
   std::uint64_t ruled_out = 0;
   // Where the time went: the solver (its statistics), the checks of the
   // candidates (decide()), and the lemmas (building and encoding them).

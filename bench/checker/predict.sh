@@ -30,7 +30,7 @@ runs=(
   "iso-wide-3x8|bl|3|8|300|1000|strict relaxed"
   "bl-10x100|bl|10|100|4|10|strict relaxed"
   "tpcc-10x100|tpcc|10|100|4|10|strict relaxed"
-  "twitter-10x100|twitter|10|100|4|10|strict"
+  "twitter-10x100|twitter|10|100|4|10|strict relaxed"
 )
 if [[ $big == 1 ]]; then
   runs+=("bl-10x1000|bl|10|1000|4|10|strict")

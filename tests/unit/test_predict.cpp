@@ -140,6 +140,43 @@ TEST_CASE("predict: complete under CC with stale reads ruled out by causal pasts
   check_complete(17, 800, {"biswas.CC"}, 7, 4);
 }
 
+TEST_CASE("predict: a relaxed boundary's reads change together as causal consistency needs") {
+  // T2.0 read q and r from T1.0. Reading q from T0 alone is not causal:
+  // T1.0, read for r, would overwrite T0's q in T2.0's past. Both reads
+  // change together (a write skew); the joined pasts rule out the
+  // combination before the search, so no candidate is a causal cycle.
+  const History h = read_isopredict(
+                        "WRITE KEY[p] Txn(0, 0)\n"
+                        "WRITE KEY[q] Txn(0, 0)\n"
+                        "WRITE KEY[r] Txn(0, 0)\n"
+                        "READ KEY[p] Txn(1, 0) From(0, 0)\n"
+                        "WRITE KEY[q] Txn(1, 0)\n"
+                        "WRITE KEY[r] Txn(1, 0)\n"
+                        "WRITE KEY[p] Txn(2, 0)\n"
+                        "READ KEY[q] Txn(2, 0) From(1, 0)\n"
+                        "READ KEY[r] Txn(2, 0) From(1, 0)\n",
+                        "trace", {})
+                        .history;
+  const auto r = run(h, "biswas.CC", cegis::PredictMode::Relaxed);
+  REQUIRE(r.outcome == cegis::Outcome::Found);
+  const auto& changed = r.runs[0].changed;
+  REQUIRE(changed.size() == 2);
+  for (const auto& ch : changed) {
+    CHECK(h.txn_name(ch.reader) == "T2.0");
+    CHECK(ch.writer == kInitTxn);
+  }
+  CHECK(r.fewest);
+  CHECK(r.cycles == 0);
+  std::size_t fewest = SIZE_MAX;
+  for (const auto& e : brute::predictions(h, "biswas.CC", brute::PredictMode::Relaxed))
+    fewest = std::min(fewest, e.changed.size());
+  CHECK(fewest == 2);
+  // A strict boundary drops T2.0's read of r: q alone changes.
+  const auto s = run(h, "biswas.CC", cegis::PredictMode::Strict);
+  REQUIRE(s.outcome == cegis::Outcome::Found);
+  CHECK(s.runs[0].changed.size() == 1);
+}
+
 TEST_CASE("predict: complete for Read Atomic and for a level held to by its formula") {
   // RA lazily; PC has no graph characterization: its formula is asserted
   // over the space.
