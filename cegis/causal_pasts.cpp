@@ -150,17 +150,6 @@ bool CausalPasts::is_stale(std::size_t r, const Stale& st, TxnId w) const {
   return static_cast<std::size_t>(std::lower_bound(fs.begin(), fs.end(), first_op_[w]) - fs.begin()) < st.first[s];
 }
 
-std::size_t CausalPasts::not_after(TxnId t, const std::vector<std::size_t>& writers, std::size_t s3) const {
-  const std::size_t here = tr_.place[t].first;
-  if (s3 == here)
-    return static_cast<std::size_t>(std::upper_bound(writers.begin(), writers.end(), first_op_[t]) - writers.begin());
-  // A writer's past grows along its session.
-  const auto it = std::partition_point(writers.begin(), writers.end(), [&](std::size_t first) {
-    return txn_past(txn_at_[s3][first], true)[here] <= first_op_[t];
-  });
-  return static_cast<std::size_t>(it - writers.begin());
-}
-
 std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circuit& c) const {
   std::vector<BLit> out;
   if (clock_.empty()) return out;
@@ -173,9 +162,13 @@ std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circui
       out.push_back(!space.takes_initial(r));
     for (std::size_t s3 = 0; s3 < S_; ++s3) {
       if (st.first[s3] > 0) out.push_back(!space.takes_among_first(r, s3, st.first[s3]));
-      // The writers that happen after the reader's transaction: a suffix.
+      if (s3 != rd.session) continue;
+      // Writers after the reader in its session. (One in another session
+      // that happens after the reader's transaction is complete only if that
+      // transaction is: the space rules it out.)
       const auto& fs = at(writers_at_, rd.key, s3);
-      if (const std::size_t upto = not_after(rd.txn, fs, s3); upto < fs.size())
+      const auto upto = static_cast<std::size_t>(std::upper_bound(fs.begin(), fs.end(), first_op_[rd.txn]) - fs.begin());
+      if (upto < fs.size())
         out.push_back(c.implies(space.takes_among_first(r, s3, fs.size()), space.takes_among_first(r, s3, upto)));
     }
   }
@@ -200,7 +193,9 @@ std::vector<BLit> CausalPasts::rule_out_joined(const PredictionSpace& space, Cir
     bool causal = true;
     for (std::size_t i = 0; i < events.size(); ++i) causal = causal && !is_stale(events[i], own[i], tr_.reads[events[i]].observed);
     if (!causal) continue;  // not a causal run: left to the search
-    // Its reads' writers, each with the reads that may take it.
+    // Its reads' writers, each with the reads that may take it (not one
+    // that happens after t: it is complete only if t is, which the space
+    // already rules out).
     std::vector<std::pair<TxnId, std::size_t>> takers;
     for (std::size_t i = 0; i < events.size(); ++i)
       for (TxnId w : tr_.reads[events[i]].writers)

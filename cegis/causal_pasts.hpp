@@ -10,10 +10,8 @@
 // So if a past holds a write of x by t2 (t2 then happens before the read's
 // transaction) and w happens before t2, CC forces t2's version after w's
 // and w before t2: a cycle. The writers so ruled out are a prefix of each
-// session's writers of x, and T0 whenever the past has a write of x. A
-// writer that happens after the read's transaction (its past holds it, or
-// it follows it in their session) is ruled out too: a suffix of each
-// session's writers.
+// session's writers of x, and T0 whenever the past has a write of x; a
+// writer after the read's transaction in its own session is ruled out too.
 #pragma once
 
 #include <cstddef>
@@ -61,10 +59,6 @@ class CausalPasts {
   Stale stale(std::size_t r, const Past& past) const;
   bool is_stale(std::size_t r, const Stale& st, TxnId w) const;  // w among them, or after r in its session
   bool after(TxnId w, TxnId t) const;  // w happens after t: t is in w's past
-  // How many of a session's writers of a key (their first operations, in
-  // session order) do not happen after t: the rest, a suffix, would close
-  // a cycle with any read of t.
-  std::size_t not_after(TxnId t, const std::vector<std::size_t>& writers, std::size_t s3) const;
   std::size_t op_id(TxnId t, std::size_t i) const;
 
   const ObservedTrace& tr_;

@@ -35,10 +35,6 @@ namespace {
 // strengthen the search; the cycles keep it exact without them).
 constexpr std::size_t kJoinedBudget = 4'000'000;
 
-// How long the search first looks for any prediction (out of
-// PredictOptions::fewest_seconds) before it bounds the changed reads.
-constexpr auto kAnyFirst = std::chrono::seconds(1);
-
 bool held_lazily(const Level& under) { return under.graph && poly::saturated(*under.graph); }
 
 // What the cycle of a saturation violation rests on, as literals of the
@@ -323,10 +319,7 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
         const Decision d = decide(cand.history, ser, strong);
         result.check_seconds += seconds_since(checked);
         if (d.verdict == Verdict::Unknown) throw TimeoutError();
-        if (d.verdict == Verdict::Violated) {
-          if (result.first_seconds == 0) result.first_seconds = seconds_since(start);
-          return cand;
-        }
+        if (d.verdict == Verdict::Violated) return cand;
         // Every candidate this commit order explains is serializable.
         const auto built = Clock::now();
         exclude(serializability_lemma(trace, space, c, d.commit_order, cand));
@@ -340,44 +333,36 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       for (const ChangedRead& ch : cand.changed) same.push_back(space.reads_from(trace.read_at(ch.reader, ch.op), ch.writer));
       cnf.assert_true(!c.and_(same));
     };
-    // Any prediction first, briefly; then fewest changed reads: at most K,
-    // K = 1, 2, ..., up to one fewer than the best found, for as long as
-    // the options allow. Lemmas learnt under one bound hold under every
-    // bound. The solver's luck differs: with a relaxed boundary, causal
-    // consistency can need many reads of a transaction to change together,
-    // which a bound on the changes makes slow to find; elsewhere a bound
-    // makes a prediction changing few reads quick to find where one
-    // changing any number is not.
-    const auto fewest_for = std::chrono::duration_cast<Clock::duration>(
-        std::chrono::duration<double>(options.fewest_seconds));
-    const auto until = Clock::now() + fewest_for;
-    std::optional<Candidate> best = next(std::nullopt, std::min(until, Clock::now() + kAnyFirst));
-    bool none = !best && !gave_up;  // no prediction at all
-    gave_up = false;
+    // Fewest changed reads first: at most K, K = 1, 2, ..., for as long as
+    // the options allow; then any number. Lemmas learnt under one bound
+    // hold under every bound. (With a relaxed boundary, causal consistency
+    // can need many reads of a transaction to change together, and ruling
+    // out fewer can take longer than finding one.)
+    std::optional<Candidate> best;
     std::size_t below = 1;  // no prediction changes fewer reads
-    for (std::size_t k = 1; !none && k < (best ? best->changed.size() : most) && !gave_up; ++k) {
-      if (std::optional<Candidate> fewer = next(k, until)) {
-        best = std::move(fewer);
-        below = k;
-        break;
-      }
-      if (!gave_up) below = k + 1;
+    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                          std::chrono::duration<double>(options.fewest_seconds));
+    for (std::size_t k = 1; k < most && !best && !gave_up; ++k) {
+      best = next(k, until);
+      if (!best && !gave_up) below = k + 1;
     }
-    // Then, with none found, any number of changes, each solver call given
-    // as long; then a bound that doubles, each search bounded (where a run
-    // changing any number of reads is hard for the solver, one changing
-    // few is not).
-    if (!none && !best && below < most) {
+    // Then any number of changes, each solver call given as long; then a
+    // bound that doubles, each search bounded (where a run changing any
+    // number of reads is hard for the solver, one changing few is not).
+    if (!best && below < most) {
       gave_up = false;
-      best = next(std::nullopt, Clock::now() + fewest_for);
+      const auto each = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(options.fewest_seconds));
+      best = next(std::nullopt, each);
     }
-    for (std::size_t k = 2 * below; !none && !best; k *= 2) {
+    for (std::size_t k = 2 * below; !best; k *= 2) {
       best = next(k < most ? std::optional<std::size_t>(k) : std::nullopt);
       if (k >= most) break;
       if (!best) below = k + 1;
     }
     if (best) {
       result.outcome = Outcome::Found;
+      result.first_seconds = seconds_since(start);
       result.fewest_below = below;
       result.fewest = result.fewest_below >= best->changed.size();
       elsewhere(*best);

@@ -16,9 +16,8 @@
 // level allows goes to decide() for serializability (the hyper-polygraph),
 // and its commit order becomes a lemma, written out directly over the
 // space, that excludes every candidate that order serializes among those
-// changing no other reads. Any prediction is looked for first, briefly;
-// then candidates changing at most K reads, K = 1, 2, ..., up to one fewer
-// than the best found (for PredictOptions::fewest_seconds).
+// changing no other reads. Candidates changing at most K reads come first,
+// K = 1, 2, ... (for PredictOptions::fewest_seconds), then any number.
 #pragma once
 
 #include <cstdint>
