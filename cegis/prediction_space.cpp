@@ -59,7 +59,11 @@ ObservedTrace::ObservedTrace(const History& hist)
           r.observed = t;
           r.writers = {t};
         } else {
-          r.observed = writer_of(t, op);
+          const auto it = writer_of_version.find({op.key, op.value});
+          if (it == writer_of_version.end() || it->second == t)
+            throw std::invalid_argument(fmt::format("{} reads {}, which no transaction's last write of the key has",
+                                                    h.txn_name(t), h.value_text(op.value)));
+          r.observed = it->second;
           for (TxnId w : writers_[op.key])
             if (w != t) r.writers.push_back(w);
         }
@@ -99,13 +103,6 @@ std::optional<std::uint32_t> ObservedTrace::last_write(TxnId t, KeyId k) const {
 
 ValueId ObservedTrace::version(TxnId w, KeyId k) const {
   return w == kInitTxn ? h.init_value(k) : h.txn(w).ops[*last_write(w, k)].value;
-}
-
-TxnId ObservedTrace::writer_of(TxnId t, const Op& r) const {
-  for (TxnId w : writers_[r.key])
-    if (w != t && version(w, r.key) == r.value) return w;
-  throw std::invalid_argument(fmt::format("{} reads {}, which no transaction's last write of the key has",
-                                          h.txn_name(t), h.value_text(r.value)));
 }
 
 namespace {

@@ -68,7 +68,6 @@ struct ObservedTrace {
   std::size_t read_at(TxnId t, std::uint32_t op) const;
 
  private:
-  TxnId writer_of(TxnId t, const Op& r) const;
   std::vector<std::vector<TxnId>> writers_;
   std::vector<std::pair<std::size_t, std::size_t>> read_range_;
 };

@@ -3,7 +3,7 @@
 # serializable runs from bench/checker/generate.py (--isolation ser, unique
 # values): IsoPredict's sizes (3 sessions x 4 and x 8 transactions, with as
 # many key accesses per transaction as its OLTP-Bench programs have), then
-# growing to 10 sessions x 100 and x 1,000 transactions, under CC and RC,
+# growing to 10 sessions x 100, x 250 and x 1,000 transactions, under CC and RC,
 # strict and relaxed boundaries. One process per (trace, level, mode),
 # timed by bench/lib.sh, with a time limit.
 #
@@ -31,11 +31,14 @@ runs=(
   "bl-10x100|bl|10|100|4|10|strict relaxed"
   "tpcc-10x100|tpcc|10|100|4|10|strict relaxed"
   "twitter-10x100|twitter|10|100|4|10|strict relaxed"
+  "bl-10x250|bl|10|250|4|10|strict relaxed"
+  "tpcc-10x250|tpcc|10|250|4|10|strict relaxed"
+  "twitter-10x250|twitter|10|250|4|10|strict relaxed"
 )
 if [[ $big == 1 ]]; then
-  runs+=("bl-10x1000|bl|10|1000|4|10|strict")
-  runs+=("tpcc-10x1000|tpcc|10|1000|4|10|strict")
-  runs+=("twitter-10x1000|twitter|10|1000|4|10|strict")
+  runs+=("bl-10x1000|bl|10|1000|4|10|strict relaxed")
+  runs+=("tpcc-10x1000|tpcc|10|1000|4|10|strict relaxed")
+  runs+=("twitter-10x1000|twitter|10|1000|4|10|strict relaxed")
 fi
 
 {
