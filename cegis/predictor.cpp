@@ -346,19 +346,22 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
       best = next(k, until);
       if (!best && !gave_up) below = k + 1;
     }
-    // Then any number of changes, each solver call given as long; then a
-    // bound that doubles, each search bounded (where a run changing any
-    // number of reads is hard for the solver, one changing few is not).
-    if (!best && below < most) {
+    // Then, with none found, any number of changes and a bound that
+    // doubles in turn, each search capped, the caps doubling too: a bound
+    // makes a prediction changing few reads quick to find where one
+    // changing any number is not, and the other way round. The search
+    // without a bound ends it when it shows there is none.
+    auto cap = std::max<Clock::duration>(std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(options.fewest_seconds)),
+                                         std::chrono::seconds(1));
+    for (std::size_t k = 2 * below; !best; k *= 2, cap = std::min<Clock::duration>(2 * cap, std::chrono::hours(24))) {
       gave_up = false;
-      const auto each = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                           std::chrono::duration<double>(options.fewest_seconds));
-      best = next(std::nullopt, each);
-    }
-    for (std::size_t k = 2 * below; !best; k *= 2) {
-      best = next(k < most ? std::optional<std::size_t>(k) : std::nullopt);
-      if (k >= most) break;
-      if (!best) below = k + 1;
+      best = next(std::nullopt, Clock::now() + cap);
+      if (best || !gave_up) break;
+      if (k >= most) continue;
+      gave_up = false;
+      best = next(k, Clock::now() + cap);
+      if (!best && !gave_up) below = k + 1;
     }
     if (best) {
       result.outcome = Outcome::Found;

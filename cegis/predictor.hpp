@@ -17,7 +17,8 @@
 // and its commit order becomes a lemma, written out directly over the
 // space, that excludes every candidate that order serializes among those
 // changing no other reads. Candidates changing at most K reads come first,
-// K = 1, 2, ... (for PredictOptions::fewest_seconds), then any number.
+// K = 1, 2, ... (for PredictOptions::fewest_seconds); then any number and a
+// doubling bound in turn.
 #pragma once
 
 #include <cstdint>
@@ -78,8 +79,8 @@ struct PredictOptions {
   PredictMode mode = PredictMode::Strict;
   double timeout_seconds = 0;  // 0: none
   std::size_t limit = 1;       // predictions wanted (at least one)
-  // Time to look for a prediction changing fewer reads than the first
-  // found (0: none; the run's deadline applies too).
+  // Time to look for the prediction changing the fewest reads, fewest
+  // first (0: none, any prediction; the run's deadline applies too).
   double fewest_seconds = 5;
   std::function<void(const PredictProgress&)> on_progress;  // called about once a second
 };

@@ -63,7 +63,7 @@ struct PredictArgs {
   double timeout = 0;
   std::size_t limit = 1;          // predictions, each changing reads no earlier one changed all of
   std::string dot;                // picture of the first prediction's cycle
-  double fewest_for = 5;          // seconds to look for fewer changed reads than the first found
+  double fewest_for = 5;          // seconds to look for the prediction changing the fewest reads
 };
 int run_predict(const PredictArgs& a);
 

@@ -239,8 +239,8 @@ int main(int argc, char** argv) {
   pr->add_option("--timeout", predict.timeout, "Give up after this many seconds (exit code 3)")
       ->check(CLI::NonNegativeNumber);
   pr->add_option("--fewest-for", predict.fewest_for,
-                 "Look this many seconds for a prediction changing fewer reads than the first found "
-                 "(default 5; 0: report the first found)")
+                 "Look this many seconds for the prediction changing the fewest reads, fewest first "
+                 "(default 5; 0: any prediction)")
       ->check(CLI::NonNegativeNumber);
   pr->add_option("--dot", predict.dot,
                  "Write a Graphviz picture of the first prediction: the cycle that serializability forbids, "

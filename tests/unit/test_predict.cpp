@@ -21,8 +21,10 @@ using namespace iso;
 
 namespace {
 
-cegis::PredictResult run(const History& h, const std::string& level, cegis::PredictMode mode) {
-  return cegis::predict(h, library().level(level), library().level("biswas.SER"), cegis::PredictOptions{mode, 0, 1, 1e9, {}});
+cegis::PredictResult run(const History& h, const std::string& level, cegis::PredictMode mode,
+                         double fewest_seconds = 1e9) {
+  return cegis::predict(h, library().level(level), library().level("biswas.SER"),
+                        cegis::PredictOptions{mode, 0, 1, fewest_seconds, {}});
 }
 
 // Random observed runs of up to `max_txns` transactions, reads justified.
@@ -181,6 +183,44 @@ TEST_CASE("predict: complete for Read Atomic and for a level held to by its form
   // RA lazily; PC has no graph characterization: its formula is asserted
   // over the space.
   check_complete(16, 200, {"biswas.RA", "biswas.PC"});
+}
+
+TEST_CASE("predict: past the search for the fewest, found exactly when the brute force finds one") {
+  // --fewest-for 0: a search without a bound and one with a doubling bound
+  // take turns; a prediction is still found exactly when one exists, and
+  // it changes at least as many reads as the fewest.
+  std::mt19937_64 rng(18);
+  int found = 0, none = 0;
+  for (int i = 0; i < 600; ++i) {
+    const History h = brute::random_history(rng, observed_runs(5));
+    if (!brute::allows(abstract_history(h), "biswas.SER")) continue;
+    for (const auto mode : {cegis::PredictMode::Strict, cegis::PredictMode::Relaxed}) {
+      std::vector<brute::Prediction> expected;
+      try {
+        expected = brute::predictions(
+            h, "biswas.CC", mode == cegis::PredictMode::Strict ? brute::PredictMode::Strict : brute::PredictMode::Relaxed);
+      } catch (const std::invalid_argument&) {
+        continue;
+      }
+      INFO(format_history(h));
+      const auto r = run(h, "biswas.CC", mode, 0);
+      REQUIRE((r.outcome == cegis::Outcome::Found) == !expected.empty());
+      if (expected.empty()) {
+        ++none;
+        continue;
+      }
+      ++found;
+      std::size_t fewest = SIZE_MAX;
+      for (const auto& e : expected) fewest = std::min(fewest, e.changed.size());
+      CHECK(r.runs[0].changed.size() >= fewest);
+      CHECK(r.fewest_below <= fewest);
+      CHECK(decide(r.runs[0].history, library().level("biswas.CC")).verdict == Verdict::Allowed);
+      CHECK(decide(r.runs[0].history, library().level("biswas.SER")).verdict == Verdict::Violated);
+    }
+  }
+  MESSAGE(found, " found, ", none, " none");
+  CHECK(found > 30);
+  CHECK(none > 30);
 }
 
 TEST_CASE("predict: nothing takes part that happens after a transaction whose read changed") {
