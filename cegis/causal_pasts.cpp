@@ -191,7 +191,8 @@ std::vector<BLit> CausalPasts::rule_out_joined(const PredictionSpace& space, Cir
     std::vector<Stale> own;
     for (std::size_t r : events) own.push_back(stale(r, own_past(r)));
     bool causal = true;
-    for (std::size_t i = 0; i < events.size(); ++i) causal = causal && !is_stale(events[i], own[i], tr_.reads[events[i]].observed);
+    for (std::size_t i = 0; i < events.size(); ++i)
+      causal = causal && !is_stale(events[i], own[i], tr_.reads[events[i]].observed);
     if (!causal) continue;  // not a causal run: left to the search
     // Its reads' writers, each with the reads that may take it (not one
     // that happens after t: it is complete only if t is, which the space

@@ -23,6 +23,10 @@ using namespace logic;
 
 namespace {
 
+// The reads CausalPasts::rule_out_joined examines at most (its clauses
+// strengthen the search; the cycles keep it exact without them).
+constexpr std::size_t kJoinedBudget = 4'000'000;
+
 // A weak level decided by saturation (RC, RA, CC) is held to lazily: each
 // candidate is decided, and a violation's cycle becomes a clause. Its
 // edges are monotone in the run: a run that has every read-from and every
@@ -31,10 +35,6 @@ namespace {
 // read-from and a writer that so ∪ wr makes visible). Any other level's
 // formula is asserted over the space, its witness free: exact for every
 // level, but its quantifiers unroll over the trace.
-// The reads CausalPasts::rule_out_joined examines at most (its clauses
-// strengthen the search; the cycles keep it exact without them).
-constexpr std::size_t kJoinedBudget = 4'000'000;
-
 bool held_lazily(const Level& under) { return under.graph && poly::saturated(*under.graph); }
 
 // What the cycle of a saturation violation rests on, as literals of the
