@@ -274,6 +274,7 @@ cli_test(synth-database-timestamps-refused 2 "reads the database's own timestamp
 # (docs/predict.md); none under the strict boundary when the changed read's
 # later write is dropped; a bad mode is a usage error.
 cli_test(predict-found 0 "" "^changed: T2.0's r\\(a,1\\) \\(line 6\\) read T1.0's write; it now reads T0's: r\\(a,0\\)$" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/two-writers.txt --under CC)
+cli_test(predict-si 0 "" "biswas.SI: allowed" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/two-writers.txt --under SI)
 cli_test(predict-none 1 "" "^none: no run that biswas.RC allows" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/read-then-write.txt --under RC)
 cli_test(predict-relaxed-json 0 "" "\"outcome\": \"found\"" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/read-then-write.txt --under RC --mode relaxed --json)
 cli_test(predict-observed-not-allowed 1 "" "^the observed run is not allowed by biswas.CC" ${BIN} predict ${IN}/isopredict-cyclic.txt --under CC)
