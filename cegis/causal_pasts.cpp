@@ -137,8 +137,10 @@ CausalPasts::Stale CausalPasts::stale(std::size_t r, const Past& past) const {
 
 bool CausalPasts::after(TxnId w, TxnId t) const {
   const std::size_t here = tr_.place[t].first;
-  return tr_.place[w].first == here ? tr_.place[w].second > tr_.place[t].second
-                                    : txn_past(w, true)[here] > first_op_[t];
+  if (tr_.place[w].first == here) return tr_.place[w].second > tr_.place[t].second;
+  // w's past up to its last operation (a writer has one), in t's session.
+  const std::size_t last = first_op_[w] + tr_.h.txn(w).ops.size() - 1;
+  return clock_[(base_[tr_.place[w].first] + last) * S_ + here] > first_op_[t];
 }
 
 bool CausalPasts::is_stale(std::size_t r, const Stale& st, TxnId w) const {
@@ -158,7 +160,7 @@ std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circui
     if (!rd.event) continue;
     const Stale st = stale(r, own_past(r));
     if (is_stale(r, st, rd.observed)) continue;  // not a causal run: left to the search
-    if (st.initial && std::find(rd.writers.begin(), rd.writers.end(), kInitTxn) != rd.writers.end())
+    if (st.initial && tr_.h.t0_writes(rd.key))
       out.push_back(!space.takes_initial(r));
     for (std::size_t s3 = 0; s3 < S_; ++s3) {
       if (st.first[s3] > 0) out.push_back(!space.takes_among_first(r, s3, st.first[s3]));
@@ -186,10 +188,11 @@ std::vector<BLit> CausalPasts::rule_out_joined(const PredictionSpace& space, Cir
     for (std::size_t r = first; r < last; ++r)
       if (tr_.reads[r].event) events.push_back(r);
     if (events.empty()) continue;
-    // What the transaction's past already rules out (rule_out_all's units).
+    // What the transaction's past already rules out (rule_out_all's units:
+    // with a relaxed boundary, a read's own past is its transaction's).
     const Past before = txn_past(t, false);
     std::vector<Stale> own;
-    for (std::size_t r : events) own.push_back(stale(r, own_past(r)));
+    for (std::size_t r : events) own.push_back(stale(r, before));
     bool causal = true;
     for (std::size_t i = 0; i < events.size(); ++i)
       causal = causal && !is_stale(events[i], own[i], tr_.reads[events[i]].observed);
@@ -199,7 +202,7 @@ std::vector<BLit> CausalPasts::rule_out_joined(const PredictionSpace& space, Cir
     // already rules out).
     std::vector<std::pair<TxnId, std::size_t>> takers;
     for (std::size_t i = 0; i < events.size(); ++i)
-      for (TxnId w : tr_.reads[events[i]].writers)
+      for (TxnId w : tr_.writers_of(tr_.reads[events[i]].key))
         if (w != kInitTxn && w != t && !is_stale(events[i], own[i], w) && !after(w, t)) takers.emplace_back(w, i);
     std::sort(takers.begin(), takers.end());
     for (std::size_t a = 0; a < takers.size() && examined < budget;) {

@@ -52,20 +52,17 @@ ObservedTrace::ObservedTrace(const History& hist)
         if (op.kind == OpKind::PredicateRead || op.kind == OpKind::PredicateWrite || op.list != kNoList)
           throw std::invalid_argument("prediction reads item reads and writes only");
         if (op.kind != OpKind::Read) continue;
-        Read r{t, i, s, j, op.key, true, kInitTxn, {}};
+        Read r{t, i, s, j, op.key, true, kInitTxn};
         for (std::uint32_t q = 0; q < i && r.event; ++q)
           r.event = !(ops[q].kind == OpKind::Write && ops[q].key == op.key);
         if (!r.event) {
           r.observed = t;
-          r.writers = {t};
         } else {
           const auto it = writer_of_version.find({op.key, op.value});
           if (it == writer_of_version.end() || it->second == t)
             throw std::invalid_argument(fmt::format("{} reads {}, which no transaction's last write of the key has",
                                                     h.txn_name(t), h.value_text(op.value)));
           r.observed = it->second;
-          for (TxnId w : writers_[op.key])
-            if (w != t) r.writers.push_back(w);
         }
         by_session[s].push_back(reads.size());
         reads.push_back(std::move(r));
@@ -253,8 +250,6 @@ BLit PredictionSpace::picks(std::size_t r, TxnId w) const {
   return q ? groups_[group_of_[r]].pick[*q] : kFalse;
 }
 
-BLit PredictionSpace::reads_from(std::size_t r, std::size_t q) const { return reads_from(r, tr_.reads[r].writers[q]); }
-
 BLit PredictionSpace::reads_from(std::size_t r, TxnId w) const {
   const auto& rd = tr_.reads[r];
   const BLit here = kept(rd.txn, rd.op);
@@ -302,9 +297,9 @@ void PredictionSpace::bind_relations() {
     extent.emplace_back(a, kept(rd.txn, rd.op));
     rtxn.emplace_back(tuple_index(N, {a, T(rd.txn)}), kTrue);
     rkey.emplace_back(tuple_index(N, {a, K(rd.key)}), kTrue);
-    for (std::size_t q = 0; q < rd.writers.size(); ++q) {
-      const TxnId w = rd.writers[q];
-      const BLit l = reads_from(r, q);
+    for (const TxnId w : tr.writers_of(rd.key)) {
+      if (w == rd.txn) continue;
+      const BLit l = reads_from(r, w);
       rf.emplace_back(tuple_index(N, {T(w), a}), l);
       wrx_cells[tuple_index(N, {T(w), K(rd.key), T(rd.txn)})].push_back(l);
       rval_cells[tuple_index(N, {a, V(tr.version(w, rd.key))})].push_back(l);

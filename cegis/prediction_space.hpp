@@ -43,8 +43,7 @@ struct ObservedTrace {
     std::size_t session = 0, index = 0;  // where its transaction is
     KeyId key = 0;
     bool event = true;
-    TxnId observed = 0;
-    std::vector<TxnId> writers;      // what it may read when free (observed included)
+    TxnId observed = 0;  // a read event, when free, may take any writer of its key but its own transaction
   };
 
   explicit ObservedTrace(const History& h);
@@ -99,8 +98,7 @@ class PredictionSpace {
   const logic::Universe& universe() const { return universe_; }
   const logic::Bindings& bindings() const { return bindings_; }
 
-  // "Read r of the trace is kept and reads from writers[q]" (or from w).
-  logic::BLit reads_from(std::size_t r, std::size_t q) const;
+  // "Read r of the trace is kept and reads from w".
   logic::BLit reads_from(std::size_t r, TxnId w) const;
   // "Read r is kept and reads from another writer than it observed".
   logic::BLit changed(std::size_t r) const;

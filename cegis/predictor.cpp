@@ -129,8 +129,8 @@ BLit serializability_lemma(const ObservedTrace& tr, const PredictionSpace& space
     const auto& rd = tr.reads[r];
     if (!rd.event) continue;
     if (cand.chosen[r] != kNoTxn && cand.chosen[r] != rd.observed) {
-      for (TxnId w : rd.writers)
-        if (const BLit bad = breaks(rd.key, w, rd.txn); bad != kFalse)
+      for (TxnId w : tr.writers_of(rd.key))
+        if (const BLit bad = w == rd.txn ? kFalse : breaks(rd.key, w, rd.txn); bad != kFalse)
           broken.push_back(c.and_(space.reads_from(r, w), bad));
     } else {
       if (const BLit bad = breaks(rd.key, rd.observed, rd.txn); bad != kFalse)

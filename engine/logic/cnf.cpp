@@ -28,15 +28,9 @@ sat::Lit CnfEncoder::encode(BLit root, bool positive) {
   // is that of the plain recursion (a gate's variable first, then each
   // kid's clauses before the gate's clause that mentions it), so the solver
   // sees the same problem either way.
-  struct Frame {
-    BLit l;
-    sat::Lit v;
-    bool want_pos = false;  // the gate is needed in polarity positive XOR negated
-    bool open = false;      // its clauses are being emitted now
-    std::size_t next = 0;   // its next kid
-    std::vector<sat::Lit> clause;  // !want_pos: the clause "all kids -> v"
-  };
-  std::vector<Frame> stack;
+  // The stack is the encoder's, kept between calls (one per clause kid).
+  std::vector<Frame>& stack = stack_;
+  stack.clear();
   auto enter = [&](BLit l, bool pos) {
     Frame f{l, var_of(l.node()), pos != l.negated(), false, 0, {}};
     if (c_.gate(l.node()).kind == Circuit::Kind::And) {

@@ -32,6 +32,17 @@ class CnfEncoder {
   sat::Lit encode(BLit l, bool positive);  // positive: l needs to imply its gate's meaning
   sat::Lit var_of(std::uint32_t node);
 
+  // A gate on encode()'s stack.
+  struct Frame {
+    BLit l;
+    sat::Lit v;
+    bool want_pos = false;  // the gate is needed in polarity positive XOR negated
+    bool open = false;      // its clauses are being emitted now
+    std::size_t next = 0;   // its next kid
+    std::vector<sat::Lit> clause;  // !want_pos: the clause "all kids -> v"
+  };
+  std::vector<Frame> stack_;
+
   const Circuit& c_;
   sat::Solver& s_;
   std::vector<std::int64_t> var_;   // node -> solver var, -1 if none
