@@ -97,7 +97,7 @@ int run_anomalies(const AnomaliesArgs& a) {
             "exhibits it, and every cell is decided by the same procedure as <code>isosynth check</code>.</p>\n"
             "<table>\n<tr><th>level</th>";
     for (const Row& row : rows)
-      page += fmt::format("<th><a href=\"#{}\">{}</a></th>", short_name(*row.anomaly), html_escape(anomaly_display_name(*row.anomaly)));
+      page += fmt::format("<th><a href=\"#{}\">{}</a></th>", html_id(short_name(*row.anomaly)), html_escape(anomaly_display_name(*row.anomaly)));
     page += "</tr>\n";
     for (std::size_t i = 0; i < levels.size(); ++i) {
       page += "<tr><th>" + html_escape(levels[i]->name) + "</th>";
@@ -116,7 +116,7 @@ int run_anomalies(const AnomaliesArgs& a) {
     }
     page += "</table>\n";
     for (const Row& row : rows) {
-      page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", short_name(*row.anomaly),
+      page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", html_id(short_name(*row.anomaly)),
                           html_escape(anomaly_display_name(*row.anomaly)), html_escape(row.anomaly->doc));
       if (!row.example) {
         page += "<p>No history of the scope exhibits it.</p>\n";
@@ -159,19 +159,20 @@ int run_anomalies(const AnomaliesArgs& a) {
   fmt::print("anomalies within scope {}, each with its smallest example:\n\n", scope.text());
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& row = rows[k];
-    fmt::print("{}. {} ({}): {}\n", k + 1, anomaly_display_name(*row.anomaly), row.anomaly->name, row.anomaly->doc);
+    fmt::print("{}. {} ({}): {}\n", k + 1, escape_text(anomaly_display_name(*row.anomaly)),
+               escape_text(row.anomaly->name), escape_text(row.anomaly->doc));
     if (row.example)
       fmt::print("   {}\n\n", history_one_line(*row.example));
     else
       fmt::print("   {}\n\n", row.timeout ? "(time limit)" : "(no history of the scope exhibits it)");
   }
   std::size_t width = 0;
-  for (const auto* l : levels) width = std::max(width, l->name.size());
+  for (const auto* l : levels) width = std::max(width, escape_text(l->name).size());
   fmt::print("level x anomaly (A: allows the example, -: forbids it):\n{:<{}}", "", width + 2);
   for (std::size_t k = 0; k < rows.size(); ++k) fmt::print("{:>3}", k + 1);
   fmt::print("\n");
   for (std::size_t i = 0; i < levels.size(); ++i) {
-    fmt::print("{:<{}}", levels[i]->name, width + 2);
+    fmt::print("{:<{}}", escape_text(levels[i]->name), width + 2);
     for (const Row& row : rows) {
       const char* cell = !row.example                                 ? "?"
                          : row.verdicts[i] == Verdict::Allowed        ? "A"

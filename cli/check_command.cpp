@@ -256,13 +256,13 @@ int run_levels(const LevelsArgs& a) {
     std::string group = l->name.substr(0, l->name.find('.'));
     if (group != current) {
       current = group;
-      fmt::print("{}:\n", group);
+      fmt::print("{}:\n", escape_text(group));
     }
-    fmt::print("  {:<18} {}\n", l->name, l->doc);
+    fmt::print("  {:<18} {}\n", escape_text(l->name), escape_text(l->doc));
   }
   fmt::print("\nBare names mean the biswas definition: SER = biswas.SER.\n");
   std::vector<std::string> anomalies;
-  for (const Level* an : lib.anomalies()) anomalies.push_back(anomaly_display_name(*an));
+  for (const Level* an : lib.anomalies()) anomalies.push_back(escape_text(anomaly_display_name(*an)));
   if (!anomalies.empty())
     fmt::print("Named anomalies, with their smallest examples in `isosynth anomalies`: {}.\n",
                fmt::join(anomalies, ", "));

@@ -1,12 +1,15 @@
 #include "cli/dot.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <stdexcept>
 
 #include <spawn.h>
@@ -37,14 +40,19 @@ std::string ordinal(std::size_t n) {
 }  // namespace
 
 std::string dot_escape(const std::string& s) {
+  // A line break is DOT's own "\n"; every other hidden character shows as
+  // its escape (escape_text), whose backslash is then escaped for DOT.
   std::string out;
-  for (char c : s) {
+  for (char c : escape_text(s, /*keep_lines=*/true)) {
     if (c == '"' || c == '\\') out += '\\';
     if (c == '\n') {
       out += "\\n";
       continue;
     }
-    if (static_cast<unsigned char>(c) < 0x20) continue;  // display_text escaped these already
+    if (c == '\t') {
+      out += ' ';
+      continue;
+    }
     out += c;
   }
   return out;
@@ -207,6 +215,30 @@ struct Fd {
   }
 };
 
+// What a child wrote to `f`, on one line: its lines joined by "; ", hidden
+// characters escaped, cut after 500 bytes.
+std::string folded_messages(std::FILE* f) {
+  std::rewind(f);
+  std::string text;
+  char buf[512];
+  std::size_t n = 0;
+  while (text.size() < 4096 && (n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  std::string line;
+  bool broken = false;  // a line ended since the last character kept
+  for (const char c : text) {
+    if (c == '\n' || c == '\r') {
+      broken = true;
+      continue;
+    }
+    if (broken && !line.empty()) line += "; ";
+    broken = false;
+    line.push_back(c);
+  }
+  line = escape_text(line);
+  if (line.size() > 500) line = line.substr(0, 500) + " ...";
+  return line;
+}
+
 }  // namespace
 
 void write_svg(const std::string& path, const std::string& dot) {
@@ -217,9 +249,14 @@ void write_svg(const std::string& path, const std::string& dot) {
   Fd read_end, write_end;
   read_end.fd = ends[0];
   write_end.fd = ends[1];
+  // dot's own messages go to a private file, to be folded into one line:
+  // they are several, and they must not reach our stderr as they are.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> messages(std::tmpfile(), &std::fclose);
+  if (!messages) throw std::runtime_error(fmt::format("{}: cannot start Graphviz's dot", display_text(path)));
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, read_end.fd, 0);
+  posix_spawn_file_actions_adddup2(&actions, ::fileno(messages.get()), 2);
   posix_spawn_file_actions_addclose(&actions, write_end.fd);
   std::string prog = "dot", format = "-Tsvg", out_flag = "-o", target = path;
   char* argv[] = {prog.data(), format.data(), out_flag.data(), target.data(), nullptr};
@@ -249,8 +286,11 @@ void write_svg(const std::string& path, const std::string& dot) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  const std::string said = folded_messages(messages.get());
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || written < dot.size())
-    throw std::runtime_error(fmt::format("{}: Graphviz's dot failed to write the picture", path));
+    throw std::runtime_error(fmt::format("{}: Graphviz's dot failed to write the picture{}", display_text(path),
+                                         said.empty() ? "" : ": " + said));
+  if (!said.empty()) fmt::print(stderr, "note: {}: Graphviz's dot said: {}\n", display_text(path), said);
 }
 
 std::string render_svg(const std::string& dot, const std::string& what) {
@@ -265,9 +305,12 @@ std::string render_svg(const std::string& dot, const std::string& what) {
   } remove{tmpl};
   try {
     write_svg(tmpl, dot);
-  } catch (const std::runtime_error&) {
-    throw std::runtime_error(fmt::format(
-        "{}: the pictures need Graphviz's dot program, which was not found or failed", what));
+  } catch (const std::runtime_error& e) {
+    // The temporary file's name means nothing to the reader: the message
+    // after it does.
+    std::string why = e.what();
+    if (why.rfind(tmpl, 0) == 0) why = why.substr(std::min(why.size(), tmpl.size() + 2));
+    throw std::runtime_error(fmt::format("{}: the pictures need Graphviz's dot program: {}", what, why));
   }
   std::ifstream in(tmpl, std::ios::binary);
   std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -277,10 +320,17 @@ std::string render_svg(const std::string& dot, const std::string& what) {
 }
 
 void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(fmt::format("{}: cannot write the file", path));
-  out << text;
-  if (!out) throw std::runtime_error(fmt::format("{}: write error", path));
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr)
+    throw std::runtime_error(fmt::format("{}: cannot write the file: {}", display_text(path), std::strerror(errno)));
+  // The write can fail at the end only (a full disk shows at the flush):
+  // every step is checked, and the file is closed on every path.
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  const int write_errno = errno;
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed)
+    throw std::runtime_error(fmt::format("{}: cannot write the file: {}", display_text(path),
+                                         std::strerror(written ? errno : write_errno)));
 }
 
 }  // namespace iso::cli

@@ -1,5 +1,6 @@
 #include "cli/html.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -7,21 +8,35 @@
 #include <fmt/format.h>
 
 #include "cli/dot.hpp"
+#include "engine/history/history.hpp"
 
 namespace iso::cli {
 
 std::string html_escape(const std::string& s) {
   std::string out;
-  for (char c : s) {
+  for (char c : escape_text(s, /*keep_lines=*/true)) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
       default: out += c;
     }
   }
   return out;
+}
+
+std::string html_id(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '-' || c == '.')
+      out.push_back(c);
+    else
+      out += fmt::format("_{:02X}", static_cast<unsigned>(u));
+  }
+  return out.empty() ? "_" : out;
 }
 
 std::string html_begin(const std::string& title) {

@@ -1,8 +1,11 @@
 // isosynth: synthesize, compare and check database histories against
 // isolation levels written as Lua predicates.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -294,20 +297,33 @@ int main(int argc, char** argv) {
   iso::budget::ScopedDeadline deadline(timeout);
   arm_memory_limit(max_memory);
   try {
-    if (*sy) return run_synth(synth);
-    if (*co) return run_compare(compare);
-    if (*hi) return run_hierarchy(hier);
-    if (*an) return run_anomalies(anomalies);
-    if (*c) return run_check(check);
-    if (*pr) return run_predict(predict);
-    if (*l) return run_levels(levels);
-    if (*s) return run_show(show);
+    const int code = *sy ? run_synth(synth)
+                     : *co ? run_compare(compare)
+                     : *hi ? run_hierarchy(hier)
+                     : *an ? run_anomalies(anomalies)
+                     : *c  ? run_check(check)
+                     : *pr ? run_predict(predict)
+                     : *l  ? run_levels(levels)
+                     : *s  ? run_show(show)
+                           : kExitError;
+    // Output that did not reach its file (a full disk, a closed pipe) is a
+    // failed run, whatever the verdict: the buffered rest is written now.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0)
+      throw std::runtime_error(fmt::format("cannot write the output: {}", std::strerror(errno)));
+    return code;
   } catch (const std::bad_alloc&) {
     fmt::print(stderr, "{}\n", out_of_memory_message());
     return kExitError;
   } catch (const iso::TimeoutError&) {
     fmt::print(stderr, "isosynth: time limit reached (--timeout {})\n", timeout);
     return kExitTimeout;
+  } catch (const std::system_error& e) {
+    // fmt reports a failed write to stdout as a system error of its own words.
+    if (std::ferror(stdout) != 0)
+      fmt::print(stderr, "isosynth: error: cannot write the output: {}\n", std::strerror(e.code().value()));
+    else
+      fmt::print(stderr, "isosynth: error: {}\n", e.what());
+    return kExitError;
   } catch (const std::exception& e) {
     fmt::print(stderr, "isosynth: error: {}\n", e.what());
     return kExitError;

@@ -215,7 +215,7 @@ nlohmann::json failing_json(const History& h, const FailingInstances& f) {
 }  // namespace
 
 std::string decision_text(const History& h, const Level& level, const Decision& d, bool witness) {
-  std::string head = fmt::format("{}: {}", level.name, verdict_word(d.verdict));
+  std::string head = fmt::format("{}: {}", escape_text(level.name), verdict_word(d.verdict));
   if (d.anomaly) head += ": " + anomaly_title(*d.anomaly);
   if (d.sessions_ignored) head += " (without session order)";
   std::string s = head + "\n";

@@ -25,13 +25,51 @@ std::string value_tag(const Value& v) {
 
 namespace {
 
-// The length of the valid UTF-8 sequence at s[i] that is not a C1 control
-// character (U+0080..U+009F) or a line/paragraph separator, or 0.
+// The length of the valid UTF-8 sequence at s[i] that is neither ASCII nor
+// hidden (utf8::hidden: a control, separator or format character), or 0.
 std::size_t printable_utf8(std::string_view s, std::size_t i) {
   const utf8::Sequence seq = utf8::sequence_at(s, i);
-  const std::uint32_t cp = seq.code_point;
-  if (seq.length == 0 || cp <= 0x9F || cp == 0x2028 || cp == 0x2029) return 0;
+  if (seq.length < 2 || utf8::hidden(seq.code_point)) return 0;
   return seq.length;
+}
+
+// Appends the escape of the character or byte at s[i] that may not be
+// printed as it is, and returns how many bytes it covers: a hidden code
+// point as \uXXXX (\UXXXXXXXX above the BMP), a byte that starts no valid
+// sequence as \xNN.
+std::size_t append_escape(std::string& out, std::string_view s, std::size_t i) {
+  const utf8::Sequence seq = utf8::sequence_at(s, i);
+  if (seq.length == 0) {
+    out += fmt::format("\\x{:02x}", static_cast<unsigned>(static_cast<unsigned char>(s[i])));
+    return 1;
+  }
+  if (seq.code_point > 0xFFFF)
+    out += fmt::format("\\U{:08x}", seq.code_point);
+  else
+    out += fmt::format("\\u{:04x}", seq.code_point);
+  return seq.length;
+}
+
+// Appends the character at s[i] as `escape_text` and `quote_string` print it
+// and returns how many bytes it covers.
+std::size_t append_escaped(std::string& out, std::string_view s, std::size_t i) {
+  const char c = s[i];
+  const auto u = static_cast<unsigned char>(c);
+  switch (c) {
+    case '\n': out += "\\n"; return 1;
+    case '\t': out += "\\t"; return 1;
+    case '\r': out += "\\r"; return 1;
+    default: break;
+  }
+  if (u >= 0x20 && u < 0x7f) {
+    out.push_back(c);
+    return 1;
+  }
+  if (std::size_t n = printable_utf8(s, i)) {
+    out.append(s.substr(i, n));
+    return n;
+  }
+  return append_escape(out, s, i);
 }
 
 }  // namespace
@@ -41,31 +79,27 @@ std::string quote_string(std::string_view s) {
   out.reserve(s.size() + 2);
   out.push_back('"');
   for (std::size_t i = 0; i < s.size();) {
-    const char c = s[i];
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (u < 0x20 || u == 0x7f) {
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(u));
-        } else if (u >= 0x80) {
-          if (std::size_t n = printable_utf8(s, i)) {
-            out.append(s.substr(i, n));
-            i += n;
-            continue;
-          }
-          out += fmt::format("\\x{:02x}", static_cast<unsigned>(u));
-        } else {
-          out.push_back(c);
-        }
+    if (s[i] == '"' || s[i] == '\\') {
+      out.push_back('\\');
+      out.push_back(s[i++]);
+      continue;
     }
-    ++i;
+    i += append_escaped(out, s, i);
   }
   out.push_back('"');
+  return out;
+}
+
+std::string escape_text(std::string_view s, bool keep_lines) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    if (keep_lines && (s[i] == '\n' || s[i] == '\t')) {
+      out.push_back(s[i++]);
+      continue;
+    }
+    i += append_escaped(out, s, i);
+  }
   return out;
 }
 

@@ -109,10 +109,18 @@ struct Transaction {
   std::vector<Op> ops;            // program order
 };
 
-// A string in double quotes with JSON escapes for '"', '\\' and control
-// characters ("abc", "a\"b"), and \xNN for a byte that is not part of
-// valid UTF-8: for people to read, not for JSON.
+// A string in double quotes with escapes for '"', '\\' and hidden
+// characters (utf8::hidden: controls as \n, \t, \r or \u001b, format
+// characters such as U+202E as \u202e), and \xNN for a byte that is not
+// part of valid UTF-8: for people to read, not for JSON.
 std::string quote_string(std::string_view s);
+
+// Free text from an input or a spec (a level's doc, an anomaly's
+// description) as printed: hidden characters and invalid bytes escaped as
+// quote_string escapes them, nothing quoted, so that it stays on its line
+// and shows what it says. With `keep_lines`, line breaks and tabs stay as
+// they are (text that is laid out in lines: a page's <pre>).
+std::string escape_text(std::string_view s, bool keep_lines = false);
 
 // How an identifier from an input (a transaction name, a key) is printed:
 // as it is when it is one word of visible characters (no blank, quote,

@@ -49,4 +49,26 @@ inline std::optional<std::size_t> first_invalid(std::string_view s) {
 
 inline bool valid(std::string_view s) { return !first_invalid(s); }
 
+// Whether a code point must not reach a terminal, a page or a picture as it
+// is, because it is invisible or changes how the text around it shows:
+// control characters (C0, DEL, C1), the line and paragraph separators, and
+// the format characters (Unicode category Cf), among them the bidirectional
+// controls that reorder a line (U+202E shows "abc\u202Edef" as "abcfed"),
+// zero-width characters and the byte-order mark.
+inline bool hidden(std::uint32_t cp) {
+  if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return true;
+  switch (cp) {
+    case 0x00AD: case 0x061C: case 0x06DD: case 0x070F: case 0x08E2: case 0x180E:
+    case 0xFEFF: case 0x110BD: case 0x110CD: case 0xE0001:
+      return true;
+    default: break;
+  }
+  return (cp >= 0x0600 && cp <= 0x0605) || (cp >= 0x0890 && cp <= 0x0891) ||
+         (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x2066 && cp <= 0x206F) ||
+         (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0x13430 && cp <= 0x1343F) ||
+         (cp >= 0x1BCA0 && cp <= 0x1BCA3) || (cp >= 0x1D173 && cp <= 0x1D17A) ||
+         (cp >= 0xE0020 && cp <= 0xE007F);
+}
+
 }  // namespace iso::utf8

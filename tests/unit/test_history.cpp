@@ -439,8 +439,18 @@ TEST_CASE("printing: names keep valid UTF-8 and escape everything else") {
   CHECK(display_text("T1") == "T1");
   CHECK(display_text("caf\xc3\xa9") == "caf\xc3\xa9");            // é, valid: kept
   CHECK(display_text("T1\nx") == "\"T1\\nx\"");                     // a forged line: escaped
-  CHECK(display_text("a\xc2\x85") == "\"a\\xc2\\x85\"");            // C1 NEL: escaped
-  CHECK(display_text("a\xe2\x80\xa8") == "\"a\\xe2\\x80\\xa8\"");   // U+2028: escaped
+  CHECK(display_text("a\xc2\x85") == "\"a\\u0085\"");                // C1 NEL: escaped
+  CHECK(display_text("a\xe2\x80\xa8") == "\"a\\u2028\"");            // U+2028: escaped
+  // Format characters show as what they are: U+202E would reverse the rest
+  // of the line, U+200B is invisible, U+FEFF is a byte-order mark, U+E0041 a tag.
+  CHECK(display_text("T1\xe2\x80\xaex") == "\"T1\\u202ex\"");
+  CHECK(display_text("a\xe2\x80\x8b") == "\"a\\u200b\"");
+  CHECK(display_text("\xef\xbb\xbf") == "\"\\ufeff\"");
+  CHECK(display_text("a\xf3\xa0\x81\x81") == "\"a\\U000e0041\"");
+  CHECK(display_text("\xe2\x80\x94") == "\xe2\x80\x94");                 // an em dash is visible: kept
+  // Free text keeps its spaces and quotes, and escapes the same characters.
+  CHECK(escape_text("a doc\nbiswas.SER: allowed\x1b[2J \"q\" \xe2\x80\xae!") ==
+        "a doc\\nbiswas.SER: allowed\\u001b[2J \"q\" \\u202e!");
   // Bytes that start no UTF-8 sequence, however they continue.
   CHECK(display_text("a\xf8\x80\x80") == "\"a\\xf8\\x80\\x80\"");
   CHECK(display_text("a\xff\xbf\xbf") == "\"a\\xff\\xbf\\xbf\"");
