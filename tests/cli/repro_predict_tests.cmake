@@ -65,3 +65,7 @@ exit $code"
            "^isosynth: error: .*/predict-dup\\.json:1: T1 and T2 both leave x = 5: prediction needs the versions of a key to have distinct values$"
            "" ${BIN} predict ${REPRO}/predict-dup.json)
 endif()
+# A run causal consistency does not allow whose prefix is a write skew: the
+# prediction is that prefix, no read changed, and says so.
+cli_test(predict-not-allowed-prefix 0 "" "^no read changed: the observed run cut short, 4 of its operations dropped$"
+         ${BIN} predict ${IN}/isopredict-causal-prefix.txt --under CC)
