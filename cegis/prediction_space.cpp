@@ -49,8 +49,9 @@ ObservedTrace::ObservedTrace(const History& hist)
       place[t] = {s, j};
       const auto& ops = h.txn(t).ops;
       if (h.txn(t).status != TxnStatus::Committed)
-        throw TraceError(fmt::format("{} is not committed: prediction reads committed transactions only", h.txn_name(t)),
-                         ops.empty() ? 0 : ops.front().line);
+        throw TraceError(
+            fmt::format("{} is not committed: prediction reads committed transactions only", h.txn_name(t)),
+            ops.empty() ? 0 : ops.front().line);
       read_range_[t] = {reads.size(), reads.size()};
       for (std::uint32_t i = 0; i < ops.size(); ++i) {
         const Op& op = ops[i];

@@ -359,7 +359,8 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     auto cap = std::max<Clock::duration>(std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(options.fewest_seconds)),
                                          std::chrono::seconds(1));
-    for (std::size_t k = std::max<std::size_t>(2 * below, 2); !best; k *= 2, cap = std::min<Clock::duration>(2 * cap, std::chrono::hours(24))) {
+    for (std::size_t k = std::max<std::size_t>(2 * below, 2); !best;
+         k *= 2, cap = std::min<Clock::duration>(2 * cap, std::chrono::hours(24))) {
       gave_up = false;
       best = next(std::nullopt, Clock::now() + cap);
       if (best || !gave_up) break;

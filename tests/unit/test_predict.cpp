@@ -102,7 +102,8 @@ void check_complete(std::uint64_t seed, int tries, const std::vector<std::string
         }
         const bool allowed = brute::allows(abstract_history(h), level);
         INFO(format_history(h));
-        INFO(level, mode == cegis::PredictMode::Strict ? " strict" : " relaxed", allowed ? "" : ", observed not allowed");
+        INFO(level, mode == cegis::PredictMode::Strict ? " strict" : " relaxed",
+             allowed ? "" : ", observed not allowed");
         const auto r = run(h, level, mode, fewest_seconds);
         CHECK(r.observed_under == (allowed ? Verdict::Allowed : Verdict::Violated));
         CHECK(r.observed_ser == (serializable ? Verdict::Allowed : Verdict::Violated));
@@ -309,8 +310,8 @@ TEST_CASE("predict: the four kinds of IsoPredict's microbenchmarks") {
       CHECK(f.observed_under == Verdict::Violated);
       const bool expected = level == "biswas.RC" && relaxed;
       CHECK((f.outcome == cegis::Outcome::Found) == expected);
-      CHECK(brute::predictions(fractured, level, relaxed ? brute::PredictMode::Relaxed : brute::PredictMode::Strict)
-                .empty() == !expected);
+      const auto bmode = relaxed ? brute::PredictMode::Relaxed : brute::PredictMode::Strict;
+      CHECK(brute::predictions(fractured, level, bmode).empty() == !expected);
       if (expected) {
         REQUIRE(f.runs.size() == 1);
         CHECK(format_history(f.runs[0].history).find("T2.0: r(p,0) r(q,1)") != std::string::npos);
