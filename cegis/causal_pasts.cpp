@@ -158,8 +158,9 @@ std::vector<BLit> CausalPasts::rule_out_all(const PredictionSpace& space, Circui
   for (std::size_t r = 0; r < tr_.reads.size(); ++r) {
     const auto& rd = tr_.reads[r];
     if (!rd.event) continue;
+    // (The observed writer may be among the stale ones when CC does not
+    // allow the observed run: then the read, free, must change.)
     const Stale st = stale(r, own_past(r));
-    if (is_stale(r, st, rd.observed)) continue;  // not a causal run: left to the search
     if (st.initial && tr_.h.t0_writes(rd.key))
       out.push_back(!space.takes_initial(r));
     for (std::size_t s3 = 0; s3 < S_; ++s3) {
@@ -193,10 +194,6 @@ std::vector<BLit> CausalPasts::rule_out_joined(const PredictionSpace& space, Cir
     const Past before = txn_past(t, false);
     std::vector<Stale> own;
     for (std::size_t r : events) own.push_back(stale(r, before));
-    bool causal = true;
-    for (std::size_t i = 0; i < events.size(); ++i)
-      causal = causal && !is_stale(events[i], own[i], tr_.reads[events[i]].observed);
-    if (!causal) continue;  // not a causal run: left to the search
     // Its reads' writers, each with the reads that may take it (not one
     // that happens after t: it is complete only if t is, which the space
     // already rules out).

@@ -12,6 +12,10 @@
 // and w before t2: a cycle. The writers so ruled out are a prefix of each
 // session's writers of x, and T0 whenever the past has a write of x; a
 // writer after the read's transaction in its own session is ruled out too.
+// None of this asks CC to allow the observed run: only that its operations'
+// pasts are acyclic (else there are no clocks, and no clauses). When CC
+// does not allow it, a read's observed writer may itself be stale: the
+// read, free, must change; kept as observed, the search's cycles exclude it.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +30,8 @@ namespace iso::cegis {
 class CausalPasts {
  public:
   // Vector clocks over the observed run's operations (as many entries per
-  // operation as sessions). No clauses come of a run with no causal order.
+  // operation as sessions). No clauses come of a run whose operations'
+  // causal order is cyclic.
   CausalPasts(const ObservedTrace& tr, PredictMode mode);
 
   // For every read event, the writers its own kept past rules out.

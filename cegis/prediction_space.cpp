@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/history/printer.hpp"
 #include "engine/model/concrete.hpp"
 #include "engine/model/schema.hpp"
 
@@ -18,6 +19,8 @@ using namespace logic;
 ObservedTrace::ObservedTrace(const History& hist)
     : h(hist), place(hist.num_txns(), {SIZE_MAX, 0}), read_range_(hist.num_txns(), {0, 0}) {
   writers_.resize(h.keys().size());
+  // "T2's w(x,5)": an operation as a message names it.
+  auto op_text = [&](TxnId t, const Op& op) { return fmt::format("{}'s {}", h.txn_name(t), format_op(h, op)); };
   // A version's value names its writer: a read changed to another writer
   // shows it by its value.
   std::map<std::pair<KeyId, ValueId>, TxnId> writer_of_version;
@@ -33,9 +36,10 @@ ObservedTrace::ObservedTrace(const History& hist)
       writers_[op.key].push_back(t);
       const auto [it, fresh] = writer_of_version.try_emplace({op.key, version(t, op.key)}, t);
       if (!fresh)
-        throw std::invalid_argument(fmt::format(
-            "{} and {} both leave {} = {}: prediction needs the versions of a key to have distinct values",
-            h.txn_name(it->second), h.txn_name(t), h.key_text(op.key), h.value_text(version(t, op.key))));
+        throw TraceError(
+            fmt::format("{} and {} both leave {} = {}: prediction needs the versions of a key to have distinct values",
+                        h.txn_name(it->second), h.txn_name(t), h.key_text(op.key), h.value_text(version(t, op.key))),
+            h.txn(t).ops[*last_write(t, op.key)].line);
     }
   const auto& sessions = h.sessions();
   by_session.resize(sessions.size());
@@ -43,25 +47,38 @@ ObservedTrace::ObservedTrace(const History& hist)
     for (std::size_t j = 0; j < sessions[s].size(); ++j) {
       const TxnId t = sessions[s][j];
       place[t] = {s, j};
-      if (h.txn(t).status != TxnStatus::Committed)
-        throw std::invalid_argument("prediction reads committed transactions only");
       const auto& ops = h.txn(t).ops;
+      if (h.txn(t).status != TxnStatus::Committed)
+        throw TraceError(
+            fmt::format("{} is not committed: prediction reads committed transactions only", h.txn_name(t)),
+            ops.empty() ? 0 : ops.front().line);
       read_range_[t] = {reads.size(), reads.size()};
       for (std::uint32_t i = 0; i < ops.size(); ++i) {
         const Op& op = ops[i];
         if (op.kind == OpKind::PredicateRead || op.kind == OpKind::PredicateWrite || op.list != kNoList)
-          throw std::invalid_argument("prediction reads item reads and writes only");
+          throw TraceError(fmt::format("{}: prediction reads item reads and writes only", op_text(t, op)), op.line);
         if (op.kind != OpKind::Read) continue;
         Read r{t, i, s, j, op.key, true, kInitTxn};
-        for (std::uint32_t q = 0; q < i && r.event; ++q)
-          r.event = !(ops[q].kind == OpKind::Write && ops[q].key == op.key);
-        if (!r.event) {
+        std::optional<std::uint32_t> own;  // t's last write of the key before the read
+        for (std::uint32_t q = 0; q < i; ++q)
+          if (ops[q].kind == OpKind::Write && ops[q].key == op.key) own = q;
+        r.event = !own;
+        if (own) {
+          // Its writer is its own transaction, which a prediction keeps.
+          if (ops[*own].value != op.value)
+            throw TraceError(fmt::format("{} follows {}: prediction needs a read after its transaction's own write "
+                                         "of the key to return that write",
+                                         op_text(t, op), format_op(h, ops[*own])),
+                             op.line);
           r.observed = t;
         } else {
           const auto it = writer_of_version.find({op.key, op.value});
           if (it == writer_of_version.end() || it->second == t)
-            throw std::invalid_argument(fmt::format("{} reads {}, which no transaction's last write of the key has",
-                                                    h.txn_name(t), h.value_text(op.value)));
+            throw TraceError(fmt::format("{}: no other transaction's last write of {} (nor the initial state) leaves "
+                                         "{} = {}: prediction needs every read to have a writer",
+                                         op_text(t, op), h.key_text(op.key), h.key_text(op.key),
+                                         h.value_text(op.value)),
+                             op.line);
           r.observed = it->second;
         }
         by_session[s].push_back(reads.size());

@@ -17,6 +17,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,10 +32,25 @@ namespace iso::cegis {
 
 enum class PredictMode { Strict, Relaxed };
 
+// An observed run prediction cannot read: one line, and the input line of
+// the operation at fault (Op::line; 0: none), for the caller to name with
+// its file.
+class TraceError : public std::invalid_argument {
+ public:
+  TraceError(const std::string& what, std::uint32_t line) : std::invalid_argument(what), line_(line) {}
+  std::uint32_t line() const { return line_; }
+
+ private:
+  std::uint32_t line_;
+};
+
 // The observed run as the space sees it. Preconditions (checked; throws
-// std::invalid_argument): committed transactions with item reads and writes
-// only; the versions of a key have distinct values; every read returns the
-// value of some transaction's last write of the key (or the initial state).
+// TraceError): committed transactions with item reads and writes only; the
+// versions of a key have distinct values; every read event returns the
+// value of some other transaction's last write of the key (or the initial
+// state), and every other read its transaction's own last write before it:
+// each read has a writer, a read-from that a prediction can change. Nothing
+// else is asked of the observed run: the weak level need not allow it.
 struct ObservedTrace {
   // A read operation; `event` when it is a read event (not after its
   // transaction's own write of the key).

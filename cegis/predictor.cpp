@@ -182,19 +182,19 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
   budget::ScopedDeadline deadline(options.timeout_seconds);
   try {
     const ObservedTrace trace(observed);
-    // The observed run first: a run the level does not allow is no run of a
-    // store that provides it; one serializability forbids is the answer.
+    // The observed run first. One the level allows and serializability
+    // forbids is its own answer: nothing needs to change (IsoPredict's
+    // constraints hold with every boundary at its session's end). One the
+    // level does not allow is predicted from all the same: IsoPredict puts
+    // no condition on it, and every candidate is held to the level.
     DecideOptions first;
     first.explain = false;
     result.observed_under = decide(observed, under, first).verdict;
     result.observed_ser = decide(observed, ser, first).verdict;
     if (result.observed_under == Verdict::Unknown || result.observed_ser == Verdict::Unknown) throw TimeoutError();
-    if (result.observed_under == Verdict::Violated) {
-      result.seconds = seconds_since(start);
-      return result;
-    }
-    if (result.observed_ser == Verdict::Violated) {
+    if (result.observed_under == Verdict::Allowed && result.observed_ser == Verdict::Violated) {
       result.outcome = Outcome::Found;
+      result.fewest = true;  // no prediction changes fewer than none
       result.runs.push_back(PredictedRun{observed, {}});
       result.seconds = seconds_since(start);
       return result;
@@ -339,10 +339,15 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     // can need many reads of a transaction to change together, and ruling
     // out fewer can take longer than finding one.)
     std::optional<Candidate> best;
-    std::size_t below = 1;  // no prediction changes fewer reads
+    // No prediction changes fewer reads than `below`. One that changes none
+    // is a prefix of the observed run. When the level allows the observed
+    // run, that run is serializable here (or it was the answer), and so is
+    // every prefix of it; a prefix of a run the level does not allow may be
+    // a prediction.
+    std::size_t below = result.observed_under == Verdict::Allowed ? 1 : 0;
     const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                           std::chrono::duration<double>(options.fewest_seconds));
-    for (std::size_t k = 1; k < most && !best && !gave_up; ++k) {
+    for (std::size_t k = below; k < most && !best && !gave_up; ++k) {
       best = next(k, until);
       if (!best && !gave_up) below = k + 1;
     }
@@ -354,7 +359,8 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     auto cap = std::max<Clock::duration>(std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(options.fewest_seconds)),
                                          std::chrono::seconds(1));
-    for (std::size_t k = 2 * below; !best; k *= 2, cap = std::min<Clock::duration>(2 * cap, std::chrono::hours(24))) {
+    for (std::size_t k = std::max<std::size_t>(2 * below, 2); !best;
+         k *= 2, cap = std::min<Clock::duration>(2 * cap, std::chrono::hours(24))) {
       gave_up = false;
       best = next(std::nullopt, Clock::now() + cap);
       if (best || !gave_up) break;

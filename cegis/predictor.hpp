@@ -43,9 +43,11 @@ struct PredictedRun {
 };
 
 struct PredictResult {
-  // The observed run itself: the weak level must allow it (a store that
-  // provides the level produced it); when serializability already forbids
-  // it, it is the prediction, with nothing changed.
+  // The observed run itself under both levels. When the weak level allows
+  // it and serializability forbids it, it is the prediction, with nothing
+  // changed. When the weak level does not allow it, the search goes on as
+  // for any other run (IsoPredict puts no condition on the observed run):
+  // its predictions are allowed by the level all the same.
   Verdict observed_under = Verdict::Unknown, observed_ser = Verdict::Unknown;
   Outcome outcome = Outcome::None;
   // Found: the predictions, each with a set of changed reads that contains
@@ -85,16 +87,16 @@ struct PredictOptions {
   std::function<void(const PredictProgress&)> on_progress;  // called about once a second
 };
 
-// Preconditions: `observed` has committed transactions with item reads and
-// writes only, and every read returns a value some transaction's last
-// write of the key (or the initial state) has; `under` and `ser` read no
-// time; `ser` is serializability with session order (`graph = "SER"`, a
-// formula that mentions so: biswas.SER, cerone.SER). Throws
-// std::invalid_argument otherwise. When `under` does not allow the
-// observed run, the outcome is None and observed_under says why not to
-// search.
-// Postcondition: the first prediction changes as few reads as any
-// prediction does when `fewest` says so.
+// Preconditions: `observed` is a trace ObservedTrace reads (committed
+// transactions with item reads and writes only, each read with a writer;
+// throws TraceError otherwise); `under` and `ser` read no time; `ser` is
+// serializability with session order (`graph = "SER"`, a formula that
+// mentions so: biswas.SER, cerone.SER); throws std::invalid_argument
+// otherwise. The weak level need not allow the observed run
+// (observed_under says whether it does).
+// Postcondition: every prediction is allowed by `under` and forbidden by
+// `ser`; the first changes as few reads as any prediction does when
+// `fewest` says so.
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
                       const PredictOptions& options = {});
 

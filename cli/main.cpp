@@ -254,7 +254,9 @@ int main(int argc, char** argv) {
       "  isosynth predict trace.txt --under CC --dot predicted.dot\n"
       "  isosynth predict trace.txt --under RC --mode relaxed --json\n"
       "  isosynth predict trace.txt --under CC --limit 10   # every way it could go wrong, up to 10\n"
-      "Exit code: 0 a prediction was found, 1 none exists, 2 usage or input error, 3 time limit.");
+      "Exit code: 0 a prediction was found, 1 none exists, 2 usage or input error, 3 time limit. The\n"
+      "observed run need not be allowed by the level (IsoPredict asks nothing of it): when it is not, the\n"
+      "output says so first (JSON: \"observed\"), and the exit code is still the prediction's.");
 
   LevelsArgs levels;
   auto* l = app.add_subcommand("levels", "List every known level with its documentation");

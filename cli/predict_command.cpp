@@ -3,6 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -12,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
 #include "cli/render.hpp"
+#include "engine/history/input_error.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
 
@@ -45,6 +49,24 @@ nlohmann::json search_json(const cegis::PredictResult& r) {
           {"ruled_out", r.ruled_out}};
 }
 
+// The observed operations a prediction leaves out (the rest of a session
+// after its boundary): a dropped transaction keeps its place, empty.
+std::size_t dropped_ops(const History& observed, const History& predicted) {
+  std::size_t n = 0;
+  for (TxnId t = 1; t < observed.num_txns(); ++t) n += observed.txn(t).ops.size() - predicted.txn(t).ops.size();
+  return n;
+}
+
+// "FILE:LINE: message", naming the operation at fault where the input has
+// its line. A folder's operations have lines in its logs, not in the
+// folder: the folder alone is named.
+std::string trace_error_text(const std::string& file, const cegis::TraceError& e) {
+  const std::string source = file == kStdinPath ? "<stdin>" : file;
+  std::error_code ec;
+  if (e.line() == 0 || std::filesystem::is_directory(file, ec)) return fmt::format("{}: {}", source, e.what());
+  return fmt::format("{}:{}: {}", source, e.line(), e.what());
+}
+
 }  // namespace
 
 int run_predict(const PredictArgs& a) {
@@ -54,8 +76,15 @@ int run_predict(const PredictArgs& a) {
   const lua::Level& ser = lib.level("biswas.SER");
   double seconds = 0;
   ReadResult loaded = load(a.file, a.input, seconds);
-  for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
   const History& h = loaded.history;
+  // A trace prediction cannot read is an input error at the operation at
+  // fault, told before any note so that it is the one line.
+  try {
+    const cegis::ObservedTrace trace(h);
+  } catch (const cegis::TraceError& e) {
+    throw InputError(trace_error_text(a.file, e));
+  }
+  for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
   const auto mode = a.mode == "relaxed" ? cegis::PredictMode::Relaxed : cegis::PredictMode::Strict;
   cegis::PredictOptions o{mode, a.timeout, a.limit, a.fewest_for, {}};
   const bool tty = isatty(fileno(stderr));
@@ -73,30 +102,34 @@ int run_predict(const PredictArgs& a) {
       fmt::print("timeout: no prediction found in {:.1f} s\n", r.seconds);
     return kExitTimeout;
   }
+  // The observed run's own verdict under the weak level: a run the level
+  // does not allow is said so first, with the level's reason, and predicted
+  // from all the same (IsoPredict puts no condition on it). The exit code
+  // is the prediction's.
+  nlohmann::json observed{{"level", under.name}, {"verdict", "allowed"}};
+  std::string text;
   if (r.observed_under == Verdict::Violated) {
     const Decision d = decide(h, under, DecideOptions{});
-    if (a.json)
-      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "observed-not-allowed"},
-                                                  {"observed", decision_json(h, under, d, false)}}));
-    else
-      fmt::print("the observed run is not allowed by {}: no store that provides it produced this run, and "
-                 "nothing is predicted from it\n\n{}",
-                 under.name, decision_text(h, under, d, false));
-    return kExitNo;
+    observed = decision_json(h, under, d, false);
+    text = fmt::format("observed: not allowed by {}: no store that provides it produced this run; predicted from "
+                       "all the same\n{}\n",
+                       under.name, decision_text(h, under, d, false));
   }
   if (r.outcome == cegis::Outcome::None) {
     if (a.json)
-      fmt::print("{}\n", dump_json(nlohmann::json{
-                              {"outcome", "none"}, {"under", under.name}, {"mode", a.mode}, {"search", search_json(r)}}));
+      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"},
+                                                  {"under", under.name},
+                                                  {"mode", a.mode},
+                                                  {"observed", observed},
+                                                  {"search", search_json(r)}}));
     else
-      fmt::print("none: no run that {} allows and {} forbids can be predicted from this one ({} boundary; {} "
+      fmt::print("{}none: no run that {} allows and {} forbids can be predicted from this one ({} boundary; {} "
                  "candidates)\n",
-                 under.name, ser.name, a.mode, r.candidates);
+                 text, under.name, ser.name, a.mode, r.candidates);
     return kExitNo;
   }
   DecideOptions opt;
   nlohmann::json runs = nlohmann::json::array();
-  std::string text;
   for (std::size_t i = 0; i < r.runs.size(); ++i) {
     const History& p = r.runs[i].history;
     const auto& changed = r.runs[i].changed;
@@ -116,11 +149,13 @@ int run_predict(const PredictArgs& a) {
                       {"writer", h.txn_name(c.writer)}});
       runs.push_back({{"history", write_native_json(p)},
                       {"changed", cs},
+                      {"dropped", dropped_ops(h, p)},
                       {"allowed", decision_json(p, under, allowed, true)},
                       {"denied", decision_json(p, ser, denied, false)}});
       continue;
     }
-    if (changed.empty())
+    const std::size_t dropped = dropped_ops(h, p);
+    if (changed.empty() && dropped == 0)
       text += fmt::format("the observed run itself is allowed by {} and forbidden by {}: nothing needs to "
                           "change\n\n",
                           under.name, ser.name);
@@ -132,6 +167,8 @@ int run_predict(const PredictArgs& a) {
                           i ? "\n" : "", i + 1, r.runs.size(), under.name, ser.name, a.mode);
     text += format_history(p) + "\n";
     for (const auto& c : changed) text += fmt::format("changed: {}\n", changed_text(h, c, p));
+    if (changed.empty() && dropped > 0)
+      text += fmt::format("no read changed: the observed run cut short, {} of its operations dropped\n", dropped);
     if (i == 0 && !changed.empty()) {
       if (r.fewest)
         text += fmt::format("{} changed read{}: the fewest any prediction changes\n", changed.size(),
@@ -145,7 +182,7 @@ int run_predict(const PredictArgs& a) {
   }
   if (a.json)
     fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "found"}, {"under", under.name}, {"mode", a.mode},
-                                                {"runs", runs}, {"fewest", r.fewest},
+                                                {"observed", observed}, {"runs", runs}, {"fewest", r.fewest},
                                                 {"fewest_below", r.fewest_below}, {"search", search_json(r)}}));
   else
     fmt::print("{}", text);

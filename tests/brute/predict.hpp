@@ -5,6 +5,12 @@
 // transactions; independent of the synthesizer, which it is the reference
 // of.
 //
+// Nothing is asked of the observed run but that each read has a writer:
+// IsoPredict puts no condition on it, so a run the level does not allow is
+// predicted from too. With every boundary at its session's end, the
+// observed run itself is a prediction when the level allows it and
+// serializability forbids it.
+//
 // A prediction keeps the observed sessions and, in each, a prefix of its
 // events up to a boundary: the end of the session, or a read event.
 //  - Strict: the events up to and including the boundary read are kept; the

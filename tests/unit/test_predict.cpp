@@ -73,22 +73,24 @@ std::set<std::string> signature(const History& h) {
   return out;
 }
 
-// On random serializable runs, predict() finds a prediction exactly when
-// the brute force does; the one it finds is one of the brute force's (so
-// the mode's boundary is kept, and the brute force's levels allow it and
-// forbid SER), and, searched for as long as it takes, it changes as few
-// reads as any of them (otherwise at least as many).
+// On random runs, whatever the levels say of them, predict() finds a
+// prediction exactly when the brute force does; the one it finds is one of
+// the brute force's (so the mode's boundary is kept, and the brute force's
+// levels allow it and forbid SER), and, searched for as long as it takes,
+// it changes as few reads as any of them (otherwise at least as many). A
+// run the level allows and SER forbids is its own prediction, nothing
+// changed; a run the level does not allow is predicted from as any other
+// (IsoPredict puts no condition on the observed run), and each outcome is
+// seen on such runs too.
 void check_complete(std::uint64_t seed, int tries, const std::vector<std::string>& levels, int max_txns = 4,
                     int max_sessions = 3, double fewest_seconds = 1e9) {
   std::mt19937_64 rng(seed);
   brute::RandomHistoryOptions opt = observed_runs(max_txns);
   opt.max_sessions = max_sessions;
-  int found = 0, none = 0;
+  int found = 0, none = 0, itself = 0, not_allowed_found = 0, not_allowed_none = 0;
   for (int i = 0; i < tries; ++i) {
     const History h = brute::random_history(rng, opt);
-    // An observed run is serializable (IsoPredict's premise): a prediction
-    // then changes some read.
-    if (!brute::allows(abstract_history(h), "biswas.SER")) continue;
+    const bool serializable = brute::allows(abstract_history(h), "biswas.SER");
     for (const auto mode : {cegis::PredictMode::Strict, cegis::PredictMode::Relaxed}) {
       const auto bmode = mode == cegis::PredictMode::Strict ? brute::PredictMode::Strict : brute::PredictMode::Relaxed;
       for (const std::string& level : levels) {
@@ -98,16 +100,22 @@ void check_complete(std::uint64_t seed, int tries, const std::vector<std::string
         } catch (const std::invalid_argument&) {
           continue;  // a read of a write that is no transaction's last
         }
+        const bool allowed = brute::allows(abstract_history(h), level);
         INFO(format_history(h));
-        INFO(level, mode == cegis::PredictMode::Strict ? " strict" : " relaxed");
+        INFO(level, mode == cegis::PredictMode::Strict ? " strict" : " relaxed",
+             allowed ? "" : ", observed not allowed");
         const auto r = run(h, level, mode, fewest_seconds);
+        CHECK(r.observed_under == (allowed ? Verdict::Allowed : Verdict::Violated));
+        CHECK(r.observed_ser == (serializable ? Verdict::Allowed : Verdict::Violated));
         CHECK((r.outcome == cegis::Outcome::Found) == !expected.empty());
         if (r.outcome == cegis::Outcome::Found) {
           REQUIRE(r.runs.size() == 1);
           INFO(format_history(r.runs[0].history));
           CHECK(decide(r.runs[0].history, library().level(level)).verdict == Verdict::Allowed);
           CHECK(decide(r.runs[0].history, library().level("biswas.SER")).verdict == Verdict::Violated);
-          CHECK_FALSE(r.runs[0].changed.empty());
+          // Nothing changed exactly when the observed run is its own answer
+          // (a prefix of a run the level does not allow can be one too).
+          if (allowed) CHECK(r.runs[0].changed.empty() == !serializable);
           std::size_t fewest = SIZE_MAX;
           bool among = false;
           for (const auto& e : expected) {
@@ -124,15 +132,23 @@ void check_complete(std::uint64_t seed, int tries, const std::vector<std::string
             CHECK(r.fewest_below <= fewest);
           }
           ++found;
+          itself += allowed && !serializable;
+          not_allowed_found += !allowed;
         } else {
           ++none;
+          not_allowed_none += !allowed;
         }
       }
     }
   }
-  MESSAGE(found, " found, ", none, " none");
+  MESSAGE(found, " found (", itself, " the observed run itself, ", not_allowed_found,
+          " from a run the level does not allow), ", none, " none (", not_allowed_none,
+          " from a run the level does not allow)");
   CHECK(found > 30);
   CHECK(none > 30);
+  CHECK(itself > 5);
+  CHECK(not_allowed_found > 10);
+  CHECK(not_allowed_none > 10);
 }
 
 TEST_CASE("predict: found exactly when the brute force finds a prediction") {
@@ -187,7 +203,7 @@ TEST_CASE("predict: a relaxed boundary's reads change together as causal consist
 TEST_CASE("predict: complete for Read Atomic and for levels held to by their formula") {
   // RA lazily; PC and SI are not decided by saturation: their formulas are
   // asserted over the space.
-  check_complete(16, 200, {"biswas.RA", "biswas.PC", "biswas.SI"});
+  check_complete(16, 500, {"biswas.RA", "biswas.PC", "biswas.SI"}, 5);
 }
 
 TEST_CASE("predict: past the search for the fewest, found exactly when the brute force finds one") {
@@ -254,7 +270,10 @@ TEST_CASE("predict: the four kinds of IsoPredict's microbenchmarks") {
   REQUIRE(r.runs.size() == 1);
   CHECK(r.runs[0].changed.empty());
   // Not causal as observed: each transaction reads the other's write. No
-  // causal store produced it, and nothing is predicted.
+  // causal store produced it, but IsoPredict puts no condition on the
+  // observed run: once T1.0's read of p changes to T0's, T1.0 may not
+  // commit, so T2.0 cannot read its q and reads T0's too. Both read the
+  // initial state: a write skew, which causal consistency allows.
   const History cyclic = trace(
       "WRITE KEY[p] Txn(0, 0)\n"
       "WRITE KEY[q] Txn(0, 0)\n"
@@ -264,9 +283,17 @@ TEST_CASE("predict: the four kinds of IsoPredict's microbenchmarks") {
       "READ KEY[q] Txn(2, 0) From(1, 0)\n");
   const auto c = run(cyclic, "biswas.CC", cegis::PredictMode::Strict);
   CHECK(c.observed_under == Verdict::Violated);
-  CHECK(c.outcome == cegis::Outcome::None);
+  REQUIRE(c.outcome == cegis::Outcome::Found);
+  REQUIRE(c.runs[0].changed.size() == 2);
+  for (const auto& ch : c.runs[0].changed) CHECK(ch.writer == kInitTxn);
+  CHECK(c.fewest);
+  CHECK(c.fewest_below == 2);
   // Not read committed as observed: T2.0 reads T1.0's p, then the q that
-  // T1.0 had overwritten.
+  // T1.0 had overwritten. With a relaxed boundary, T2.0 may read the
+  // initial p and T1.0's q instead, which read committed allows and no
+  // serial order explains; with a strict one, a changed read drops the
+  // reads after it, and nothing unserializable is left. Causal consistency
+  // allows neither: T1.0, read for q, happens before T2.0 and overwrote p.
   const History fractured = trace(
       "WRITE KEY[p] Txn(0, 0)\n"
       "WRITE KEY[q] Txn(0, 0)\n"
@@ -275,24 +302,64 @@ TEST_CASE("predict: the four kinds of IsoPredict's microbenchmarks") {
       "WRITE KEY[p] Txn(1, 0)\n"
       "READ KEY[p] Txn(2, 0) From(1, 0)\n"
       "READ KEY[q] Txn(2, 0) From(0, 0)\n");
-  for (const std::string level : {"biswas.RC", "biswas.CC"}) {
-    INFO(level);
-    const auto f = run(fractured, level, cegis::PredictMode::Strict);
-    CHECK(f.observed_under == Verdict::Violated);
-    CHECK(f.outcome == cegis::Outcome::None);
+  for (const std::string level : {"biswas.RC", "biswas.CC"})
+    for (const auto mode : {cegis::PredictMode::Strict, cegis::PredictMode::Relaxed}) {
+      const bool relaxed = mode == cegis::PredictMode::Relaxed;
+      INFO(level, relaxed ? " relaxed" : " strict");
+      const auto f = run(fractured, level, mode);
+      CHECK(f.observed_under == Verdict::Violated);
+      const bool expected = level == "biswas.RC" && relaxed;
+      CHECK((f.outcome == cegis::Outcome::Found) == expected);
+      const auto bmode = relaxed ? brute::PredictMode::Relaxed : brute::PredictMode::Strict;
+      CHECK(brute::predictions(fractured, level, bmode).empty() == !expected);
+      if (expected) {
+        REQUIRE(f.runs.size() == 1);
+        CHECK(format_history(f.runs[0].history).find("T2.0: r(p,0) r(q,1)") != std::string::npos);
+      }
+    }
+}
+
+TEST_CASE("predict: a prefix of a run the level does not allow, nothing changed") {
+  // T1.0 and T2.0 read the initial state: a write skew, causal. T1.1 then
+  // reads T2.1's write, and T2.1 T1.1's: no causal store produced the
+  // whole run. Its prefix up to the write skew (each session cut at a read
+  // that keeps its writer) is the prediction, with no read changed.
+  const History h = read_isopredict(
+                        "WRITE KEY[p] Txn(0, 0)\n"
+                        "WRITE KEY[q] Txn(0, 0)\n"
+                        "WRITE KEY[r] Txn(0, 0)\n"
+                        "WRITE KEY[s] Txn(0, 0)\n"
+                        "WRITE KEY[q] Txn(1, 0)\n"
+                        "READ KEY[p] Txn(1, 0) From(0, 0)\n"
+                        "WRITE KEY[p] Txn(2, 0)\n"
+                        "READ KEY[q] Txn(2, 0) From(0, 0)\n"
+                        "WRITE KEY[r] Txn(1, 1)\n"
+                        "READ KEY[s] Txn(1, 1) From(2, 1)\n"
+                        "WRITE KEY[s] Txn(2, 1)\n"
+                        "READ KEY[r] Txn(2, 1) From(1, 1)\n",
+                        "trace", {})
+                        .history;
+  for (const auto mode : {cegis::PredictMode::Strict, cegis::PredictMode::Relaxed}) {
+    const auto r = run(h, "biswas.CC", mode);
+    CHECK(r.observed_under == Verdict::Violated);
+    REQUIRE(r.outcome == cegis::Outcome::Found);
+    CHECK(r.runs[0].changed.empty());
+    CHECK(r.fewest);
+    CHECK(r.fewest_below == 0);
+    CHECK(decide(r.runs[0].history, library().level("biswas.CC")).verdict == Verdict::Allowed);
   }
 }
 
 TEST_CASE("predict: several predictions, each a new way to go wrong") {
-  // On random serializable runs: every prediction is allowed by the weak
-  // level and forbidden by serializability, and no prediction's changed
-  // reads contain an earlier one's.
+  // On random runs, serializable, not, or not even allowed by the weak
+  // level: every prediction is allowed by the weak level and forbidden by
+  // serializability, and no prediction's changed reads contain an earlier
+  // one's.
   std::mt19937_64 rng(16);
   const brute::RandomHistoryOptions opt = observed_runs(5);
-  int several = 0;
-  for (int i = 0; i < 150; ++i) {
+  int several = 0, from_not_allowed = 0;
+  for (int i = 0; i < 1000; ++i) {
     const History h = brute::random_history(rng, opt);
-    if (!brute::allows(abstract_history(h), "biswas.SER")) continue;
     cegis::PredictResult r;
     try {
       r = cegis::predict(h, library().level("biswas.RC"), library().level("biswas.SER"),
@@ -303,6 +370,7 @@ TEST_CASE("predict: several predictions, each a new way to go wrong") {
     INFO(format_history(h));
     CHECK(r.runs.size() <= 4);
     several += r.runs.size() > 1;
+    from_not_allowed += r.observed_under == Verdict::Violated && !r.runs.empty();
     for (std::size_t a = 0; a < r.runs.size(); ++a) {
       const auto& run_a = r.runs[a];
       CHECK(decide(run_a.history, library().level("biswas.RC")).verdict == Verdict::Allowed);
@@ -319,5 +387,7 @@ TEST_CASE("predict: several predictions, each a new way to go wrong") {
       }
     }
   }
+  MESSAGE(several, " with several predictions, ", from_not_allowed, " predicted from a run RC does not allow");
   CHECK(several > 5);
+  CHECK(from_not_allowed > 5);
 }

@@ -74,3 +74,39 @@ TEST_CASE("predict (brute force): a changed read drops the rest of its session")
     skew = skew || format_history(p.history).find("T2.0: r(x,0) w(y,1)") != std::string::npos;
   CHECK(skew);
 }
+
+TEST_CASE("predict (brute force): from a run the level does not allow") {
+  // Each transaction read the other's write: no causal store produced this
+  // run. IsoPredict predicts from it all the same: once T1.0's read of x
+  // changes, T1.0 may not commit, and T2.0's read of y must change too.
+  // Both read the initial state: a write skew, the one prediction.
+  const History h = trace(
+      "WRITE KEY[x] Txn(0, 0)\n"
+      "WRITE KEY[y] Txn(0, 0)\n"
+      "WRITE KEY[y] Txn(1, 0)\n"
+      "READ KEY[x] Txn(1, 0) From(2, 0)\n"
+      "WRITE KEY[x] Txn(2, 0)\n"
+      "READ KEY[y] Txn(2, 0) From(1, 0)\n");
+  CHECK_FALSE(brute::allows(abstract_history(h), "biswas.CC"));
+  const auto causal = brute::predictions(h, "biswas.CC");
+  REQUIRE(causal.size() == 1);
+  CHECK(causal.front().changed.size() == 2);
+  CHECK(format_history(causal.front().history).find("T1.0: w(y,1) r(x,0)") != std::string::npos);
+  CHECK(format_history(causal.front().history).find("T2.0: w(x,1) r(y,0)") != std::string::npos);
+}
+
+TEST_CASE("predict (brute force): the observed run itself, when the level allows it and SER forbids it") {
+  // A write skew as observed: every boundary at its session's end keeps it
+  // whole, nothing changed.
+  const History h = trace(
+      "WRITE KEY[x] Txn(0, 0)\n"
+      "WRITE KEY[y] Txn(0, 0)\n"
+      "WRITE KEY[y] Txn(1, 0)\n"
+      "READ KEY[x] Txn(1, 0) From(0, 0)\n"
+      "WRITE KEY[x] Txn(2, 0)\n"
+      "READ KEY[y] Txn(2, 0) From(0, 0)\n");
+  bool itself = false;
+  for (const auto& p : brute::predictions(h, "biswas.CC"))
+    itself = itself || (p.changed.empty() && format_history(p.history) == format_history(h));
+  CHECK(itself);
+}
