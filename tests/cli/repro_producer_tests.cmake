@@ -30,6 +30,11 @@ if(EXISTS ${REPRO})
            ${REPRO}/elle-la-G1b-pl1-refusal.edn -l adya.PL-1)
   cli_test(repro-elle-la-g1b-pl2 1 "" "adya.PL-2: violated: G1b" ${BIN} check
            ${REPRO}/elle-la-G1b-pl1-refusal.edn -l adya.PL-2)
+  # Both in one run: neither hides the other.
+  cli_test(repro-elle-la-g1b-pl1-and-pl2 1 "" "adya.PL-1: allowed" ${BIN} check
+           ${REPRO}/elle-la-G1b-pl1-refusal.edn -l adya.PL-1 -l adya.PL-2)
+  cli_test(repro-elle-la-g1b-pl2-and-pl1 1 "" "adya.PL-2: violated: G1b" ${BIN} check
+           ${REPRO}/elle-la-G1b-pl1-refusal.edn -l adya.PL-1 -l adya.PL-2)
 endif()
 
 # PL-1 on list reads, decided: an aborted append inside a read is left out of
