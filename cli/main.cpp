@@ -182,9 +182,9 @@ int main(int argc, char** argv) {
                 "transaction in its own session, as Elle's serializable)")
       ->check(CLI::IsMember({"auto", "ignore"}));
   c->add_option("--clock-skew", check.clock_skew,
-                "The clock-skew bound for levels that use real time (biswas.StrictSER): T1 precedes T2 "
-                "in real time only if T1's commit timestamp is more than this before T2's begin "
-                "timestamp, in the timestamps' own unit (default 0)")
+                "The clock-skew bound Δ for levels that use real time (biswas.StrictSER), Vbox's: "
+                "both ends are widened, T1 precedes T2 in real time only if commit(T1) + Δ < "
+                "begin(T2) - Δ, in the timestamps' own unit (default 0)")
       ->check(CLI::NonNegativeNumber);
   c->add_flag("--witness", check.witness,
               fmt::format("Print each allowed level's witness (co, vis and ar, or ww per key; "

@@ -155,27 +155,6 @@ void decide_generic(const History& h, const Level& level, const DecideOptions& o
   d.generic_stats = r.stats;
 }
 
-// A list read of an aborted or intermediate append that the level permits:
-// a list's elements are versions in one order, and which of them such a
-// read would still reveal is not modelled, so no verdict rather than a
-// guess. (Register reads of that kind are set aside: generic.hpp.)
-std::optional<std::string> permitted_list_read(const History& h, const Level& level) {
-  const Level::Permits& p = level.permits;
-  if ((!p.aborted_reads && !p.intermediate_reads) || !h.has_list_reads()) return std::nullopt;
-  const AbstractHistory a = abstract_history(h, committed_members(h), generic::abstract_options(level));
-  for (const UnjustifiedRead& r : a.unjustified_reads) {
-    const bool permitted = (p.aborted_reads && r.kind == ReadAnomaly::Aborted) ||
-                           (p.intermediate_reads && r.kind == ReadAnomaly::Intermediate);
-    if (permitted)
-      return fmt::format(
-          "level {} permits aborted and intermediate reads, and this history has one in a "
-          "list-append read ({}); which versions such a list still reveals is not modelled, so "
-          "it is not decided",
-          level.name, r.message);
-  }
-  return std::nullopt;
-}
-
 // Which instances of the level's formula fail together, on the part of
 // the history the core names (the whole history when it has no core, or
 // has list reads). Only where no choice of commits is left: every
@@ -285,7 +264,7 @@ std::optional<std::string> refusal(const History& h, const Level& level,
         "level {} goes to the generic oracle, which tries every choice of the transactions of "
         "unknown status that committed and handles at most {} of them (this history has {})",
         level.name, opt.max_unknown, unknown);
-  return permitted_list_read(h, level);
+  return std::nullopt;
 }
 
 bool decided_without_sessions(const History& h, const Level& level, SessionMode mode) {

@@ -554,7 +554,8 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
 
   // List reads: what their lists show, and what they cannot show.
   ListReadAnalysis lists =
-      analyse_list_reads(h, a.member, /*unknown_committed=*/!options.unknown_members_maybe);
+      analyse_list_reads(h, a.member, /*unknown_committed=*/!options.unknown_members_maybe,
+                         ListReadPermits{options.set_aside_aborted_reads, options.set_aside_intermediate_reads});
   for (auto& v : lists.int_violations) a.int_violations.push_back(std::move(v));
   a.unjustified_reads = std::move(lists.anomalies);
   a.known_orders = std::move(lists.orders);
@@ -684,7 +685,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
       const bool aside = (aborted && options.set_aside_aborted_reads) ||
                          (u.kind == ReadAnomaly::Intermediate &&
                           options.set_aside_intermediate_reads);
-      if (aside && h.txn(p.txn).ops[r.op].list == kNoList) {
+      if (aside) {
         a.set_aside.push_back(std::move(u));
       } else {
         a.unjustified_reads.push_back(std::move(u));

@@ -179,8 +179,9 @@ struct AbstractOptions {
   // Register reads of an aborted transaction's write (G1a) or of another
   // transaction's intermediate write (G1b) are set aside (set_aside) rather
   // than reported: Adya's PL-1 allows them, and they carry no dependency,
-  // since only committed final versions are read from. List reads are
-  // never set aside.
+  // since only committed final versions are read from. A list read of that
+  // kind is set aside too, and its list still reveals the version order
+  // without its dirty elements (known_order.hpp, ListReadPermits).
   bool set_aside_aborted_reads = false;
   bool set_aside_intermediate_reads = false;
   // Predicate reads become read events (Vbox §2; LEVELS.md, "Predicates"):

@@ -18,6 +18,7 @@ std::string value_tag(const Value& v) {
   if (std::holds_alternative<std::monostate>(v)) return "n";
   if (std::holds_alternative<Deleted>(v)) return "d";
   if (const auto* i = std::get_if<std::int64_t>(&v)) return "i" + std::to_string(*i);
+  if (const auto* u = std::get_if<BigUnsigned>(&v)) return "i" + std::to_string(u->value);
   return "s" + std::get<std::string>(v);
 }
 
@@ -262,6 +263,7 @@ std::string History::value_text(ValueId v) const {
   if (std::holds_alternative<std::monostate>(val)) return "null";
   if (std::holds_alternative<Deleted>(val)) return "deleted";
   if (const auto* i = std::get_if<std::int64_t>(&val)) return std::to_string(*i);
+  if (const auto* u = std::get_if<BigUnsigned>(&val)) return std::to_string(u->value);
   return quote_string(std::get<std::string>(val));
 }
 

@@ -29,9 +29,25 @@ struct Deleted {
   friend auto operator<=>(Deleted, Deleted) = default;
 };
 
+// An integer above the signed 64-bit range, up to 2^64 - 1 (dbcop's values
+// are Rust u64). Every integer has one spelling: those that fit are
+// std::int64_t, only the others are BigUnsigned, so equality stays that of
+// the numbers.
+struct BigUnsigned {
+  std::uint64_t value = 0;
+  friend bool operator==(BigUnsigned, BigUnsigned) = default;
+  friend auto operator<=>(BigUnsigned, BigUnsigned) = default;
+};
+
 // A value as written in a history file: an integer, a string, or null; or
 // a delete's tombstone.
-using Value = std::variant<std::monostate, std::int64_t, std::string, Deleted>;
+using Value = std::variant<std::monostate, std::int64_t, std::string, Deleted, BigUnsigned>;
+
+// An integer as a Value in its one spelling (BigUnsigned).
+inline Value unsigned_value(std::uint64_t v) {
+  if (v <= static_cast<std::uint64_t>(INT64_MAX)) return Value{static_cast<std::int64_t>(v)};
+  return Value{BigUnsigned{v}};
+}
 
 // A key keeps how it was spelled: JSON keys may be strings or integers. Keys
 // are identified by their text: the integer key 1 and the string key "1" are
@@ -165,7 +181,8 @@ class History {
   void set_init(KeyId k, ValueId v);  // default initial value is the integer 0
   void set_initial_writes(InitialWrites w) { initial_writes_ = w; }
   // The clock-skew bound Δ (in the timestamps' unit, >= 0) under which
-  // real_time_before() reads the begin and commit timestamps.
+  // real_time_before() reads the begin and commit timestamps: Vbox's Δ,
+  // by which each end of a comparison is widened.
   void set_clock_skew(std::int64_t skew) { clock_skew_ = skew; }
   Transaction& txn(TxnId t) { return txns_[t]; }
 
@@ -191,7 +208,9 @@ class History {
   // [commit_start, commit], where a missing begin_end is the commit and a
   // missing commit_start the begin (the begin precedes the commit, and that
   // is all the client saw). So a's event precedes b's when the latest a's
-  // can be, plus Δ, is before the earliest b's can be. With only begin and
+  // can be, widened by Δ, is before the earliest b's can be, widened by Δ
+  // (Vbox §3.2: every timestamp may be off by Δ, so both ends move:
+  // latest + Δ < earliest − Δ). With only begin and
   // commit, every order is "a committed before b began". T0, the initial
   // state, begins and commits before every event of every other
   // transaction; a transaction without timestamps is ordered with no other.
@@ -214,10 +233,12 @@ class History {
   bool real_time_before(TxnId a, TxnId b) const {
     return time_before(a, Event::Commit, b, Event::Begin);
   }
-  // x + skew < y for timestamps, without overflow.
+  // x + skew < y - skew for timestamps (both ends widened by the skew),
+  // without overflow: y - x and 2 * skew (skew >= 0) both fit in 64 bits
+  // unsigned.
   static bool skew_before(std::int64_t x, std::int64_t y, std::int64_t skew) {
     return x < y && static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x) >
-                        static_cast<std::uint64_t>(skew);
+                        2 * static_cast<std::uint64_t>(skew);
   }
   // Does T0 write k? Every key, or only those set_init gave.
   bool t0_writes(KeyId k) const {

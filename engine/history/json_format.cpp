@@ -121,6 +121,13 @@ std::optional<Value> to_value(const Event& e) {
   switch (e.type) {
     case JType::Null: return Value{std::monostate{}};
     case JType::Int: return Value{e.i};
+    case JType::BigInt: {
+      // Up to 2^64 - 1 (dbcop's u64 values, written back as they were).
+      std::uint64_t u = 0;
+      const auto [p, ec] = std::from_chars(e.s.data(), e.s.data() + e.s.size(), u);
+      if (ec != std::errc{} || p != e.s.data() + e.s.size()) return std::nullopt;
+      return unsigned_value(u);
+    }
     case JType::String: return Value{e.s};
     default: return std::nullopt;
   }
@@ -814,6 +821,7 @@ json value_json(const History& h, ValueId v) {
   const Value& val = h.values()[v];
   if (std::holds_alternative<std::monostate>(val) || std::holds_alternative<Deleted>(val)) return nullptr;
   if (const auto* i = std::get_if<std::int64_t>(&val)) return *i;
+  if (const auto* u = std::get_if<BigUnsigned>(&val)) return u->value;
   return std::get<std::string>(val);
 }
 

@@ -1,6 +1,7 @@
 #include "engine/history/known_order.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -58,8 +59,9 @@ struct ListRead {
 
 class Analysis {
  public:
-  Analysis(const History& h, const std::vector<bool>& member, bool unknown_committed)
-      : h_(h), member_(member), unknown_committed_(unknown_committed) {}
+  Analysis(const History& h, const std::vector<bool>& member, bool unknown_committed,
+           ListReadPermits permits)
+      : h_(h), member_(member), unknown_committed_(unknown_committed), permits_(permits) {}
   ListReadAnalysis run();
 
  private:
@@ -116,7 +118,11 @@ class Analysis {
   const History& h_;
   const std::vector<bool>& member_;
   const bool unknown_committed_;
+  const ListReadPermits permits_;
   std::unordered_map<std::uint64_t, std::vector<TxnId>> appenders_;
+  // The lists without their dirty elements (permits_.aborted), where
+  // ListRead::list points.
+  std::deque<std::vector<ValueId>> clean_lists_;
   ListReadAnalysis out_;
 };
 
@@ -190,7 +196,7 @@ std::optional<UnjustifiedRead> Analysis::check_read(const ListRead& r) {
                                "(incompatible order)",
                                read_text(r), h_.txn_name(w), values_text(run), h_.txn_name(w),
                                values_text(all)));
-  if (run.size() < all.size())
+  if (run.size() < all.size() && !permits_.intermediate)
     return anomaly(r, ReadAnomaly::Intermediate, w,
                    fmt::format("{} reads an intermediate version of {}: {} appended {} after {} "
                                "(G1b)",
@@ -376,6 +382,31 @@ ListReadAnalysis Analysis::run() {
     for (const Op& op : h_.txn(t).ops)
       if (op.kind == OpKind::Write && !reads[op.key].empty())
         appenders_[key_value(op.key, op.value)].push_back(t);
+  if (permits_.aborted) {
+    // A dirty element: every transaction that appended it did not commit
+    // (aborted, or of unknown status and not a member in this choice).
+    auto dirty = [&](KeyId k, ValueId v) {
+      const auto& ws = appenders(k, v);
+      return !ws.empty() && std::all_of(ws.begin(), ws.end(), [&](TxnId w) {
+               return !member_[w] && h_.txn(w).status != TxnStatus::Committed;
+             });
+    };
+    for (KeyId k = 0; k < keys; ++k)
+      for (ListRead& r : reads[k]) {
+        if (std::none_of(r.list->begin(), r.list->end(), [&](ValueId v) { return dirty(k, v); }))
+          continue;
+        auto& kept = clean_lists_.emplace_back();
+        std::vector<ValueId> left_out;
+        for (ValueId v : *r.list)
+          (dirty(k, v) ? left_out : kept).push_back(v);
+        out_.notes.push_back(fmt::format(
+            "{} holds {} appended by transactions that did not commit (G1a), which the level "
+            "permits: the list without {} reveals the version order of {}",
+            read_text(r), values_text(left_out), left_out.size() == 1 ? "it" : "them",
+            h_.key_text(k)));
+        r.list = &kept;
+      }
+  }
   for (KeyId k = 0; k < keys; ++k)
     if (!reads[k].empty()) analyse_key(k, reads[k]);
   for (KnownOrder& o : out_.orders) {
@@ -392,9 +423,9 @@ ListReadAnalysis Analysis::run() {
 }  // namespace
 
 ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member,
-                                    bool unknown_committed) {
+                                    bool unknown_committed, ListReadPermits permits) {
   if (!h.has_list_reads()) return {};
-  return Analysis(h, member, unknown_committed).run();
+  return Analysis(h, member, unknown_committed, permits).run();
 }
 
 }  // namespace iso

@@ -74,12 +74,32 @@ struct ListReadAnalysis {
   std::vector<std::string> notes;
 };
 
+// The list reads a level permits (Level::Permits; Adya's PL-1 permits both).
+// A list is a state of the key, and its elements of committed transactions
+// are still versions in the order it shows, so a permitted read keeps
+// constraining the version order:
+//  - aborted: an element appended only by a transaction that did not commit
+//    (aborted, or of unknown status and not a member) is a dirty element
+//    rolled back later, no version; the list without such elements is what
+//    it reveals, and is analysed as any list (an element of the aborted
+//    transaction is no G1a);
+//  - intermediate: a list that ends inside another transaction's appends
+//    read its uncommitted state; its writer still follows the list's other
+//    writers and precedes every other writer (no G1b).
+// So, with both, every list without its dirty elements is a prefix of the
+// concatenation of the committed writers' appends in version order.
+struct ListReadPermits {
+  bool aborted = false;
+  bool intermediate = false;
+};
+
 // Analyses the list reads of the members (`member`, indexed by TxnId).
 // Those of committed transactions are facts; those of unknown-status members
 // are facts if they committed, or all facts when `unknown_committed` (a
 // fixed choice of which committed). Non-members contribute no versions: an
-// element only they appended is an anomaly of the read.
+// element only they appended is an anomaly of the read, or, where
+// `permits.aborted`, a dirty element left out.
 ListReadAnalysis analyse_list_reads(const History& h, const std::vector<bool>& member,
-                                    bool unknown_committed);
+                                    bool unknown_committed, ListReadPermits permits = {});
 
 }  // namespace iso

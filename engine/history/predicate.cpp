@@ -120,6 +120,14 @@ bool Predicate::holds(const Key& key, const Value& value) const {
   if (!covers(key) || std::holds_alternative<Deleted>(value)) return false;  // a dead version
   if (cmp == Cmp::None) return true;
   if (cmp == Cmp::Eq) return value == constant;
+  if (const auto* u = std::get_if<BigUnsigned>(&value)) {
+    // Above every std::int64_t (history.hpp): compared as the number it is.
+    if (cmp == Cmp::Mod)
+      return Value{static_cast<std::int64_t>(u->value % static_cast<std::uint64_t>(modulus))} == constant;
+    if (cmp == Cmp::Ne) return value != constant;
+    if (!std::holds_alternative<std::int64_t>(constant)) return false;
+    return cmp == Cmp::Gt || cmp == Cmp::Ge;
+  }
   if (cmp == Cmp::Mod) {
     const auto* i = std::get_if<std::int64_t>(&value);
     if (!i) return false;

@@ -224,7 +224,8 @@ std::string edge_fact(const History& h, const DepEdge& e) {
       std::string s = fmt::format("{} {} at {} before {} {} at {}", h.txn_name(e.from),
                                   arc.from_commit ? "committed" : "began", *x, h.txn_name(e.to),
                                   arc.to_commit ? "committed" : "began", *y);
-      if (h.clock_skew() > 0) s += fmt::format(", more than the clock skew {} apart", h.clock_skew());
+      if (h.clock_skew() > 0)
+        s += fmt::format(", more than twice the clock skew {} apart", h.clock_skew());
       return s;
     }
   }

@@ -3,7 +3,8 @@
 // real-time edges between begin and commit nodes (§5) for the SI variants.
 //
 // Each event lies in a known interval (History::time_before): X precedes Y
-// when latest(X) + Δ < earliest(Y). The orders are quadratic: on a history
+// when latest(X) + Δ < earliest(Y) − Δ (both ends widened by the skew;
+// below, "+ Δ" stands for that comparison). The orders are quadratic: on a history
 // whose clients ran one after another, every transaction precedes every
 // later one. The graph needs only edges whose paths reach the same pairs.
 // For a target event Y, the sources are the events X with latest(X) + Δ <

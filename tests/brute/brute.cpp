@@ -135,6 +135,8 @@ class CommitOrderSearch {
     if (defer_reads_ && !choose_anywhere()) return false;
     if (adya_) {
       const std::vector<std::vector<int>> ww = per_key(m_, order_);
+      for (const DirtyListRead& r : m_.dirty_lists)
+        if (!prefix_of_versions(m_, r.key, ww[r.key], r.list)) return false;
       const bool ok = AdyaLiteral(m_, level_, ww, wr_).holds();
       if (level_ == Level::AdyaPLSI || (level_ == Level::AdyaPL299 && m_.has_predicates)) return ok;
       if (!ok) throw std::logic_error("brute: incremental and literal Adya checks disagree");

@@ -582,6 +582,10 @@ bool AdyaLiteral::well_formed(std::string* why) const {
     }
     if (m.W(0, x) && ww_[x].front() != 0) return fail(why, "T0 is not first in ww({})", m.key(x));
   }
+  for (const DirtyListRead& r : m.dirty_lists)
+    if (!prefix_of_versions(m, r.key, ww_[r.key], r.list))
+      return fail(why, "{}: its list without dirty elements is no prefix of the appends in ww({})",
+                  r.text, m.key(r.key));
   return reads_ok(m, [this](int x) { return std::span<const int>(ww_[x]); }, wrsrc, why);
 }
 

@@ -320,9 +320,32 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
         last_write[x] = static_cast<int>(i);
         continue;
       }
+      // PL-1: an element only transactions that did not commit appended
+      // is dirty, no version (DirtyListRead).
+      auto appended_by = [&](TxnId s, ValueId v) {
+        const auto& sops = h.txn(s).ops;
+        return std::any_of(sops.begin(), sops.end(), [&](const Op& w) {
+          return w.kind == OpKind::Write && w.key == op.key && w.value == v;
+        });
+      };
+      auto dirty = [&](ValueId v) {
+        bool by_member = false, by_aborted = false;
+        for (TxnId s = 1; s < h.num_txns(); ++s) {
+          if (!appended_by(s, v)) continue;
+          if (ah.member[s]) by_member = true;
+          else if (h.txn(s).status != TxnStatus::Committed) by_aborted = true;
+        }
+        return by_aborted && !by_member;
+      };
+      List kept;
+      if (list && set_aside_dirty)
+        for (ValueId v : *list)
+          if (!dirty(v)) kept.push_back(v);
+      const bool has_dirty = list && set_aside_dirty && kept.size() != list->size();
       if (own[x] > 0) {
         if (list) {
-          m.internal_lists[t].push_back(InternalListRead{x, list, own[x]});
+          m.internal_lists[t].push_back(InternalListRead{x, list, own[x], std::nullopt});
+          if (has_dirty) m.internal_lists[t].back().clean = std::move(kept);
         } else if (op.value != ops[static_cast<std::size_t>(last_write[x])].value) {
           return inconsistent(
               std::move(m),
@@ -332,6 +355,18 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
         continue;
       }
       Read r{x, op.value, i, {}, list, false};
+      if (list && set_aside_dirty) {
+        // PL-1: a list with a dirty element, or with no writer whose
+        // version it is, is a dirty read.
+        bool fits = false;
+        for (int s = 1; s < m.n && !fits; ++s)
+          fits = s != t && m.W(s, x) && !list->empty() && *m.w[s][x] == list->back();
+        if (has_dirty || (!list->empty() && !fits)) {
+          m.dirty_lists.push_back(DirtyListRead{x, std::move(kept), m.op_text(id, i)});
+          m.has_lists = true;
+          continue;
+        }
+      }
       for (int s = 0; s < m.n; ++s) {
         if (s == t || !m.W(s, x)) continue;
         // The version a writer installs ends with its last append (T0's is
@@ -392,9 +427,24 @@ bool installs(const Model& m, int x, std::span<const int> seq, int w, const List
   return false;
 }
 
+bool prefix_of_versions(const Model& m, int x, std::span<const int> seq, const List& list) {
+  std::size_t at = 0;
+  for (int v : seq) {
+    if (at == list.size()) return true;
+    if (!has(m.writers[x], v)) continue;
+    const List& a = m.appends[v][x];
+    const std::size_t n = std::min(a.size(), list.size() - at);
+    if (!std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n),
+                    list.begin() + static_cast<std::ptrdiff_t>(at)))
+      return false;
+    at += n;
+  }
+  return at == list.size();
+}
+
 bool internal_read_ok(const Model& m, int t, const InternalListRead& r,
                       std::span<const int> seq) {
-  const List& l = *r.list;
+  const List& l = r.read();
   const List& mine = m.appends[t][r.key];
   if (l.size() < r.own) return false;
   const std::size_t theirs = l.size() - r.own;

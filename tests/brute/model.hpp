@@ -88,11 +88,27 @@ struct Read {
   bool predicate = false;
 };
 
+// Adya's PL-1: a list read of a state no committed version explains, a
+// dirty one (it holds an element only transactions that did not commit
+// appended, or it has no writer whose version it is: it ends inside a
+// writer's appends). It is no read event; its list without the dirty
+// elements must be a prefix of the concatenation of the writers' appends in
+// the version order (the state it read, later rolled back or completed).
+struct DirtyListRead {
+  int key = 0;
+  List list;          // without the dirty elements
+  std::string text;   // "T3: r(x,[1 2])", for messages
+};
+
 // A list read after the transaction's own append to the key.
 struct InternalListRead {
   int key = 0;
   const List* list = nullptr;
   std::size_t own = 0;  // how many of t's appends to the key precede it
+  // PL-1: the list without its dirty elements (DirtyListRead), when it
+  // had some; what the versions before t must then give.
+  std::optional<List> clean;
+  const List& read() const { return clean ? *clean : *list; }
 };
 
 struct Model {
@@ -114,6 +130,7 @@ struct Model {
   std::vector<std::vector<Read>> reads;
   std::vector<std::vector<std::vector<int>>> reads_of;  // [t][x] indices in reads[t]
   std::vector<std::vector<InternalListRead>> internal_lists;  // [t]
+  std::vector<DirtyListRead> dirty_lists;              // PL-1 only
   std::vector<Mask> so_pred;                           // [t] so-predecessors
   // [t] real-time predecessors (History::time_before), T0 included: those
   // that committed before t began (rt), before t committed (rt_cc); and the
@@ -136,7 +153,8 @@ struct Model {
 
 // `ignore_sessions`: every transaction in its own session (T0 still first).
 // `set_aside_dirty`: register reads of aborted or intermediate writes are
-// set aside rather than make the history inconsistent (Adya's PL-1). An
+// set aside rather than make the history inconsistent (Adya's PL-1), and
+// list reads of such states become dirty_lists. An
 // aborted transaction here is one that did not commit: a non-member whose
 // status is not Committed (of unknown status and not taken as committed).
 //
@@ -163,6 +181,10 @@ std::vector<PredicateWriteSlot> predicate_write_slots(const AbstractHistory& ah)
 // Does the version `w` installs equal `list`? `seq`: transactions in the
 // version order of x (non-writers of x are skipped); w must be in it.
 bool installs(const Model& m, int x, std::span<const int> seq, int w, const List& list);
+
+// Is `list` a prefix of the concatenation of the appends to x of the
+// writers of x in `seq` (version order)?
+bool prefix_of_versions(const Model& m, int x, std::span<const int> seq, const List& list);
 
 // Does t's list read `r` return the versions before t followed by t's own
 // appends? `before`: the transactions before t in the version order of r.key

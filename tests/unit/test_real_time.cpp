@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <random>
 #include <string>
 
@@ -45,17 +46,25 @@ void random_intervals(std::mt19937_64& rng, History& h) {
 
 }  // namespace
 
-TEST_CASE("real time: rt is commit before begin by more than the skew, T0 first") {
+TEST_CASE("real time: rt is commit before begin with both ends widened by the skew, T0 first") {
   History h = stale_read();
   const TxnId t1 = *h.find_txn("T1"), t2 = *h.find_txn("T2");
   CHECK(h.real_time_before(t1, t2));
   CHECK_FALSE(h.real_time_before(t2, t1));
   CHECK(h.real_time_before(kInitTxn, t1));
   CHECK_FALSE(h.real_time_before(t1, kInitTxn));
+  // Vbox §3.2: commit + Δ < begin − Δ.
+  h.set_clock_skew(4);
+  CHECK(h.real_time_before(t1, t2));  // 110 + 4 < 120 - 4
+  h.set_clock_skew(5);
+  CHECK_FALSE(h.real_time_before(t1, t2));  // 115 = 115: concurrent
   h.set_clock_skew(9);
-  CHECK(h.real_time_before(t1, t2));  // 110 < 120 - 9
-  h.set_clock_skew(10);
+  CHECK_FALSE(h.real_time_before(t1, t2));  // not merely 110 + 9 < 120
+  // No overflow at the extremes.
+  h.set_clock_skew(INT64_MAX);
   CHECK_FALSE(h.real_time_before(t1, t2));
+  CHECK(History::skew_before(INT64_MIN, INT64_MAX, INT64_MAX));  // -1 < 0
+  CHECK_FALSE(History::skew_before(INT64_MIN + 1, INT64_MAX, INT64_MAX));  // 0 < 0
   h.txn(t2).begin.reset();
   h.set_clock_skew(0);
   CHECK_FALSE(h.real_time_before(t1, t2));  // no timestamp: no order

@@ -5,6 +5,8 @@
 //   vec<vec<transaction>>                 (u64 count + elements)
 //   transaction = vec<event>, bool success
 //   event       = bool write, u64 variable, u64 value, bool success
+//   (variables and values are unsigned: all 2^64 of them are read, keys as
+//   their decimal text, values as integers)
 //
 // Mapping to the history model:
 //  - each session becomes a History session; transaction j of session i is
@@ -140,16 +142,16 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
       return h.intern_key(std::to_string(v), /*integer=*/true);
     });
   };
-  auto value_of = [&](std::int64_t value) {  // non-negative: checked when read
-    return value_ids.get(static_cast<std::uint64_t>(value), [&](std::uint64_t v) {
-      return h.intern_value(Value{static_cast<std::int64_t>(v)});
-    });
+  // Values are Rust u64: all of them are values, those above 2^63 - 1
+  // BigUnsigned (history.hpp).
+  auto value_of = [&](std::uint64_t value) {
+    return value_ids.get(value, [&](std::uint64_t v) { return h.intern_value(unsigned_value(v)); });
   };
   // A transaction's events, kept until its status (after them) is known.
   struct Event {
     bool write;
     std::uint64_t variable;
-    std::int64_t value;
+    std::uint64_t value;
     bool success;
   };
   std::vector<Event> events;
@@ -186,13 +188,7 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
         Event ev{};
         ev.write = read_bool(e, "kind");
         ev.variable = in.u64_le("a variable");
-        std::size_t value_at = in.offset();
-        std::uint64_t value = in.u64_le("a value");
-        if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-          in.fail_at(value_at, fmt::format("value {} of event {} of {} exceeds the 64-bit "
-                                           "signed range this checker supports",
-                                           value, e, name));
-        ev.value = static_cast<std::int64_t>(value);
+        ev.value = in.u64_le("a value");
         ev.success = read_bool(e, "success flag");
         events.push_back(ev);
       }

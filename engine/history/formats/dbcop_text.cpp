@@ -68,25 +68,22 @@
 namespace iso {
 namespace {
 
-constexpr std::uint64_t kMaxVersion =
-    static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+// Versions are Rust u64: every one of them is read (history.hpp,
+// BigUnsigned).
+constexpr std::uint64_t kMaxVersion = std::numeric_limits<std::uint64_t>::max();
 // Builder::transaction's `fail` at the transaction rather than an event.
 constexpr std::size_t kTxnItself = static_cast<std::size_t>(-1);
-
-std::string too_large(std::uint64_t v) {
-  return fmt::format("version {} exceeds the 64-bit signed range this checker supports", v);
-}
 
 struct Event {
   bool write = false;
   KeyId key = 0;
-  std::optional<std::int64_t> version;  // nullopt: a read of the uninitialized variable
+  std::optional<std::uint64_t> version;  // nullopt: a read of the uninitialized variable
   std::uint32_t line = 0;
 };
 
 struct KeyVersionHash {
-  std::size_t operator()(const std::pair<KeyId, std::int64_t>& p) const {
-    return std::hash<std::int64_t>()(p.second) * 31 + p.first;
+  std::size_t operator()(const std::pair<KeyId, std::uint64_t>& p) const {
+    return std::hash<std::uint64_t>()(p.second) * 31 + p.first;
   }
 };
 
@@ -185,7 +182,7 @@ class Builder {
   }
 
  private:
-  ValueId value(std::int64_t v) { return h_.intern_value(Value{v}); }
+  ValueId value(std::uint64_t v) { return h_.intern_value(unsigned_value(v)); }
   ValueId null() {
     if (!null_) null_ = h_.intern_value(Value{});
     return *null_;
@@ -225,7 +222,7 @@ class Builder {
   std::size_t t0_keys_ = 0;
   std::optional<ValueId> null_;
   std::vector<bool> written_zero_;  // per key: some transaction writes version 0
-  std::unordered_set<std::pair<KeyId, std::int64_t>, KeyVersionHash> written_;
+  std::unordered_set<std::pair<KeyId, std::uint64_t>, KeyVersionHash> written_;
   std::vector<std::pair<TxnId, std::uint32_t>> uninit_reads_;  // (transaction, op index)
 };
 
@@ -427,8 +424,7 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
   void version(const JValue& v) {
     if (v.type == JValue::Type::Null && !event_.write) return;  // None
     if (v.type == JValue::Type::Unsigned) {
-      if (v.u > kMaxVersion) fail(v.tok, too_large(v.u));
-      event_.version = static_cast<std::int64_t>(v.u);
+      event_.version = v.u;
       return;
     }
     const bool huge = v.type == JValue::Type::Float && v.s.find_first_of(".eE") == std::string::npos &&
@@ -502,7 +498,7 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
     std::size_t tok = 0;
     bool write = false;
     std::optional<KeyId> key;
-    std::optional<std::int64_t> version;
+    std::optional<std::uint64_t> version;
   };
 
   Builder& b_;
@@ -615,11 +611,8 @@ class HistReader {
     return e;
   }
 
-  static std::int64_t version(textin::Cursor& c) {
-    const std::size_t at = c.col();
-    std::uint64_t v = c.unsigned_int("the version", std::numeric_limits<std::uint64_t>::max());
-    if (v > kMaxVersion) c.fail_at(at, too_large(v));
-    return static_cast<std::int64_t>(v);
+  static std::uint64_t version(textin::Cursor& c) {
+    return c.unsigned_int("the version", kMaxVersion);
   }
 
   const std::string& source_;

@@ -6,8 +6,7 @@
 // beyond 64 bits refused), floats (kept as text; M suffix, ##Inf, ##NaN),
 // strings, characters, nil, true/false, symbols, comments ';', commas as
 // whitespace, discards #_ and tagged values #tag v (the tag is dropped, so
-// #jepsen.history.Op{...} is its map). Ratios (1/2) are refused. What the
-// Elle reader cannot use (floats, sets, ...) it refuses by name. JSON
+// #jepsen.history.Op{...} is its map). Ratios (1/2) are refused. JSON
 // (Dialect::Json): objects, arrays, strings, numbers, true/false/null; ':'
 // separates a key from its value.
 //

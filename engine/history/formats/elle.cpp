@@ -18,24 +18,40 @@
 //  - a history with no :txn operation at all is another Jepsen workload
 //    (bank, set, counter, register, ...): refused, naming the workload as far
 //    as its :f values tell;
-//  - what the history model cannot hold is refused with a message naming
-//    it: keys other than integers, keywords and strings (e.g. vector keys),
-//    values other than integers, strings, keywords and nil (e.g. floats),
-//    and a process that invokes again before its last invocation completed;
+//  - keys and values are compared as Elle compares them, by Clojure's
+//    equality: integers, strings, keywords and nil are the history's own
+//    keys and values; any other EDN value (a vector key, a float, a map...)
+//    is one key or value per class of equal values, spelled as its EDN text
+//    in one canonical form (a list and a vector with the same elements are
+//    equal, a map or a set whatever its order, 1.0 and 1.00 are one float,
+//    1 and 1.0 are not); a string spelled as such a text would be taken for
+//    it, so that is refused, naming both, as is ##NaN (equal to nothing);
+//  - a process that invokes again before its last invocation completed is
+//    refused, as Jepsen's history refuses it (a process runs one operation
+//    at a time; after an :info its successor takes a new process number);
 //  - each operation's line is that of the completion its micro-operation
 //    comes from (of the invocation when there is none);
 //  - a transaction is named T<index> after its completion's :index (its
 //    invocation's when it never completed), or L<line> of that operation
 //    when there is no :index (or the name would be T0, the initial state);
-//  - the invocation's :time is the begin, an :ok completion's the commit;
-//  - Elle's closed-predicate workload: an {:f :init, :value {k v ...}}
-//    operation is the initial state (T0 writes those keys; every other key
-//    is unborn until inserted), [:insert k v] writes v, [:delete k] writes
-//    the tombstone, and [:rp pred {k v ...}] is a predicate read (pred :true,
-//    [:= c] or [:mod m r]: "true", "v=c", "v%m=r"); with an :init, a read of
-//    nil reads an unborn or dead version, a predicate read "[k,k]" that
-//    returned nothing.
+//  - real time is the order of events in the history, as Elle and Jepsen
+//    define it (an operation precedes another when its completion comes
+//    before the other's invocation), not :time, which is not read: a
+//    transaction's begin is the position of its invocation among the
+//    history's operations (from 0), an :ok completion's position its commit;
+//    an indeterminate one has no commit, so nothing follows it;
+//  - Elle's closed-predicate workload (a history with an :init operation, or
+//    an :insert, :delete or :rp micro-operation): an {:f :init, :value
+//    {k v ...}} operation is the initial state (T0 writes those keys; every
+//    other key is unborn until inserted; without :init every key is unborn,
+//    and T0 writes none), [:insert k v] writes v, [:delete k] writes the
+//    tombstone, and [:rp pred {k v ...}] is a predicate read (pred :true,
+//    [:= c] or [:mod m r]: "true", "v=c", "v%m=r"); there a read of nil reads
+//    an unborn or dead version, which matches no predicate (Elle's eval-pred),
+//    a predicate read "[k,k]" that returned nothing.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -74,7 +90,7 @@ struct ElleOp {
   OpType type = OpType::Invoke;
   bool txn = false;
   std::string f;                // as spelled, for messages
-  std::optional<std::int64_t> index, time;
+  std::optional<std::int64_t> index;
   bool has_value = false;       // :value present and not nil
   std::vector<MicroOp> mops;    // :txn operations only
   bool init = false;            // :f :init (the closed-predicate workload's initial state)
@@ -105,6 +121,54 @@ std::string_view noun(edn::Kind k) {
     case edn::Kind::Set: return "set";
   }
   return "such";
+}
+
+// Clojure's equality on an EDN value (other than an integer, a string, a
+// keyword or nil) as one text per class of equal values; "" for ##NaN, which
+// equals nothing.
+std::string canonical(const edn::Node& n) {
+  switch (n.kind) {
+    case edn::Kind::Nil: return "nil";
+    case edn::Kind::Bool: return n.boolean ? "true" : "false";
+    case edn::Kind::Integer: return std::to_string(n.integer);
+    case edn::Kind::String: return quote_string(n.text);
+    case edn::Kind::Keyword: return ":" + n.text;
+    case edn::Kind::Symbol: return n.text;
+    case edn::Kind::Char: return "\\" + n.text;
+    case edn::Kind::Float: {
+      if (n.text == "##NaN") return "";
+      if (n.text.starts_with("##") || n.text.ends_with('M')) return n.text;  // infinities, BigDecimal
+      double d = 0;
+      const auto [p, ec] = std::from_chars(n.text.data(), n.text.data() + n.text.size(), d);
+      if (ec != std::errc{} || p != n.text.data() + n.text.size()) return n.text;
+      if (std::isinf(d)) return d > 0 ? "##Inf" : "##-Inf";
+      d += 0.0;  // -0.0 == 0.0 (Clojure's = on doubles)
+      return fmt::format("{}", d) + (std::trunc(d) == d && std::abs(d) < 1e16 ? ".0" : "");
+    }
+    case edn::Kind::Vector:
+    case edn::Kind::List:
+    case edn::Kind::Set:
+    case edn::Kind::Map: {
+      std::vector<std::string> parts;
+      const bool map = n.kind == edn::Kind::Map;
+      for (std::size_t i = 0; i < n.items.size(); i += map ? 2 : 1) {
+        std::string part = canonical(n.items[i]);
+        if (part.empty()) return "";
+        if (map) {
+          const std::string v = canonical(n.items[i + 1]);
+          if (v.empty()) return "";
+          part += " " + v;
+        }
+        parts.push_back(std::move(part));
+      }
+      // A map or a set is equal to another whatever the order of its entries.
+      if (map || n.kind == edn::Kind::Set) std::sort(parts.begin(), parts.end());
+      const std::string body = fmt::format("{}", fmt::join(parts, map ? ", " : " "));
+      if (map) return "{" + body + "}";
+      return n.kind == edn::Kind::Set ? "#{" + body + "}" : "[" + body + "]";
+    }
+  }
+  return n.text;
 }
 
 struct Process {
@@ -156,28 +220,76 @@ class ElleReader {
   std::vector<std::string> other_fs_;
   bool read_collection_ = false, read_number_ = false;
   std::optional<std::size_t> init_op_;  // the :init operation whose :value is the initial state
+  // Elle's closed-predicate workload (an :init, :insert, :delete or :rp):
+  // nil is an unborn or dead version, never a value.
+  bool closed_predicate_ = false;
   std::size_t absent_reads_ = 0;        // reads of nil read as absent keys
+  // Keys and values spelled as the canonical text of another EDN value
+  // (canonical()), and the text of every key and string value, each with
+  // where it first appeared: a text in both is refused.
+  struct Spelled {
+    std::unordered_map<std::string, std::pair<std::uint32_t, std::uint32_t>> other, plain;
+  };
+  Spelled keys_spelled_, values_spelled_;
+  std::size_t other_values_ = 0, other_keys_ = 0;
+  // Records `text` as the spelling of a plain (other = false) or other
+  // value or key at n; refuses a text spelled both ways.
+  void spelled(Spelled& s, const std::string& text, bool other, const edn::Node& n,
+               std::string_view what);
+  std::string other_text(const edn::Node& n, std::string_view what);
 };
+
+void ElleReader::spelled(Spelled& s, const std::string& text, bool other, const edn::Node& n,
+                         std::string_view what) {
+  auto& mine = other ? s.other : s.plain;
+  const auto& theirs = other ? s.plain : s.other;
+  if (const auto it = theirs.find(text); it != theirs.end())
+    fail(n, fmt::format("this {} and the {} on line {}, column {} are both spelled {} here, though "
+                        "Elle tells them apart: not supported",
+                        what, what, it->second.first, it->second.second, quote_string(text)));
+  mine.try_emplace(text, n.line, n.col);
+}
+
+std::string ElleReader::other_text(const edn::Node& n, std::string_view what) {
+  std::string text = canonical(n);
+  if (text.empty())
+    fail(n, fmt::format("a {} holding ##NaN is not supported: NaN equals nothing, not even itself, "
+                        "so no read could return it",
+                        what));
+  return text;
+}
 
 Value ElleReader::scalar(const edn::Node& n, std::string_view what) {
   switch (n.kind) {
     case edn::Kind::Nil: return Value{};
     case edn::Kind::Integer: return Value{n.integer};
     case edn::Kind::String:
-    case edn::Kind::Keyword: return Value{n.text};
-    default:
-      fail(n, fmt::format("{} {}s are not supported (a {} is an integer, a string, a keyword "
-                          "or nil)",
-                          noun(n.kind), what, what));
+    case edn::Kind::Keyword:
+      spelled(values_spelled_, n.text, false, n, "value");
+      return Value{n.text};
+    default: {
+      // Elle compares values by equality alone: a float, a vector, ... is
+      // one value per class of equal ones.
+      std::string text = other_text(n, what);
+      spelled(values_spelled_, text, true, n, "value");
+      ++other_values_;
+      return Value{std::move(text)};
+    }
   }
 }
 
 ElleKey ElleReader::key(const edn::Node& k) {
-  if (k.kind == edn::Kind::Integer) return ElleKey{std::to_string(k.integer), true};
-  if (k.kind == edn::Kind::Keyword || k.kind == edn::Kind::String) return ElleKey{k.text, false};
-  fail(k, fmt::format("{} keys are not supported (expected an integer, a keyword or a string "
-                      "as the key)",
-                      noun(k.kind)));
+  ElleKey out;
+  if (k.kind == edn::Kind::Integer) out = ElleKey{std::to_string(k.integer), true};
+  else if (k.kind == edn::Kind::Keyword || k.kind == edn::Kind::String) out = ElleKey{k.text, false};
+  else {
+    out = ElleKey{other_text(k, "key"), false};
+    spelled(keys_spelled_, out.text, true, k, "key");
+    ++other_keys_;
+    return out;
+  }
+  spelled(keys_spelled_, out.text, false, k, "key");
+  return out;
 }
 
 // Elle's closed-predicate predicates: :true, [:= c], [:mod m r].
@@ -238,6 +350,8 @@ MicroOp ElleReader::micro_op(const edn::Node& n) {
   else
     fail(f, fmt::format("unknown micro-operation (expected {}, {}, {}, {}, {} or {})", field("r"),
                         field("w"), field("append"), field("insert"), field("delete"), field("rp")));
+  if (is_delete || m.kind == MicroOp::Kind::PredicateRead || f.text == "insert")
+    closed_predicate_ = true;
   if (m.kind == MicroOp::Kind::PredicateRead) {
     m.predicate = predicate(n.items[1]);
     m.result = key_values(n.items[2], "a predicate read's result");
@@ -301,11 +415,6 @@ ElleOp ElleReader::convert(const edn::Node& n) {
       fail(*index, fmt::format("{} {} is used twice (also on line {})", field("index"),
                                index->integer, it->second));
   }
-  if (const edn::Node* time = n.get("time")) {
-    if (time->kind != edn::Kind::Integer)
-      fail(*time, fmt::format("expected an integer as {} (nanoseconds)", field("time")));
-    op.time = time->integer;
-  }
   if (op.txn) {
     const edn::Node* value = n.get("value");
     if (value && value->kind != edn::Kind::Nil) {
@@ -345,7 +454,8 @@ void ElleReader::pair(std::size_t i, const edn::Node& process) {
       reader_.fail(op.line, op.col,
                    fmt::format("overlapping invocations in one process are not supported: "
                                "process {} invokes again while its invocation on line {} has "
-                               "not completed",
+                               "not completed (Jepsen refuses this too: a process runs one "
+                               "operation at a time)",
                                label, prev.line));
     }
     p.pending = i;
@@ -364,12 +474,6 @@ void ElleReader::pair(std::size_t i, const edn::Node& process) {
                    fmt::format("the completion's {} differs from that of its invocation on "
                                "line {}",
                                field("f"), inv.line));
-    // The times become a transaction's begin and commit.
-    if (inv.time && op.time && *op.time < *inv.time)
-      reader_.fail(op.line, op.col,
-                   fmt::format("the completion's {} {} is before that of its invocation on "
-                               "line {} ({})",
-                               field("time"), *op.time, inv.line, *inv.time));
     if (p.pending_slot) slots_[*p.pending_slot].completion = i;
     p.pending.reset();
     p.pending_slot.reset();
@@ -465,8 +569,9 @@ History ElleReader::build(ReadResult& result) {
       }
       if (!session) session = h.add_session();
       TxnId t = h.add_txn(*session, std::move(name), status);
-      if (inv && inv->time) h.txn(t).begin = *inv->time;
-      if (status == TxnStatus::Committed && comp->time) h.txn(t).commit = *comp->time;
+      // Real time: the positions of the invocation and the completion.
+      if (slot.invoke) h.txn(t).begin = static_cast<std::int64_t>(*slot.invoke);
+      if (status == TxnStatus::Committed) h.txn(t).commit = static_cast<std::int64_t>(*slot.completion);
       switch (status) {
         case TxnStatus::Committed: ++committed; break;
         case TxnStatus::Aborted: ++aborted; break;
@@ -488,10 +593,10 @@ History ElleReader::build(ReadResult& result) {
         } else if (m.kind != MicroOp::Kind::Read) {
           h.add_write(t, k, h.intern_value(m.value), line);
         } else if (!writes_only) {
-          if (init_op_ && !m.list && std::holds_alternative<std::monostate>(m.value)) {
-            // With an initial state, nil is no version: the key was unborn
-            // or dead, which a predicate read of the key alone returns as
-            // nothing.
+          if (closed_predicate_ && !m.list && std::holds_alternative<std::monostate>(m.value)) {
+            // In the closed-predicate workload nil is no version: the key was
+            // unborn or dead, which a predicate read of the key alone returns
+            // as nothing.
             if (m.key.text.find_first_of(",]") != std::string::npos || m.key.text.empty() ||
                 m.key.text.front() == ' ' || m.key.text.back() == ' ')
               reader_.fail(source->line, source->col,
@@ -516,6 +621,10 @@ History ElleReader::build(ReadResult& result) {
   }
 
   auto& notes = result.notes;
+  notes.push_back(fmt::format("real time is the order of events in the history: a transaction's begin "
+                              "and commit are the positions of its invocation and {} completion "
+                              "(from 0); {} is not read",
+                              field("ok"), field("time")));
   notes.push_back(fmt::format("{} committed, {} aborted ({}), {} indeterminate ({} or never "
                               "completed) transactions",
                               committed, aborted, field("fail"), unknown, field("info")));
@@ -539,6 +648,11 @@ History ElleReader::build(ReadResult& result) {
     notes.push_back(fmt::format("{} failed or indeterminate transactions write nothing: left "
                                 "out",
                                 dropped));
+  if (other_keys_ + other_values_ > 0)
+    notes.push_back(fmt::format("{} keys and {} values are EDN values other than integers, strings, "
+                                "keywords and nil: compared by equality, as Elle compares them, and "
+                                "shown as their EDN text",
+                                other_keys_, other_values_));
   if (absent_reads_ > 0)
     notes.push_back(fmt::format("{} reads of nil (an unborn or deleted key) are read as predicate reads "
                                 "of that key alone that returned nothing",
@@ -590,6 +704,7 @@ ReadResult ElleReader::read(Format format, InitMode init) {
     initial::refuse_explicit(source_, init, "Elle histories", "they have no initial transaction");
   if (std::none_of(ops_.begin(), ops_.end(), [](const ElleOp& o) { return o.txn; }))
     refuse_non_transactional();
+  closed_predicate_ = closed_predicate_ || init_op_.has_value();
   result.history = build(result);
   if (init_op_) {
     // The closed-predicate workload: its :init operation is the initial
@@ -604,6 +719,22 @@ ReadResult ElleReader::read(Format format, InitMode init) {
                                 "until inserted",
                                 field("init"), op.line, op.init_values.size(),
                                 initial::plural(op.init_values.size())));
+    return result;
+  }
+  if (closed_predicate_) {
+    // Elle's closed-predicate workload without :init: every key starts
+    // unborn (conj-version), and an unborn version matches no predicate.
+    if (init == InitMode::Implicit)
+      throw InputError(fmt::format("{}: --init implicit is not supported for this history: it is Elle's "
+                                   "closed-predicate workload (it has {}, {} or {} micro-operations), in "
+                                   "which a key is unborn until inserted and nil is no value (use --init "
+                                   "auto or none)",
+                                   source_, field("insert"), field("delete"), field("rp")));
+    initial::record(result, init, InitialState::None,
+                    fmt::format("Elle's closed-predicate workload without an {} operation: T0 writes no "
+                                "key, every key is unborn until inserted, and a read of nil reads an "
+                                "unborn or dead version",
+                                field("init")));
     return result;
   }
   // The initial value of every Elle key is nil (or the empty list).
