@@ -165,6 +165,22 @@ TEST_CASE("an aborted transaction's predicate read over an initial state that wr
   }
 }
 
+TEST_CASE("a predicate write after a read that PL-1 sets aside") {
+  // T2's read of T1's z is an aborted read in the choice where T1 (of
+  // unknown status) did not commit: PL-1 sets it aside, and the predicate
+  // write's read event of z that follows it moves up; its guard must move
+  // with it.
+  const History h = from_json(R"({"init": {"x": 0, "y": 0, "z": 0}, "sessions": [
+    [{"id": "T1", "status": "unknown", "ops": [["r", "x", 0], ["w", "z", 1], ["r", "x", 0]]},
+     {"id": "T2", "ops": [["r", "z", 1], ["w", "y", 2], ["pw", "[y,z] && v>0", 1]]}]]})");
+  const Level& level = library().level("adya.PL-1");
+  const Decision d = decide(h, level);
+  REQUIRE(d.verdict == Verdict::Allowed);
+  REQUIRE(d.witness);
+  std::string why;
+  CHECK_MESSAGE(satisfies(h, level, *d.witness, &why), why);
+}
+
 TEST_CASE("predicate reads whose returned keys are overwritten with versions that still match agree with the brute force") {
   // Unique values (1, 2, ... over an initial 0) and predicates every written
   // version satisfies: a key returned and then overwritten still matches, so
