@@ -421,23 +421,23 @@ HistorySpace::HistorySpace(const Scope& scope, const SpaceOptions& opt, Circuit&
 
   // Read-from: wrx(t1, x, t3) iff t3 reads the value t1 wrote (and t1 < t3
   // when index ordered).
-  std::vector<std::pair<Index, BLit>> wrx;
+  // Item read-from: a predicate read's keys are item reads too when it
+  // returns them (a non-initial value); those it leaves out, read from T0,
+  // are not.
+  std::vector<std::pair<Index, BLit>> wrx, iwrx;
   for (std::uint32_t t3 = 1; t3 <= n; ++t3)
     for (std::uint32_t x = 0; x < K; ++x) {
-      wrx.emplace_back(tuple_index(N, {T(0), X(x), T(t3)}), R(t3, x, 0));
+      const Index from_t0 = tuple_index(N, {T(0), X(x), T(t3)});
+      wrx.emplace_back(from_t0, R(t3, x, 0));
+      iwrx.emplace_back(from_t0, c.and_(R(t3, x, 0), !predicate_var(t3)));
       for (std::uint32_t t1 = 1; t1 <= n; ++t1) {
         if (t1 == t3 || (t1 > t3 && opt.index_ordered)) continue;
         std::vector<BLit> same;
         for (std::uint32_t v = 1; v < V; ++v) same.push_back(c.and_(c.and_(W(t1, x, v), !A(t1)), R(t3, x, v)));
         wrx.emplace_back(tuple_index(N, {T(t1), X(x), T(t3)}), c.or_(same));
+        iwrx.push_back(wrx.back());
       }
     }
-  // Item read-from: without the predicate reads' read events.
-  std::vector<std::pair<Index, BLit>> iwrx;
-  for (const auto& [idx, l] : wrx) {
-    const std::uint32_t t3 = static_cast<std::uint32_t>(idx % N) - T(0);
-    iwrx.emplace_back(idx, c.and_(l, !predicate_var(t3)));
-  }
   bindings_.bind(s.iwrx, make_matrix(c, 3, std::move(iwrx)));
   bindings_.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
 }

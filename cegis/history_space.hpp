@@ -94,8 +94,8 @@
 // whose version has a non-initial value is returned with it, one with the
 // initial value 0 (T0's, the only writer of 0) is left out, read
 // invisibly. To every level it is the transaction's reads, except that
-// iwrx, the item read-from (Adya's item read-dependencies), leaves its
-// read events out. The predicate names no key, so renaming keys or values
+// iwrx, the item read-from (Adya's item read-dependencies), leaves out the
+// keys it left out (a key it returns is an item read as well). The predicate names no key, so renaming keys or values
 // keeps the space, as the symmetry breaking below needs.
 //
 // Symmetry breaking, each step sound on its own and together (rename the

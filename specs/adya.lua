@@ -40,8 +40,9 @@ local function WW(e) return Obj .. e.ww end
 
 -- rw(x) for all keys: s read some x from u, and t's version of x follows u's.
 -- `wrx` says which reads: h.wrx all of them (item and predicate
--- anti-dependencies), h.item_wrx item reads only (Adya §4.4: a predicate
--- read's key, returned or left out, gives predicate anti-dependencies).
+-- anti-dependencies), h.item_wrx item reads only (Adya §4.4: a key a
+-- predicate read left out gives predicate anti-dependencies; a key it
+-- returned is read as an item too, and gives item ones).
 local function RW(h, e, wrx)
   wrx = wrx or h.wrx
   return setof(Txn, Txn, function(s, t)

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "engine/history/abstract.hpp"
 #include "engine/model/schema.hpp"
 
 namespace iso {
@@ -64,7 +65,7 @@ std::optional<Witness> framework_witness(const History& h, const Framework& fw,
     for (TxnId t : e.commit_order) {
       if (t == kInitTxn) {
         for (KeyId k = 0; k < h.keys().size(); ++k)
-          if (h.t0_writes(k) || !h.predicate_reads().empty()) writers[k].push_back(kInitTxn);
+          if (h.t0_writes(k) || t0_writes_unborn(h)) writers[k].push_back(kInitTxn);
         continue;
       }
       std::vector<KeyId> keys;

@@ -172,6 +172,15 @@ namespace {
 
 using PairKey = std::uint64_t;  // (key, value) packed
 
+// Points a guarded write at its read event in its transaction's reads (by
+// key, then program order), which sorting and setting reads aside move.
+void locate_read(const AbstractTxn& at, GuardedWrite& gw) {
+  const auto it = std::find_if(at.reads.begin(), at.reads.end(), [&](const ExternalRead& r) {
+    return r.key == gw.key && r.op == gw.op;
+  });
+  gw.read = static_cast<std::uint32_t>(it - at.reads.begin());
+}
+
 PairKey pair_key(KeyId k, ValueId v) {
   return (static_cast<std::uint64_t>(k) << 32) | static_cast<std::uint64_t>(v);
 }
@@ -535,13 +544,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     std::sort(at.writes.begin(), at.writes.end(),
               [](const FinalWrite& x, const FinalWrite& y) { return x.key < y.key; });
     // The guarded writes' read events, where the sort put them.
-    for (std::size_t g = first_guard; g < a.guarded.size(); ++g) {
-      GuardedWrite& gw = a.guarded[g];
-      const auto it = std::find_if(at.reads.begin(), at.reads.end(), [&](const ExternalRead& r) {
-        return r.key == gw.key && r.op == gw.op;
-      });
-      gw.read = static_cast<std::uint32_t>(it - at.reads.begin());
-    }
+    for (std::size_t g = first_guard; g < a.guarded.size(); ++g) locate_read(at, a.guarded[g]);
   }
 
   // Candidate writers: members whose final write matches (key, value).
@@ -574,7 +577,7 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   // invisible predicate read may have read. T0's version of a key the
   // initial state does not write is the unborn one.
   std::vector<std::vector<std::pair<TxnId, ValueId>>> key_writers;
-  if (options.predicate_reads && a.has_predicate_reads) {
+  if (options.predicate_reads && t0_writes_unborn(h)) {
     auto& t0 = a.abs[kInitTxn].writes;
     for (KeyId k = 0; k < h.keys().size(); ++k)
       if (!h.t0_writes(k)) t0.push_back(FinalWrite{k, kUnborn, 0});
@@ -702,6 +705,9 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
     a.candidates.remove(removed);
     for (const UnjustifiedRead& u : a.set_aside)
       std::erase_if(a.abs[u.txn].reads, [&](const ExternalRead& r) { return r.op == u.op; });
+    // The later reads moved up: a guarded write's read event with them.
+    if (!removed.empty())
+      for (GuardedWrite& gw : a.guarded) locate_read(a.abs[gw.txn], gw);
   }
 
   // Session order over members.

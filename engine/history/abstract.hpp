@@ -25,12 +25,25 @@ inline constexpr ValueId kInvisible = UINT32_MAX;
 // predicate reads are expanded: the key before it is inserted (Vbox's
 // unborn version), which satisfies no predicate and no item read returns.
 inline constexpr ValueId kUnborn = UINT32_MAX - 1;
+// Does T0 write that unborn version? Whenever the history has a predicate
+// read or write, of any transaction, committed or not: T0's writes are then
+// the same in every choice of members (the generic oracle's commit choices,
+// the graph checkers' members, the witness built from their commit order).
+inline bool t0_writes_unborn(const History& h) { return !h.predicate_reads().empty(); }
 
 struct ExternalRead {
   KeyId key;
   ValueId value;     // kInvisible: a key a predicate read did not return
   std::uint32_t op;  // index of the read in Transaction::ops
 };
+
+// Is the read event an item read, whose overwrite is an item
+// anti-dependency (Adya's G2-item counts them)? An item read is; so is a
+// predicate read's read of a key it returned, since a predicate read is
+// followed by item reads of what it returns (Adya 1999, §4.4.1; Vbox Def.
+// 2.1), whether or not the key's next version still matches. A key it left
+// out, and a predicate write's read, are predicate reads only.
+inline bool item_read(const ExternalRead& r) { return r.value != kInvisible; }
 
 inline constexpr std::uint32_t kNoGuard = UINT32_MAX;
 

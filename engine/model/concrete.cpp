@@ -166,7 +166,7 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
     for (TxnId w : cands) {
       lits.push_back(rf.at(tuple_index(n, {T(w), first_read + i})));
       wrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
-      if (hist.txn(t).ops[h.abs[t].reads[j].op].kind == OpKind::Read)
+      if (item_read(h.abs[t].reads[j]))
         iwrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
     }
     // A guarded write is read only if it happened.

@@ -14,10 +14,13 @@
 //                            among candidate writers when written values
 //                            repeat); the projection of rf below
 //   iwrx   : Txn->Obj->Txn   item read-from: wrx restricted to the read events
-//                            of item reads, not of predicate reads or
-//                            writes (Adya's item read-dependencies, whose
-//                            anti-dependencies G2-item counts); equal to
-//                            wrx on histories without predicates
+//                            of item reads (Adya's item read-dependencies,
+//                            whose anti-dependencies G2-item counts): item
+//                            reads and the keys a predicate read returned
+//                            (engine/history/abstract.hpp, item_read), not
+//                            the keys it left out nor predicate writes'
+//                            reads; equal to wrx on histories without
+//                            predicates
 //   t0     : Txn             the initial transaction
 //   vo     : Obj->Txn->Txn   known version order: vo(x, t1, t2) iff the history
 //                            itself shows that t1's version of x precedes

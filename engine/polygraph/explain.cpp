@@ -196,17 +196,24 @@ std::string edge_fact(const History& h, const DepEdge& e) {
                          version_text(h, e.from, e.key));
     case Dep::RW: {
       // A key a predicate read left out: it read a version that fails the
-      // predicate, and the later write may be what made it match.
+      // predicate, and the later write may be what made it match (a
+      // predicate anti-dependency). A key it returned: an item read of it
+      // follows, so the overwrite is an item anti-dependency, whether or
+      // not the new version still matches.
       const auto r = read_of(h, e.from, e.key, e.to, false);
       if (r && h.txn(e.from).ops[*r].kind == OpKind::PredicateRead) {
         const PredicateRead& pr = h.predicate_reads()[h.txn(e.from).ops[*r].predicate];
-        const bool returned = std::any_of(pr.result.begin(), pr.result.end(),
-                                          [&](const auto& kv) { return kv.first == e.key; });
-        if (!returned)
+        const auto returned = std::find_if(pr.result.begin(), pr.result.end(),
+                                           [&](const auto& kv) { return kv.first == e.key; });
+        if (returned == pr.result.end())
           return fmt::format("{} leaves out {}: it read a version of {} that fails {}, which {} "
-                             "overwrites",
+                             "overwrites (a predicate anti-dependency)",
                              op_text(h, e.from, *r), h.key_text(e.key), h.key_text(e.key),
                              pr.predicate, version_text(h, e.to, e.key));
+        return fmt::format("{} returns {} = {}, an item read of a version that {} overwrites (an "
+                           "item anti-dependency)",
+                           op_text(h, e.from, *r), h.key_text(e.key), h.value_text(returned->second),
+                           version_text(h, e.to, e.key));
       }
       return fmt::format("{} reads a version that {} overwrites",
                          read_text(h, e.from, e.key, e.to, false), version_text(h, e.to, e.key));

@@ -271,7 +271,12 @@ Model build_model(const AbstractHistory& ah, bool ignore_sessions, bool set_asid
             if (!ok) return inconsistent(std::move(m), fmt::format("{} misreads its own write", m.op_text(id, i)));
             continue;
           }
-          Read r{x, got != pr.result.end() ? got->second : kInvisible, i, {}, nullptr, true};
+          // A key returned is read as an item as well (Adya: a predicate
+          // read is followed by item reads of what it returns): its
+          // overwrite is an item anti-dependency. A key left out is a
+          // predicate read only.
+          const bool returned = got != pr.result.end();
+          Read r{x, returned ? got->second : kInvisible, i, {}, nullptr, !returned};
           for (int s = 0; s < m.n; ++s) {
             if (s == t || !m.W(s, x)) continue;
             const ValueId v = *m.w[s][x];

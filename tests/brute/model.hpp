@@ -83,8 +83,10 @@ struct Read {
   // The list returned, for a list read; then only a writer that installs it
   // may be read.
   const List* list = nullptr;
-  // A predicate read's or write's read of the key (its anti-dependencies
-  // are predicate ones, which Adya's G2-item does not count).
+  // A predicate read's read of a key it left out, or a predicate write's
+  // read of the key: its anti-dependencies are predicate ones, which Adya's
+  // G2-item does not count. A key a predicate read returned is an item
+  // read (false here).
   bool predicate = false;
 };
 
@@ -118,7 +120,7 @@ struct Model {
   bool consistent = true;
   std::string inconsistency;
   bool has_lists = false;  // some member reads a list
-  bool has_predicates = false;  // some read event is a predicate read's
+  bool has_predicates = false;  // some read event is a predicate read only
   int n = 0;
   int nkeys = 0;
   std::vector<TxnId> ids;                              // local -> TxnId

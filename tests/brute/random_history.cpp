@@ -1,5 +1,8 @@
 #include "tests/brute/random_history.hpp"
 
+#include "engine/history/abstract.hpp"
+#include "engine/history/predicate.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -436,6 +439,48 @@ void randomize_status(std::mt19937_64& rng, History& h, double aborted, double u
   for (TxnId t = 1; t < h.num_txns(); ++t) {
     const TxnStatus s = draw_status(rng, aborted, unknown);
     if (s != TxnStatus::Committed) h.txn(t).status = s;
+  }
+}
+
+void add_predicate_reads(std::mt19937_64& rng, History& h, const RandomPredicateOptions& opt) {
+  std::vector<ValueId> state(h.keys().size());
+  for (KeyId k = 0; k < h.keys().size(); ++k) state[k] = h.t0_writes(k) ? h.init_value(k) : kUnborn;
+  for (TxnId t = 1; t < h.num_txns(); ++t) {
+    const Transaction& tx = h.txn(t);
+    if (rng() % 2 == 0) {
+      // At the end of t: it sees its own writes.
+      std::vector<ValueId> local = state;
+      for (const Op& op : tx.ops)
+        if (op.kind == OpKind::Write) local[op.key] = op.value;
+      const Predicate p = *parse_predicate(opt.shapes[rng() % opt.shapes.size()]);
+      PredicateRead pr;
+      pr.predicate = p.text();
+      for (KeyId k = 0; k < h.keys().size(); ++k) {
+        const bool keep = local[k] != kUnborn && p.holds(h.keys()[k], h.values()[local[k]]);
+        const bool wrong = opt.wrong > 0 && rng() % opt.wrong == 0;
+        if (keep != wrong && local[k] != kUnborn) pr.result.emplace_back(k, local[k]);
+      }
+      h.add_predicate_read(t, std::move(pr));
+    }
+    if (tx.status != TxnStatus::Committed) continue;
+    for (const Op& op : tx.ops)
+      if (op.kind == OpKind::Write) state[op.key] = op.value;
+  }
+}
+
+void add_predicate_writes(std::mt19937_64& rng, History& h, int most) {
+  const std::vector<std::string> shapes = {"[x,y]", "v=1", "v!=0", "v<2", "[y,z] && v>0", "prefix:z"};
+  const int count = static_cast<int>(rng() % static_cast<unsigned>(most + 1));
+  for (int c = 0; c < count; ++c) {
+    const TxnId t = 1 + static_cast<TxnId>(rng() % (h.num_txns() - 1));
+    const std::string pred = shapes[rng() % shapes.size()];
+    const ValueId v = rng() % 5 == 0 ? h.intern_value(Value{Deleted{}})
+                                     : h.intern_value(Value{std::int64_t(rng() % 4)});
+    // Appended, then moved to a random place in program order.
+    h.add_predicate_write(t, pred, v);
+    auto& ops = h.txn(t).ops;
+    const auto at = static_cast<std::ptrdiff_t>(rng() % ops.size());
+    std::rotate(ops.begin() + at, ops.end() - 1, ops.end());
   }
 }
 

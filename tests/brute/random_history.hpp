@@ -3,6 +3,8 @@
 #pragma once
 
 #include <random>
+#include <string>
+#include <vector>
 
 #include "engine/history/history.hpp"
 
@@ -102,6 +104,27 @@ struct RandomListOptions {
 };
 
 History random_list_history(std::mt19937_64& rng, const RandomListOptions& opt = {});
+
+// Predicate reads added to a history (LEVELS.md, "Predicates").
+struct RandomPredicateOptions {
+  // The predicates drawn from, as parse_predicate() reads them.
+  std::vector<std::string> shapes = {"[x,y]", "[y,z]", "v=1", "v!=0", "v<2", "[x,z] && v>0", "prefix:x"};
+  // Each key's membership in a result is wrong (a key left out that
+  // matches, or one returned that does not) one time in `wrong`; 0: never.
+  unsigned wrong = 8;
+};
+
+// Adds a predicate read at the end of about half the transactions, over a
+// shape of `opt`, returning what a serial execution in transaction order
+// (of the committed transactions before it, and its own writes) would, up
+// to the wrong memberships `opt` asks for: so that many histories stay
+// serializable.
+void add_predicate_reads(std::mt19937_64& rng, History& h, const RandomPredicateOptions& opt = {});
+
+// Adds up to `most` predicate writes (UPDATE ... SET v = c WHERE θ, or a
+// DELETE ... WHERE θ) at random places in random transactions, each over a
+// key range or a value condition.
+void add_predicate_writes(std::mt19937_64& rng, History& h, int most);
 
 // Marks each transaction aborted with probability `aborted` and of unknown
 // status with probability `unknown` (draws one number per transaction).

@@ -96,54 +96,6 @@ bool serial_reference(const History& h, bool sessions) {
   return false;
 }
 
-// Adds a predicate read to some transactions: over a key range or a value
-// condition, returning what one serial state would (so that many histories
-// stay serializable) or, now and then, something else.
-void add_predicate_reads(std::mt19937_64& rng, History& h) {
-  const std::vector<std::string> shapes = {"[x,y]", "[y,z]", "v=1", "v!=0", "v<2", "[x,z] && v>0", "prefix:x"};
-  std::vector<ValueId> state(h.keys().size());
-  for (KeyId k = 0; k < h.keys().size(); ++k) state[k] = h.t0_writes(k) ? h.init_value(k) : kUnborn;
-  for (TxnId t = 1; t < h.num_txns(); ++t) {
-    const Transaction& tx = h.txn(t);
-    if (rng() % 2 == 0) {
-      // At the end of t: it sees its own writes.
-      std::vector<ValueId> local = state;
-      for (const Op& op : tx.ops)
-        if (op.kind == OpKind::Write) local[op.key] = op.value;
-      const Predicate p = *parse_predicate(shapes[rng() % shapes.size()]);
-      PredicateRead pr;
-      pr.predicate = p.text();
-      for (KeyId k = 0; k < h.keys().size(); ++k) {
-        const bool keep = local[k] != kUnborn && p.holds(h.keys()[k], h.values()[local[k]]);
-        if (keep != (rng() % 8 == 0) && local[k] != kUnborn) pr.result.emplace_back(k, local[k]);
-      }
-      h.add_predicate_read(t, std::move(pr));
-    }
-    if (tx.status != TxnStatus::Committed) continue;
-    for (const Op& op : tx.ops)
-      if (op.kind == OpKind::Write) state[op.key] = op.value;
-  }
-}
-
-// Adds up to `most` predicate writes (UPDATE ... SET v = c WHERE θ, or a
-// DELETE ... WHERE θ) at random places in random transactions, each over a
-// key range or a value condition.
-void add_predicate_writes(std::mt19937_64& rng, History& h, int most) {
-  const std::vector<std::string> shapes = {"[x,y]", "v=1", "v!=0", "v<2", "[y,z] && v>0", "prefix:z"};
-  const int count = static_cast<int>(rng() % static_cast<unsigned>(most + 1));
-  for (int c = 0; c < count; ++c) {
-    const TxnId t = 1 + static_cast<TxnId>(rng() % (h.num_txns() - 1));
-    const std::string pred = shapes[rng() % shapes.size()];
-    const ValueId v = rng() % 5 == 0 ? h.intern_value(Value{Deleted{}})
-                                     : h.intern_value(Value{std::int64_t(rng() % 4)});
-    // Appended, then moved to a random place in program order.
-    h.add_predicate_write(t, pred, v);
-    auto& ops = h.txn(t).ops;
-    const auto at = static_cast<std::ptrdiff_t>(rng() % ops.size());
-    std::rotate(ops.begin() + at, ops.end() - 1, ops.end());
-  }
-}
-
 // A random history of up to `max_txns` transactions (without predicate
 // reads yet): every fourth with some keys not there initially (their first
 // writes insert them), every fifth with deletes (a dead key satisfies no
@@ -288,7 +240,7 @@ TEST_CASE("predicate reads: SER agrees with every serial order on random histori
   for (int i = 0; i < 1500; ++i) {
     History h = random_history_with_changes(rng, i, 5);
     const bool plain_ser = allowed(h, "biswas.SER");
-    add_predicate_reads(rng, h);
+    brute::add_predicate_reads(rng, h);
     INFO(format_history(h));
     for (const bool sessions : {true, false}) {
       const std::string level = sessions ? "biswas.SER" : "adya.SER";
@@ -311,15 +263,15 @@ TEST_CASE("predicate reads: SER agrees with every serial order on random histori
 TEST_CASE("predicate reads: graph, generic oracle and brute force agree on every level that decides them") {
   // The generic oracle binds an invisible read's value to its writer's;
   // the brute force expands predicate reads by its own reading of the
-  // operations. Adya's levels refuse (item against predicate
-  // anti-dependencies is not modelled yet).
+  // operations. Adya's levels, which tell item from predicate
+  // anti-dependencies, are compared below.
   std::mt19937_64 rng(77);
   const std::vector<std::string> levels = {"biswas.SER", "biswas.SI", "biswas.PC", "biswas.CC", "biswas.RA",
                                            "cerone.SER", "cerone.SI", "cerone.PSI", "cerone.CC", "cerone.UA"};
   std::map<std::string, std::pair<int, int>> counts;
   for (int i = 0; i < 400; ++i) {
     History h = random_history_with_changes(rng, i, 4);
-    add_predicate_reads(rng, h);
+    brute::add_predicate_reads(rng, h);
     INFO(format_history(h));
     for (const std::string& name : levels) {
       INFO(name);
@@ -366,8 +318,8 @@ TEST_CASE("predicates: Adya's levels agree between generic oracle, graph and bru
   int phantoms = 0;
   for (int i = 0; i < 1200; ++i) {
     History h = random_history_with_changes(rng, i, 4);
-    add_predicate_reads(rng, h);
-    if (i % 3 == 0) add_predicate_writes(rng, h, 1);
+    brute::add_predicate_reads(rng, h);
+    if (i % 3 == 0) brute::add_predicate_writes(rng, h, 1);
     if (predicate_write_gap(h)) continue;
     INFO(format_history(h));
     bool pl299 = false, pl3 = false;
@@ -385,7 +337,10 @@ TEST_CASE("predicates: Adya's levels agree between generic oracle, graph and bru
     phantoms += pl299 && !pl3;
   }
   MESSAGE(phantoms, " allowed by PL-2.99 and not PL-3");
-  CHECK(phantoms > 15);
+  // Fewer than when a returned key was a predicate read only: its
+  // overwrite is an item anti-dependency, so only cycles through keys left
+  // out separate the two levels.
+  CHECK(phantoms > 8);
   check_both_verdicts(counts, 30);
 }
 
@@ -450,8 +405,8 @@ TEST_CASE("predicate writes: graph, generic oracle, brute force and serial order
   int refused = 0, by_writes = 0;
   for (int i = 0; i < 300; ++i) {
     History h = random_history_with_changes(rng, i, 4);
-    if (i % 2 == 0) add_predicate_reads(rng, h);
-    add_predicate_writes(rng, h, 2);
+    if (i % 2 == 0) brute::add_predicate_reads(rng, h);
+    brute::add_predicate_writes(rng, h, 2);
     if (!h.has_predicate_writes()) continue;
     INFO(format_history(h));
     if (predicate_write_gap(h)) {
@@ -490,7 +445,7 @@ TEST_CASE("predicate reads: saturation agrees with the brute force (RA, CC, RC)"
   std::map<std::string, std::pair<int, int>> counts;
   for (int i = 0; i < 1500; ++i) {
     History h = random_history_with_changes(rng, i, 5);
-    add_predicate_reads(rng, h);
+    brute::add_predicate_reads(rng, h);
     INFO(format_history(h));
     for (const std::string name : {"biswas.RA", "biswas.CC", "biswas.RC"}) {
       INFO(name);
@@ -513,8 +468,8 @@ TEST_CASE("predicate writes: pruning's fixed orders and exclusions agree with th
   int violated = 0, allowed_n = 0;
   for (int i = 0; i < 250; ++i) {
     History h = random_history_with_changes(rng, i, 8);
-    add_predicate_reads(rng, h);
-    add_predicate_writes(rng, h, 4);
+    brute::add_predicate_reads(rng, h);
+    brute::add_predicate_writes(rng, h, 4);
     if (!h.has_predicate_writes() || predicate_write_gap(h)) continue;
     INFO(format_history(h));
     for (const std::string name : {"biswas.SER", "biswas.SI"}) {
@@ -587,7 +542,7 @@ TEST_CASE("predicate writes: transactions of unknown status") {
   int allowed_n = 0, violated = 0;
   for (int i = 0; i < 300; ++i) {
     History h = random_history_with_changes(rng, i, 4);
-    add_predicate_writes(rng, h, 2);
+    brute::add_predicate_writes(rng, h, 2);
     if (!h.has_predicate_writes()) continue;
     h.txn(1 + static_cast<TxnId>(rng() % (h.num_txns() - 1))).status = TxnStatus::Unknown;
     if (predicate_write_gap(h)) continue;
