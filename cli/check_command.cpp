@@ -21,6 +21,7 @@
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/logic/translator.hpp"
 #include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
 #include "lua/spec_library.hpp"
@@ -128,6 +129,8 @@ int run_check(const CheckArgs& a) {
       try {
         d = decide(h, *level, opt);
       } catch (const DecideRefused& e) {  // found out while deciding
+        o.refused = e.what();
+      } catch (const logic::TranslationError& e) {  // the formula unrolls too far on this history
         o.refused = e.what();
       } catch (const std::invalid_argument& e) {  // an option this history does not allow
         o.refused = e.what();

@@ -241,7 +241,8 @@ int main(int argc, char** argv) {
   c->add_option("--spec", check.specs, "Load levels from a Lua spec file (repeatable)");
   c->add_flag("--json", check.json, "Print the verdicts and witnesses as JSON");
   c->add_flag("--stats", check.stats,
-              "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr");
+              "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr; "
+              "after a timeout, the phases that completed and the sizes measured");
   c->add_option("--timeout", check.timeout,
                 "Give up after this many seconds in all (exit code 3; levels not decided by "
                 "then are unknown)")
@@ -257,9 +258,9 @@ int main(int argc, char** argv) {
       "A level that cannot be decided on this history (cerone.TimestampSI without the database's\n"
       "timestamps, a level of the generic oracle above 48 transactions) is not-applicable, with its\n"
       "reason, and every other level still gets its verdict.\n"
-      "Exit code, from the levels decided: 1 when one is violated, else 3 when --timeout ran out\n"
-      "before one was decided, else 0 (every decided level allows the history); 2 for a usage or\n"
-      "input error, or when no level can be decided (one line: why).");
+      "Exit code, from the levels decided: 1 when one is violated, else 3 when --timeout left one\n"
+      "unknown, else 0 (every decided level allows the history); 2 for a usage or input error, or\n"
+      "when no level can be decided on the history (one line: why).");
 
   PredictArgs predict;
   auto* pr = app.add_subcommand("predict", "From an observed run, predict a run a weak level allows and serializability "
