@@ -65,6 +65,24 @@ std::string summary(const std::string& file, const ReadResult& r) {
   return s;
 }
 
+// Decides `o.level` into `o.decision`, or says in `o.refused` why it cannot
+// be decided on `h` (found out only while deciding); returns the seconds it
+// took.
+double decide_level(const History& h, DecideOptions& opt, LevelOutcome& o) {
+  opt.progress = [&](std::string_view line) { fmt::print(stderr, "[{}] {}\n", o.level->name, line); };
+  const auto start = Clock::now();
+  try {
+    o.decision = decide(h, *o.level, opt);
+  } catch (const DecideRefused& e) {
+    o.refused = e.what();
+  } catch (const logic::TranslationError& e) {  // the formula unrolls too far on this history
+    o.refused = e.what();
+  } catch (const std::invalid_argument& e) {  // an option this history does not allow
+    o.refused = e.what();
+  }
+  return seconds_since(start);
+}
+
 }  // namespace
 
 ReadResult load(const std::string& file, const InputArgs& in, double& seconds) {
@@ -120,23 +138,7 @@ int run_check(const CheckArgs& a) {
   for (LevelOutcome& o : outcomes) {
     const Level* level = o.level;
     Decision& d = o.decision;
-    double seconds = 0;
-    if (o.refused.empty()) {
-      opt.progress = [&](std::string_view line) {
-        fmt::print(stderr, "[{}] {}\n", level->name, line);
-      };
-      const auto start = Clock::now();
-      try {
-        d = decide(h, *level, opt);
-      } catch (const DecideRefused& e) {  // found out while deciding
-        o.refused = e.what();
-      } catch (const logic::TranslationError& e) {  // the formula unrolls too far on this history
-        o.refused = e.what();
-      } catch (const std::invalid_argument& e) {  // an option this history does not allow
-        o.refused = e.what();
-      }
-      seconds = seconds_since(start);
-    }
+    const double seconds = o.refused.empty() ? decide_level(h, opt, o) : 0;
     if (!o.refused.empty()) {
       d = Decision{};
       d.verdict = Verdict::NotApplicable;
