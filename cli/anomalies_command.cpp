@@ -1,6 +1,7 @@
 // isosynth anomalies: the catalogue of named anomalies (specs/anomalies.lua),
 // each with the smallest history that exhibits it, synthesized and decided
 // at every level: the table "level x anomaly: allowed / forbidden".
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -70,6 +71,14 @@ int run_anomalies(const AnomaliesArgs& a) {
     bool timeout = false;
   };
   std::vector<Row> rows;
+  // As hierarchy: the time limit left something undecided (an example not
+  // synthesized, a cell unknown), so the table is not the answer: exit 3.
+  auto exit_code = [](const std::vector<Row>& rs) {
+    const bool undecided = std::any_of(rs.begin(), rs.end(), [](const Row& r) {
+      return r.timeout || std::count(r.verdicts.begin(), r.verdicts.end(), Verdict::Unknown) > 0;
+    });
+    return undecided ? kExitTimeout : kExitOk;
+  };
   const auto start = std::chrono::steady_clock::now();
   for (const lua::Level* an : lib.anomalies()) {
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
@@ -154,7 +163,7 @@ int run_anomalies(const AnomaliesArgs& a) {
       list.push_back(std::move(j));
     }
     fmt::print("{}\n", dump_json(nlohmann::json{{"scope", scope.text()}, {"anomalies", list}}));
-    return kExitOk;
+    return exit_code(rows);
   }
   fmt::print("anomalies within scope {}, each with its smallest example:\n\n", scope.text());
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -182,7 +191,7 @@ int run_anomalies(const AnomaliesArgs& a) {
     }
     fmt::print("\n");
   }
-  return kExitOk;
+  return exit_code(rows);
 }
 
 }  // namespace iso::cli

@@ -1,6 +1,8 @@
-// isosynth check FILE --level L...: the verdict of each level, by decide()
+// isosynth check FILE [--level L...]: the verdict of each level, by decide()
 // (engine/decide/decide.hpp), with the anomaly that breaks it or the witness
-// that satisfies it. Also `levels` and `show`.
+// that satisfies it, or why the level cannot be decided on this history.
+// Also `levels` and `show`.
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -10,13 +12,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/check_render.hpp"
+#include "cli/check_stats.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
+#include "cli/level_choice.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/logic/translator.hpp"
 #include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
 #include "lua/spec_library.hpp"
@@ -60,80 +65,22 @@ std::string summary(const std::string& file, const ReadResult& r) {
   return s;
 }
 
-nlohmann::json graph_stats_json(const poly::CheckStats& s, double parse_seconds) {
-  return {{"seconds", {{"parse", parse_seconds}, {"construct", s.seconds.construct},
-                       {"prune", s.seconds.prune}, {"encode", s.seconds.encode},
-                       {"solve", s.seconds.solve}, {"explain", s.seconds.explain}}},
-          {"acyclicity", s.eager ? "eager" : "lazy"},
-          {"transactions", s.txns}, {"known_edges", s.known_edges},
-          {"ww_pairs", s.ww_pairs}, {"ww_open", s.ww_open},
-          {"read_choices", s.wr_choices}, {"read_choices_open", s.wr_open},
-          {"prune_passes", s.prune_passes}, {"vars", s.vars}, {"clauses", s.clauses},
-          {"two_width_clauses", s.two_width_clauses}, {"rounds", s.rounds},
-          {"cycle_clauses", s.cycle_clauses}, {"reachability_bytes", s.reach_bytes},
-          {"peak_bytes", {{"construct", s.peak_bytes.construct}, {"prune", s.peak_bytes.prune},
-                          {"encode", s.peak_bytes.encode}, {"end", s.peak_bytes.end}}}};
-}
-
-nlohmann::json generic_stats_json(const GenericStats& s, double parse_seconds) {
-  return {{"seconds", {{"parse", parse_seconds}, {"translate", s.translate_seconds},
-                       {"solve", s.solve_seconds}}},
-          {"gates", s.gates}, {"vars", s.sat_vars}, {"clauses", s.sat_clauses},
-          {"solver_calls", s.solver_calls}};
-}
-
-// The peak resident memory at the end of each phase that ran, in MB.
-void print_peaks(const poly::PhasePeaks& p, std::size_t reach_bytes) {
-  std::string line;
-  for (const auto& [name, bytes] : {std::pair{"construct", p.construct}, std::pair{"prune", p.prune},
-                                    std::pair{"encode", p.encode}, std::pair{"end", p.end}})
-    if (bytes > 0) line += fmt::format("{}{} {:.0f} MB", line.empty() ? "" : ", ", name, bytes / 1e6);
-  if (line.empty()) return;
-  fmt::print(stderr, "  peak memory after: {}{}\n", line,
-             reach_bytes > 0 ? fmt::format(" (reachability {:.0f} MB)", reach_bytes / 1e6) : std::string());
-}
-
-void print_stats(const Level& level, const Decision& d, double parse_seconds) {
-  if (d.checker == Checker::Generic) {
-    const auto& s = d.generic_stats;
-    fmt::print(stderr, "{}: parse {:.3f} s, translate {:.3f} s, solve {:.3f} s, {} gates, {} vars, "
-               "{} clauses\n", level.name, parse_seconds, s.translate_seconds, s.solve_seconds,
-               s.gates, s.sat_vars, s.sat_clauses);
-    return;
+// Decides `o.level` into `o.decision`, or says in `o.refused` why it cannot
+// be decided on `h` (found out only while deciding); returns the seconds it
+// took.
+double decide_level(const History& h, DecideOptions& opt, LevelOutcome& o) {
+  opt.progress = [&](std::string_view line) { fmt::print(stderr, "[{}] {}\n", o.level->name, line); };
+  const auto start = Clock::now();
+  try {
+    o.decision = decide(h, *o.level, opt);
+  } catch (const DecideRefused& e) {
+    o.refused = e.what();
+  } catch (const logic::TranslationError& e) {  // the formula unrolls too far on this history
+    o.refused = e.what();
+  } catch (const std::invalid_argument& e) {  // an option this history does not allow
+    o.refused = e.what();
   }
-  const auto& s = d.graph_stats;
-  if (d.checker == Checker::Timestamps) {
-    fmt::print(stderr, "{}: parse {:.3f} s, prepare {:.3f} s, check the timestamps {:.3f} s\n  {} transactions\n",
-               level.name, parse_seconds, s.seconds.construct, s.seconds.solve, s.txns);
-    print_peaks(s.peak_bytes, 0);
-    return;
-  }
-  if (d.checker == Checker::Saturation) {
-    fmt::print(stderr,
-               "{}: parse {:.3f} s, construct {:.3f} s, prune {:.3f} s ({} passes), encode "
-               "{:.3f} s, solve {:.3f} s ({} rounds)\n  {} transactions, {} graph edges, {} "
-               "read choices ({} open after pruning), {} vars, {} clauses ({} cycle), "
-               "happens-before {} bytes\n",
-               level.name, parse_seconds, s.seconds.construct, s.seconds.prune, s.prune_passes,
-               s.seconds.encode, s.seconds.solve, s.rounds, s.txns, s.known_edges, s.wr_choices,
-               s.wr_open, s.vars, s.clauses, s.cycle_clauses, s.reach_bytes);
-    print_peaks(s.peak_bytes, 0);
-    return;
-  }
-  fmt::print(stderr,
-             "{}: parse {:.3f} s, construct {:.3f} s, prune {:.3f} s ({} passes), encode "
-             "{:.3f} s, solve {:.3f} s ({}){}\n  {} transactions, {} known edges, {} ww pairs "
-             "({} open), {} read choices ({} open), {} vars, {} clauses ({} 2-width, {} cycle)\n",
-             level.name, parse_seconds, s.seconds.construct, s.seconds.prune, s.prune_passes,
-             s.seconds.encode, s.seconds.solve,
-             s.rounds == 0 ? std::string("decided before solving")
-                           : fmt::format("{} rounds, {} acyclicity", s.rounds,
-                                         s.eager ? "eager" : "lazy"),
-             s.seconds.explain > 0 ? fmt::format(", explain {:.3f} s", s.seconds.explain)
-                                   : std::string(),
-             s.txns, s.known_edges, s.ww_pairs, s.ww_open, s.wr_choices, s.wr_open, s.vars,
-             s.clauses, s.two_width_clauses, s.cycle_clauses);
-  print_peaks(s.peak_bytes, s.reach_bytes);
+  return seconds_since(start);
 }
 
 }  // namespace
@@ -153,57 +100,67 @@ ReadResult load(const std::string& file, const InputArgs& in, double& seconds) {
 int run_check(const CheckArgs& a) {
   lua::SpecLibrary lib;
   for (const auto& spec : a.specs) lib.load_file(spec);
-  std::vector<const Level*> levels;
-  for (const auto& name : a.levels) levels.push_back(&lib.level(name));  // all names first
+  LevelChoice choice = choose_levels(lib, a.levels);  // every name resolved before reading
 
   double parse_seconds = 0;
   ReadResult loaded = load(a.file, a.input, parse_seconds);
   loaded.history.set_clock_skew(a.clock_skew);
   const History& h = loaded.history;
+  if (choice.set == LevelSet::Default && has_real_time(h)) choice.levels.push_back(&lib.level("biswas.StrictSER"));
   DecideOptions opt;
   opt.sessions = a.sessions == "ignore" ? SessionMode::Ignore : SessionMode::Auto;
   opt.prune = !a.no_prune;
   opt.acyclicity = a.acyclicity == "eager"  ? poly::Acyclicity::Eager
                    : a.acyclicity == "lazy" ? poly::Acyclicity::Lazy
                                             : poly::Acyclicity::Auto;
-  // Every refusal before any verdict: no half-printed output.
-  for (const Level* level : levels)
-    if (auto why = refusal(h, *level, opt))
-      throw std::invalid_argument(fmt::format("{}: {}", a.file, *why));
+  // The levels this history cannot decide, before any verdict: when none
+  // can be decided, one line and no half-printed output.
+  std::vector<LevelOutcome> outcomes;
+  for (const Level* level : choice.levels) outcomes.push_back({level, {}, refusal(h, *level, opt).value_or("")});
+  auto refused = [](const LevelOutcome& o) { return !o.refused.empty(); };
+  if (std::all_of(outcomes.begin(), outcomes.end(), refused))
+    throw std::invalid_argument(fmt::format("{}: {}", a.file, none_decided(outcomes)));
   if (a.stats || parse_seconds > 1.0)
     fmt::print(stderr, "read {} in {:.2f} s\n", display_text(a.file), parse_seconds);
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
 
   const bool small = h.num_txns() - 1 <= kSmallHistory;
   const bool show_witness = a.witness || small;
+  // A level named with -l gets its entry whatever its verdict; of `all` and
+  // the default set, the levels that do not apply are summed up in one line.
+  const bool list_refused = choice.set == LevelSet::Named;
   nlohmann::json results = nlohmann::json::array();
-  bool any_violated = false, any_unknown = false, dot_written = false;
+  bool any_violated = false, any_unknown = false, any_decided = false, dot_written = false;
   if (!a.json) {
     fmt::print("{}\n", summary(a.file, loaded));
     if (small) fmt::print("{}\n", format_history(h));
   }
-  for (const Level* level : levels) {
-    opt.progress = [&](std::string_view line) {
-      fmt::print(stderr, "[{}] {}\n", level->name, line);
-    };
-    Decision d;
-    try {
-      d = decide(h, *level, opt);
-    } catch (const std::invalid_argument& e) {  // an option this history does not allow
-      throw std::invalid_argument(fmt::format("{}: {}", a.file, e.what()));
-    }
-    any_violated |= d.verdict == Verdict::Violated;
-    any_unknown |= d.verdict == Verdict::Unknown;
-    if (a.json) {
-      nlohmann::json j = decision_json(h, *level, d, show_witness);
-      if (a.stats)
-        j["stats"] = d.checker == Checker::Generic ? generic_stats_json(d.generic_stats, parse_seconds)
-                                                    : graph_stats_json(d.graph_stats, parse_seconds);
-      results.push_back(std::move(j));
+  for (LevelOutcome& o : outcomes) {
+    const Level* level = o.level;
+    Decision& d = o.decision;
+    const double seconds = o.refused.empty() ? decide_level(h, opt, o) : 0;
+    if (!o.refused.empty()) {
+      d = Decision{};
+      d.verdict = Verdict::NotApplicable;
+      d.reason = o.refused;
     } else {
+      any_decided = true;
+      any_violated |= d.verdict == Verdict::Violated;
+      any_unknown |= d.verdict == Verdict::Unknown;
+    }
+    const bool shown = o.refused.empty() || list_refused || a.json;
+    if (a.json && shown) {
+      nlohmann::json j = decision_json(h, *level, d, show_witness);
+      if (!o.refused.empty()) {  // no checker ran, with or without sessions
+        j.erase("checker");
+        j.erase("sessions");
+      }
+      if (a.stats && o.refused.empty()) j["stats"] = stats_json(d, parse_seconds, seconds);
+      results.push_back(std::move(j));
+    } else if (shown) {
       fmt::print("{}", decision_text(h, *level, d, show_witness));
     }
-    if (a.stats) print_stats(*level, d, parse_seconds);
+    if (a.stats && o.refused.empty()) print_stats(*level, d, parse_seconds, seconds);
     // The first violation's picture: its cycle, or, on a small history, the
     // history with the level's reason (failing instances, core) in red.
     if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.verdict == Verdict::Violated) {
@@ -219,6 +176,11 @@ int run_check(const CheckArgs& a) {
       }
     }
   }
+  // Every level was refused, some only while deciding: as when all are
+  // refused at the start.
+  if (!any_decided) throw std::invalid_argument(fmt::format("{}: {}", a.file, none_decided(outcomes)));
+  if (!a.json && !list_refused && std::any_of(outcomes.begin(), outcomes.end(), refused))
+    fmt::print("not-applicable: {}\n", grouped_reasons(outcomes));
   if ((!a.dot.empty() || !a.svg.empty()) && !dot_written)
     fmt::print(stderr, "note: no picture written: {}\n",
                any_violated ? "the violation has no cycle to draw and the history is too large to draw whole"
@@ -228,10 +190,12 @@ int run_check(const CheckArgs& a) {
                        {"format", std::string(format_name(loaded.format))},
                        {"initial_state", std::string(initial_state_name(loaded.initial_state))},
                        {"explicit_init", loaded.explicit_init},
+                       {"levels", std::string(level_set_name(choice.set))},
                        {"results", results}};
     if (!loaded.notes.empty()) doc["notes"] = loaded.notes;
     fmt::print("{}\n", dump_json(doc));
   }
+  // The decided levels say the exit code; those that do not apply say nothing.
   if (any_violated) return kExitNo;
   if (any_unknown) return kExitTimeout;
   return kExitOk;

@@ -33,6 +33,8 @@ struct InputArgs {
 
 struct CheckArgs {
   std::string file;
+  // -l: level names, `all` for every level; empty: the default set
+  // (cli/level_choice.hpp).
   std::vector<std::string> levels;
   std::vector<std::string> specs;
   InputArgs input;
@@ -130,6 +132,7 @@ struct ShowArgs {
   std::string file;
   InputArgs input;
   bool json = false;
+  double timeout = 0;  // bounds reading too: a named pipe nobody writes to
 };
 int run_show(const ShowArgs& a);
 

@@ -1,6 +1,9 @@
 // isosynth: synthesize, compare and check database histories against
 // isolation levels written as Lua predicates.
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -20,6 +23,37 @@ using namespace iso::cli;
 
 namespace {
 
+// A number of seconds: finite, and positive (--timeout: a huge one is as
+// good as none, budget.hpp saturates it) or, with `zero_ok`, also 0
+// (--fewest-for). NaN, infinities and negatives are refused rather than
+// read as "stop at once" or "no limit".
+CLI::Validator seconds_validator(bool zero_ok) {
+  return CLI::Validator(
+      [zero_ok](std::string& text) -> std::string {
+        double v = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+        if (ec == std::errc() && ptr == text.data() + text.size() && std::isfinite(v) && (v > 0 || (zero_ok && v == 0)))
+          return "";
+        return fmt::format("{} is not a {} number of seconds", text, zero_ok ? "finite, non-negative" : "positive, finite");
+      },
+      "SECONDS", "seconds");
+}
+const CLI::Validator kPositiveSeconds = seconds_validator(false);
+const CLI::Validator kNonNegativeSeconds = seconds_validator(true);
+
+// --max-memory: a size (memory_limit.hpp), turned into bytes for CLI11.
+const CLI::Validator kMemorySize(
+    [](std::string& text) -> std::string {
+      const auto bytes = parse_memory_size(text);
+      if (!bytes)
+        return fmt::format("{} is not a memory size: a positive number of bytes with K, M, G or T "
+                           "(8G, 512M), or none for no limit",
+                           text);
+      text = std::to_string(*bytes);
+      return "";
+    },
+    "SIZE", "memory size");
+
 void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_option("--scope", a.scope,
                   "T,O,V[,P]: at most T transactions, O objects, V values (the initial value "
@@ -34,7 +68,7 @@ void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
                 "--no-minimize returns the first history found");
   cmd->add_flag("--json", a.json, json_help);
   cmd->add_option("--timeout", a.timeout, "Give up after this many seconds in all (exit code 3)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kPositiveSeconds);
   cmd->add_flag("--no-blind-writes", a.no_blind_writes,
                 "Every written key must be read first (Isolde's history space)");
   cmd->add_flag("--no-sessions", a.no_sessions,
@@ -83,9 +117,9 @@ int main(int argc, char** argv) {
   std::uint64_t max_memory = default_memory_limit();
   app.add_option("--max-memory", max_memory,
                  "End the run with a one-line message (exit code 2) rather than use more memory "
-                 "than this: 8G, 512M, ... (default: three quarters of the machine's memory; 0: "
+                 "than this: 8G, 512M, ... (default: three quarters of the machine's memory; none: "
                  "no limit)")
-      ->transform(CLI::AsSizeValue(false));
+      ->transform(kMemorySize);
   app.set_version_flag("--version", "isosynth 0.1.0");
   app.footer(
       "Examples:\n"
@@ -143,14 +177,17 @@ int main(int argc, char** argv) {
   an->add_option("--html", anomalies.html,
                  "Write a self-contained page to this folder (index.html): the table, each anomaly with its "
                  "example and picture; no script, no network");
-  an->add_option("--timeout", anomalies.timeout, "Give up after this many seconds in all (exit code 3)")
-      ->check(CLI::NonNegativeNumber);
+  an->add_option("--timeout", anomalies.timeout,
+                 "Give up after this many seconds in all (exit code 3; the anomalies not synthesized "
+                 "by then, and the cells not decided, are shown as ?)")
+      ->check(kPositiveSeconds);
   an->footer(
       "Examples:\n"
       "  isosynth anomalies\n"
       "  isosynth anomalies -l adya.PL-2 -l adya.PL-2.99 -l SI -l SER\n"
       "  isosynth anomalies -l RC -l RA -l CC -l PC -l SI -l SER --html out/   # a page for a lecture\n"
-      "An anomaly is exhibited by a history when every execution has its pattern (specs/anomalies.lua).");
+      "An anomaly is exhibited by a history when every execution has its pattern (specs/anomalies.lua).\n"
+      "Exit code: 0 every example and cell found, 2 usage or input error, 3 time limit (some ?).");
 
   HierarchyArgs hier;
   auto* hi = app.add_subcommand("hierarchy", "Place levels in a hierarchy within a scope: every ordered pair decided, "
@@ -200,16 +237,18 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "lazy", "eager"}));
   c->add_option("-l,--level", check.levels,
                 "Level to check (repeatable): SER, SI, cerone.PSI, plume.TapRA, ...; bare names "
-                "mean the biswas definition")
-      ->required();
+                "mean the biswas definition; all: every level (those that do not apply to the "
+                "history listed as not-applicable). Without -l: RC, RA, CC, SI and SER, and "
+                "StrictSER when the history has real time (begin and commit timestamps)");
   c->add_option("--spec", check.specs, "Load levels from a Lua spec file (repeatable)");
   c->add_flag("--json", check.json, "Print the verdicts and witnesses as JSON");
   c->add_flag("--stats", check.stats,
-              "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr");
+              "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr; "
+              "after a timeout, the phases that completed and the sizes measured");
   c->add_option("--timeout", check.timeout,
                 "Give up after this many seconds in all (exit code 3; levels not decided by "
                 "then are unknown)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kPositiveSeconds);
   c->footer(
       "Examples:\n"
       "  isosynth check examples/histories/write-skew.json --level SER\n"
@@ -217,8 +256,13 @@ int main(int argc, char** argv) {
       "  isosynth check h.json --spec my-levels.lua --level my.UpdateSer --json\n"
       "  isosynth check ../shared/data/histories/dbcop/dgraph-si-violation -l SER -l SI\n"
       "  isosynth check run.edn --level SER --witness --stats --dot cycle.dot\n"
-      "Exit code: 0 when every level allows the history, 1 when one is violated, 2 for a usage "
-      "or input error, 3 when --timeout ran out.");
+      "  isosynth check run.edn -l all --json   # every level, each with its verdict or why not\n"
+      "A level that cannot be decided on this history (cerone.TimestampSI without the database's\n"
+      "timestamps, a level of the generic oracle above 48 transactions) is not-applicable, with its\n"
+      "reason, and every other level still gets its verdict.\n"
+      "Exit code, from the levels decided: 1 when one is violated, else 3 when --timeout left one\n"
+      "unknown, else 0 (every decided level allows the history); 2 for a usage or input error, or\n"
+      "when no level can be decided on the history (one line: why).");
 
   PredictArgs predict;
   auto* pr = app.add_subcommand("predict", "From an observed run, predict a run a weak level allows and serializability "
@@ -240,11 +284,11 @@ int main(int argc, char** argv) {
                  "(default 1)")
       ->check(CLI::PositiveNumber);
   pr->add_option("--timeout", predict.timeout, "Give up after this many seconds (exit code 3)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kPositiveSeconds);
   pr->add_option("--fewest-for", predict.fewest_for,
                  "Look this many seconds for the prediction changing the fewest reads, fewest first "
                  "(default 5; 0: any prediction)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNonNegativeSeconds);
   pr->add_option("--dot", predict.dot,
                  "Write a Graphviz picture of the first prediction: the cycle that serializability forbids, "
                  "its changed reads named in the title");
@@ -269,10 +313,15 @@ int main(int argc, char** argv) {
       ->required();
   add_input_options(s, show.input);
   s->add_flag("--json", show.json, "Print the history in the native JSON format");
+  s->add_option("--timeout", show.timeout,
+                "Give up after this many seconds, reading included: a named pipe nobody writes to "
+                "(exit code 3)")
+      ->check(kPositiveSeconds);
   s->footer(
       "Examples:\n"
       "  isosynth show examples/histories/long-fork.json\n"
-      "  isosynth show run.edn --json > run.json      # any format to native JSON");
+      "  isosynth show run.edn --json > run.json      # any format to native JSON\n"
+      "Exit code: 0 shown, 2 usage or input error, 3 time limit.");
 
   try {
     app.parse(argc, argv);
@@ -295,8 +344,10 @@ int main(int argc, char** argv) {
                          : *an ? anomalies.timeout
                          : *c  ? check.timeout
                          : *pr ? predict.timeout
+                         : *s  ? show.timeout
                                : 0;
   iso::budget::ScopedDeadline deadline(timeout);
+  predict.fewest_for = std::min(predict.fewest_for, iso::budget::kMaxSeconds);  // as --timeout saturates
   arm_memory_limit(max_memory);
   try {
     const int code = *sy ? run_synth(synth)

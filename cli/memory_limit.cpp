@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -43,6 +46,32 @@ void on_new_failure() {
 
 }  // namespace
 
+std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
+  if (text == "none") return 0;
+  // Digits and at most one point: no sign, no exponent, no "nan" or "inf".
+  const std::size_t end = text.find_first_not_of("0123456789.");
+  const std::string_view number = text.substr(0, end);
+  std::string unit;
+  for (char c : text.substr(number.size())) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (number.empty() || std::count(number.begin(), number.end(), '.') > 1) return std::nullopt;
+  double value = 0;
+  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (ec != std::errc() || ptr != number.data() + number.size()) return std::nullopt;
+  if (unit.ends_with("ib")) unit.erase(unit.size() - 2);
+  else if (unit.ends_with("b")) unit.pop_back();
+  else if (unit.ends_with("i")) unit.pop_back();
+  static constexpr std::string_view kUnits = "kmgtpe";  // 1024^1 .. 1024^6
+  double scale = 1;
+  if (!unit.empty()) {
+    const std::size_t power = kUnits.find(unit);
+    if (unit.size() != 1 || power == std::string_view::npos) return std::nullopt;
+    scale = std::ldexp(1.0, 10 * static_cast<int>(power + 1));
+  }
+  const double bytes = std::floor(value * scale);
+  if (!(bytes >= 1) || bytes >= 18446744073709551616.0) return std::nullopt;  // [1, 2^64)
+  return static_cast<std::uint64_t>(bytes);
+}
+
 std::uint64_t default_memory_limit() {
   const long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
   if (pages <= 0 || size <= 0) return 0;
@@ -51,10 +80,15 @@ std::uint64_t default_memory_limit() {
 
 std::string out_of_memory_message() {
   if (armed == 0) return "isosynth: error: out of memory";
+  // In the unit the limit was likely given in: "100" is 100 bytes, not 0.0 GB.
+  const double bytes = static_cast<double>(armed);
+  const std::string size = armed >= (1u << 30) ? fmt::format("{:.1f} GB", bytes / (1u << 30))
+                           : armed >= (1u << 20) ? fmt::format("{:.1f} MB", bytes / (1u << 20))
+                                                 : fmt::format("{} bytes", armed);
   return fmt::format(
-      "isosynth: error: out of memory: this run needs more than {:.1f} GB (--max-memory; the "
+      "isosynth: error: out of memory: this run needs more than {} (--max-memory; the "
       "default is three quarters of the machine's memory)",
-      static_cast<double>(armed) / (1u << 30));
+      size);
 }
 
 void arm_memory_limit(std::uint64_t bytes) {

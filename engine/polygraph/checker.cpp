@@ -31,8 +31,9 @@ AbstractHistory check_abstraction(const History& h, bool predicate_reads) {
 
 namespace {
 
-CheckResult check_within_budget(const History& h, const CheckOptions& options) {
-  CheckResult result;
+// Fills `result` as it goes, so that what was measured before a timeout
+// (the phases that completed, their sizes) survives it.
+void check_within_budget(const History& h, const CheckOptions& options, CheckResult& result) {
   auto start = Clock::now();
   // Construction and pruning have no rounds to report: a heartbeat says,
   // about once a second after the first, which phase runs and how far it is.
@@ -65,7 +66,6 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     result.verdict = Verdict::Violated;
     result.anomaly = std::move(an);
     result.stats.seconds.construct = seconds_since(start);
-    return result;
   };
   auto forced_abort = [&](TxnId t, const std::string& why) -> std::optional<Anomaly> {
     forced_aborts.push_back(t);
@@ -102,7 +102,7 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     result.commit_order = std::move(out.commit_order);
     result.chosen_reads = std::move(out.chosen_reads);
     result.anomaly = std::move(out.anomaly);
-    return result;
+    return;
   }
 
   Polygraph pg(h, a, options.level, options.real_time);
@@ -128,7 +128,7 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     result.verdict = Verdict::Violated;
     result.anomaly = cycle_anomaly(h, std::move(forced->cycle), options.level);
     if (options.explain) explain_edges(pg, *result.anomaly, forced->others);
-    return result;
+    return;
   }
   if (options.progress && seconds_since(start) > 1.0)
     options.progress(fmt::format("pruned in {} passes: {} known edges", result.stats.prune_passes,
@@ -147,7 +147,6 @@ CheckResult check_within_budget(const History& h, const CheckOptions& options) {
     result.anomaly = cycle_anomaly(h, std::move(out.cycle), options.level);
     if (options.explain) explain_edges(pg, *result.anomaly);
   }
-  return result;
 }
 
 }  // namespace
@@ -156,9 +155,13 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   budget::ScopedDeadline deadline(options.timeout_seconds);
   CheckResult result;
   try {
-    result = check_within_budget(h, options);
+    check_within_budget(h, options, result);
   } catch (const TimeoutError&) {
-    return CheckResult{};  // Unknown
+    // Unknown, with what was measured until then (--stats).
+    CheckResult unknown;
+    unknown.stats = std::move(result.stats);
+    unknown.stats.peak_bytes.end = peak_resident_bytes();
+    return unknown;
   }
   result.stats.peak_bytes.end = peak_resident_bytes();
   // The execution's unknown-status transactions are the committed ones.

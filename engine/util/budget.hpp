@@ -85,16 +85,27 @@ inline void poll() {
   }
 }
 
+// Longer budgets than this are the same as this one: about 31 years, later
+// than any run ends, and, in the clock's nanoseconds, far from the 292 years
+// past which a time point overflows (a --timeout of 1e10 seconds once
+// overflowed into a deadline already passed).
+inline constexpr double kMaxSeconds = 1e9;
+
+// `seconds` (> 0) from now, with longer budgets saturated at kMaxSeconds.
+inline Clock::time_point time_after(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(seconds < kMaxSeconds ? seconds : kMaxSeconds));
+}
+
 // Narrows the deadline to `seconds` from now for its lifetime (never widens
-// it); `seconds` <= 0 leaves it unchanged. Restores the previous deadline
-// when destroyed.
+// it); `seconds` <= 0 (or NaN) leaves it unchanged. Restores the previous
+// deadline when destroyed.
 class ScopedDeadline {
  public:
   explicit ScopedDeadline(double seconds) : saved_(detail::state()) {
-    if (seconds <= 0) return;
+    if (!(seconds > 0)) return;
     auto& s = detail::state();
-    const auto mine = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(seconds));
+    const auto mine = time_after(seconds);
     if (!s.active || mine < s.deadline) {
       s.active = true;
       s.deadline = mine;
