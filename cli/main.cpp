@@ -47,7 +47,7 @@ const CLI::Validator kMemorySize(
       const auto bytes = parse_memory_size(text);
       if (!bytes)
         return fmt::format("{} is not a memory size: a positive number of bytes with K, M, G or T "
-                           "(8G, 512M), or none for no limit",
+                           "(8G, 512M), or none (or 0) for no limit",
                            text);
       text = std::to_string(*bytes);
       return "";
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   std::uint64_t max_memory = default_memory_limit();
   app.add_option("--max-memory", max_memory,
                  "End the run with a one-line message (exit code 2) rather than use more memory "
-                 "than this: 8G, 512M, ... (default: three quarters of the machine's memory; none: "
+                 "than this: 8G, 512M, ... (default: three quarters of the machine's memory; none or 0: "
                  "no limit)")
       ->transform(kMemorySize);
   app.set_version_flag("--version", "isosynth 0.1.0");

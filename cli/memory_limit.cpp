@@ -47,7 +47,7 @@ void on_new_failure() {
 }  // namespace
 
 std::optional<std::uint64_t> parse_memory_size(std::string_view text) {
-  if (text == "none") return 0;
+  if (text == "none" || text == "0") return 0;  // no limit, as 0 always meant
   // Digits and at most one point: no sign, no exponent, no "nan" or "inf".
   const std::size_t end = text.find_first_not_of("0123456789.");
   const std::string_view number = text.substr(0, end);

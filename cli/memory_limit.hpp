@@ -16,9 +16,9 @@ std::uint64_t default_memory_limit();
 
 // --max-memory's value: a positive size in bytes, with an optional unit K,
 // M, G, T, P or E (powers of 1024; "KB", "KiB" and lower case too) and an
-// optional fraction ("1.5G"), or `none` for no limit (0). nullopt for
-// anything else: zero, a negative or non-finite number, an unknown unit, a
-// size past 2^64.
+// optional fraction ("1.5G"), or `none` or `0` for no limit (0). nullopt
+// for anything else: another size of zero bytes ("0G", "0.1"), a negative
+// or non-finite number, an unknown unit, a size past 2^64.
 std::optional<std::uint64_t> parse_memory_size(std::string_view text);
 
 // Caps the address space at `bytes` (0: no cap) and installs the handler

@@ -88,12 +88,12 @@ cli_test(timeout-refused-synth 2 "--timeout: nan is not" "" ${BIN} synth --allow
 cli_test(fewest-for-refused 2 "--fewest-for: nan is not a finite, non-negative number of seconds" ""
          ${BIN} predict ${WS} --fewest-for nan)
 
-# --max-memory: a positive size or none.
-foreach(bad -5 0 0G garbage 1e3 nan)
+# --max-memory: a positive size, or none (or 0, as it always meant) for no limit.
+foreach(bad -5 0G 0.1 garbage 1e3 nan)
   cli_test(max-memory-refused-${bad} 2 "^isosynth: error: --max-memory: ${bad} is not a memory size" ""
            ${BIN} --max-memory ${bad} check ${WS} -l SER)
 endforeach()
-foreach(good 8G 1.5G 512MiB none)
+foreach(good 8G 1.5G 512MiB none 0)
   cli_test(max-memory-${good} 1 "" "biswas.SER: violated" ${BIN} --max-memory ${good} check ${WS} -l SER)
 endforeach()
 cli_test(max-memory-tiny 2 "out of memory: this run needs more than 100 bytes" ""
