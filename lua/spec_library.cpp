@@ -256,7 +256,7 @@ std::string built_at(lua_State* L) {
 // Formulas past this many in one spec function are not followed: the check
 // for discarded ones is for mistakes, not for spec functions that build
 // millions of formulas (the formula limits stop those).
-constexpr std::size_t kMaxBuiltFollowed = std::size_t{1} << 20;
+constexpr std::size_t kMaxBuiltFollowed = std::size_t{1} << 18;
 
 void push_formula(lua_State* L, FormulaPtr f) {
   push_box<FormulaBox>(L, kFormulaMeta, std::move(f));

@@ -41,6 +41,9 @@ if(EXISTS ${REPRO})
            "" ${BIN} --max-memory 8G check ${REPRO}/h40.json --spec ${REPRO}/arity5.lua -l t.L --timeout 2)
   cli_test(repro.arity8 2 "^isosynth: error: t\\.L: the witness relation r8 .* has 7984925229121 possible tuples" ""
            ${BIN} --max-memory 8G check ${REPRO}/h40.json --spec ${REPRO}/arity8.lua -l t.L --timeout 2)
+  # Under the limit (2.8 million tuples), built while the deadline is polled.
+  cli_test(repro.arity4-timeout 3 "" "^t\\.L: unknown"
+           ${BIN} check ${REPRO}/h40.json --spec ${IN}/witness-arity4.lua -l t.L --timeout 2)
 endif()
 # Lua's `and` on formulas, and a formula as a Lua condition: errors at the line.
 cli_test(spec-lint-and 2
