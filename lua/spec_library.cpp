@@ -125,6 +125,15 @@ std::string where(lua_State* L, int level) {
   return fmt::format("{}:{}", ar.short_src, ar.currentline);
 }
 
+// "file:line" of the innermost Lua function on the call stack, from the
+// caller of a C function up (a C function may be called by another: a
+// wrapper, pcall, a metamethod), or "".
+std::string lua_line(lua_State* L) {
+  for (int level = 1; level <= 4; ++level)
+    if (std::string at = where(L, level); !at.empty()) return at;
+  return "";
+}
+
 // `seconds` from now; never, when it is not positive (or beyond counting).
 budget::Clock::time_point deadline_after(double seconds) {
   if (!(seconds > 0) || seconds > 1e9) return budget::Clock::time_point::max();
@@ -223,7 +232,7 @@ void count_hook(lua_State* L, lua_Debug* ar) {
 void charge(lua_State* L, lua_Unsigned units) {
   State& s = state(L);
   s.instructions += std::min<lua_Unsigned>(units, s.limits.instructions + 1);
-  if (s.instructions > s.limits.instructions) stop(L, where(L, 1), s.budget_message());
+  if (s.instructions > s.limits.instructions) stop(L, lua_line(L), s.budget_message());
 }
 
 // --- userdata ------------------------------------------------------------------
@@ -246,13 +255,6 @@ void push_box(lua_State* L, const char* meta, T value) {
 }
 
 void push_expr(lua_State* L, ExprPtr e) { push_box<ExprBox>(L, kExprMeta, std::move(e)); }
-// Where a formula is being built: the innermost Lua line calling the API.
-std::string built_at(lua_State* L) {
-  for (int level = 1; level <= 3; ++level)
-    if (std::string at = where(L, level); !at.empty()) return at;
-  return "";
-}
-
 // Formulas past this many in one spec function are not followed: the check
 // for discarded ones is for mistakes, not for spec functions that build
 // millions of formulas (the formula limits stop those).
@@ -265,7 +267,7 @@ void push_formula(lua_State* L, FormulaPtr f) {
   auto* box = static_cast<FormulaBox*>(lua_touserdata(L, -1));
   box->generation = s.generation;
   box->serial = static_cast<std::uint32_t>(s.built.size());
-  s.built.push_back({built_at(L), false});
+  s.built.push_back({lua_line(L), false});
 }
 
 // Finalizer of a box. The metatables are out of the spec's reach
@@ -835,7 +837,8 @@ int declare_level(lua_State* L) {
     lv->graph = poly::graph_level_from_name(graph);
     if (!lv->graph)
       return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
-                        "(\"SER\", \"SI\", \"RC\", \"RA\" or \"CC\")", name.c_str(), graph.c_str());
+                        "(\"SER\", \"SI\", \"RC\", \"RA\" or \"CC\")",
+                        name.c_str(), escape_line(graph).c_str());
   }
   if (const char* bad = read_permits(L, 1, lv->permits))
     return luaL_error(L, "level '%s': permits: %s", name.c_str(), bad);
@@ -916,7 +919,7 @@ int declare_anomaly(lua_State* L) {
   const std::string histories = opt_string_field(L, 1, "histories");
   if (!histories.empty() && histories != "list-append")
     return luaL_error(L, "anomaly '%s': histories = \"%s\" is not known (the one kind is \"list-append\")",
-                      name.c_str(), histories.c_str());
+                      name.c_str(), escape_line(histories).c_str());
   an->list_reads = histories == "list-append";
   lua_getfield(L, 1, "pattern");
   if (!lua_isfunction(L, -1))
@@ -924,7 +927,8 @@ int declare_anomaly(lua_State* L) {
                       name.c_str());
   const int fn = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, ("isosynth.e." + fw_name).c_str());
-  an->axiom = logic::not_(eval_spec_function(L, fn, lua_gettop(L), "anomaly '" + name + "': pattern", "pattern"));
+  an->axiom = logic::not_(
+      eval_spec_function(L, fn, lua_gettop(L), "anomaly '" + name + "': pattern", "pattern"));
   lua_pop(L, 1);
   Level* raw = an.get();
   s.anomalies.push_back(std::move(an));
@@ -950,7 +954,8 @@ int strict_index(lua_State* L) {
     if (lua_type(L, -2) == LUA_TSTRING) known += std::string(known.empty() ? "" : ", ") + lua_tostring(L, -2);
     lua_pop(L, 1);
   }
-  return luaL_error(L, "unknown relation '%s' (known here: %s)", key ? key : "?", known.c_str());
+  return luaL_error(L, "unknown relation '%s' (known here: %s)", key ? escape_line(key).c_str() : "?",
+                    known.c_str());
 }
 // levels[name] of a file: the registry's, read only, so that no file can
 // replace a level the files after it build on.
@@ -1298,12 +1303,43 @@ int table_remove(lua_State* L) {
 // before Lua's own function (upvalue 1) does it. docs/spec-language.md lists
 // the bound of every function the sandbox exposes.
 
+// Does `msg` start with a position, "file:line:"?
+bool has_position(std::string_view msg) {
+  const auto colon = msg.find(':');
+  if (colon == std::string_view::npos) return false;
+  std::size_t i = colon + 1;
+  while (i < msg.size() && std::isdigit(static_cast<unsigned char>(msg[i]))) ++i;
+  return i > colon + 1 && i < msg.size() && msg[i] == ':';
+}
+
+// Ends a protected call of a library function's body made by its wrapper
+// (status from lua_pcall; the body's results on the stack). Lua's errors
+// name the line of the Lua function that called the C function raising
+// them, which is the wrapper here: the wrapper names the spec's line
+// instead. The sandbox's limits stay fatal, a memory error included.
+int finish_wrapped(lua_State* L, int status) {
+  State& s = state(L);
+  if (status == LUA_OK) return lua_gettop(L);
+  if (status == LUA_ERRMEM && !s.stopped())
+    s.fatal = located(s.block_too_big && !s.block_at.empty() ? s.block_at : lua_line(L), s.memory_message());
+  if (s.stopped()) return raise_fatal(L);
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    std::string msg = lua_tostring(L, -1);
+    // "bad argument #1 to '?'": Lua finds no name for a function its
+    // wrapper called; the wrapper's upvalue 2 is it.
+    if (const char* name = lua_tostring(L, lua_upvalueindex(2)))
+      if (auto q = msg.find(" to '?'"); q != std::string::npos) msg.replace(q + 5, 1, name);
+    if (!has_position(msg)) msg = located(lua_line(L), msg);
+    lua_pushstring(L, msg.c_str());
+  }
+  return lua_error(L);
+}
+
 // Calls the wrapped function with the arguments as given.
 int call_wrapped(lua_State* L) {
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
-  lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
-  return lua_gettop(L);
+  return finish_wrapped(L, lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0));
 }
 
 // Lua's rule for string positions: negative counts from the end.
@@ -1395,7 +1431,8 @@ int charged_codes_step(lua_State* L) {
 int charged_codes(lua_State* L) {
   const int results = call_wrapped(L);
   lua_pushvalue(L, 1);  // Lua's iterator
-  lua_pushcclosure(L, charged_codes_step, 1);
+  lua_pushliteral(L, "utf8.codes iterator");
+  lua_pushcclosure(L, charged_codes_step, 2);
   lua_replace(L, 1);
   return results;
 }
@@ -1467,14 +1504,20 @@ class Sorter {
   lua_Unsigned n_;
 };
 
-int sandbox_sort(lua_State* L) {
-  luaL_checktype(L, 1, LUA_TTABLE);
+int sort_body(lua_State* L) {
   const lua_Integer n = luaL_len(L, 1);
-  if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
-  lua_settop(L, 2);
   luaL_checkstack(L, 8, "table.sort");
   if (n > 1) Sorter(L, static_cast<lua_Unsigned>(n)).run();
   return 0;
+}
+
+int sandbox_sort(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_pushcfunction(L, sort_body);
+  lua_insert(L, 1);
+  return finish_wrapped(L, lua_pcall(L, 2, 0, 0));
 }
 
 // rawset(t, k, v) as Lua's, except on the tables the API hands out (`h`,
@@ -1490,12 +1533,14 @@ int sandbox_rawset(lua_State* L) {
 }
 
 // Replaces lib.name (lib nullptr: the global) by `wrapper`, with Lua's
-// function as its upvalue.
+// function as its upvalue 1 and "lib.name" as upvalue 2.
 void wrap(lua_State* L, const char* lib, const char* name, lua_CFunction wrapper) {
   if (lib) lua_getglobal(L, lib);
   else lua_pushglobaltable(L);
   lua_getfield(L, -1, name);
-  lua_pushcclosure(L, wrapper, 1);
+  if (lib) lua_pushfstring(L, "%s.%s", lib, name);
+  else lua_pushstring(L, name);
+  lua_pushcclosure(L, wrapper, 2);
   lua_setfield(L, -2, name);
   lua_pop(L, 1);
 }

@@ -75,6 +75,10 @@ TEST_CASE("sandbox: the wrapped library functions still do what Lua's do") {
   )") == "");
   // A sort with an order function that errors reports it.
   check_error("table.sort({1, 2, 3}, function(a, b) error('no order') end)", "user.lua:1:", "no order");
+  // Errors of the wrapped functions name the spec's line and the function.
+  check_error("\nlocal x = string.rep()", "user.lua:2:", "bad argument #1 to 'string.rep'");
+  check_error("\n\ntable.sort({1, 'a'})", "user.lua:3:", "attempt to compare");
+  check_error("\nlocal n = select('#', table.unpack({}, 1, 1e7))", "user.lua:2:", "too many results to unpack");
 }
 
 TEST_CASE("sandbox: one string or table part is at most 17 MiB") {
