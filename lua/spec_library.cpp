@@ -496,6 +496,10 @@ int f_empty(lua_State* L) {
   return 1;
 }
 
+// Variables whose binding line State::variables keeps, per file: enough for
+// any spec, bounded for a loop of quantifiers.
+constexpr std::size_t kMaxVariablesNamed = std::size_t{1} << 16;
+
 // Collects the quantifier's domains (arguments 1..n-1) and calls the body
 // (argument n) with one fresh variable per domain, named after the body's
 // parameters.
@@ -522,8 +526,9 @@ std::pair<std::vector<Decl>, FormulaPtr> bind_body(lua_State* L, const char* wha
     std::string name = pname ? pname : fmt::format("v{}", i);
     lua_pop(L, 1);  // lua_getlocal leaves the function there
     decls.push_back(Decl{make_variable(std::move(name), dom->type[0]), dom});
-    state(L).variables[decls.back().var->id] =
-        fmt::format("'{}' (bound at {})", decls.back().var->name, where(L, 1));
+    if (state(L).variables.size() < kMaxVariablesNamed)
+      state(L).variables[decls.back().var->id] =
+          fmt::format("'{}' (bound at {})", decls.back().var->name, where(L, 1));
   }
   lua_pushvalue(L, top);
   for (const Decl& d : decls) push_expr(L, var(d.var));
@@ -680,7 +685,7 @@ FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& wh
     const auto v = vars.find(f->free.front());
     luaL_error(L, "%s uses the quantified variable %s outside the body of its quantifier: a "
                "quantifier's variables exist only inside its function", what.c_str(),
-               v == vars.end() ? "?" : v->second.c_str());
+               v == vars.end() ? "(bound in a quantifier)" : v->second.c_str());
   }
   if (auto at = follow.discarded()) {
     lua_pushstring(L, located(at->empty() ? where(L, 1) : *at,
