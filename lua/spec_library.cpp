@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "engine/polygraph/dependency.hpp"
 #include "engine/util/budget.hpp"
 #include "lua/embedded_specs.hpp"
+#include "lua/spec_text.hpp"
 
 namespace iso::lua {
 
@@ -51,6 +53,25 @@ struct SpecLibrary::State {
   // it: a history exhibits the anomaly when that level rejects it.
   std::vector<std::unique_ptr<Level>> anomalies;
   std::map<std::string, Level*, std::less<>> anomaly_index;
+  // Formulas built while a spec function (axiom, wf, pattern) runs, in the
+  // order built, each with where it was built and whether an API function
+  // took it as an operand or the function returned it. One that was neither
+  // was thrown away: `a and b` (Lua's `and`) or a formula used as a Lua
+  // condition, both of which load silently otherwise.
+  struct Built {
+    std::string at;
+    bool used = false;
+  };
+  std::vector<Built> built;
+  std::uint32_t generation = 1;  // of `built`: boxes from earlier calls are not in it
+  int spec_calls = 0;            // spec functions running (nested declarations)
+  // Quantified variables of the file being loaded, by id: "'t' (bound at
+  // file:line)", for the error when one is used outside its body.
+  std::map<std::uint32_t, std::string> variables;
+  // A single allocation past this: a string or table larger than any spec
+  // needs, whose every comparison or scan would be one long C loop.
+  bool block_too_big = false;
+  std::string block_at;  // the Lua line that asked for it
 
   std::string budget_message() const {
     return fmt::format("instruction budget exceeded ({} instructions): does the spec loop forever?",
@@ -61,6 +82,14 @@ struct SpecLibrary::State {
     if (fatal.empty() && over_budget) fatal = budget_message();
     return !fatal.empty();
   }
+  std::string memory_message() const {
+    if (block_too_big)
+      return fmt::format("a string or table larger than {} MiB: more than a spec needs", kMaxBlock >> 20);
+    return fmt::format("the spec used more memory than allowed ({} MiB)", limits.memory_bytes >> 20);
+  }
+  // The largest single allocation: strings, table parts and the Lua stack
+  // (at its deepest, about 16 MB) fit.
+  static constexpr std::size_t kMaxBlock = std::size_t{17} << 20;
 };
 
 namespace {
@@ -78,6 +107,10 @@ const char* const kExprMeta = "isosynth.expr";
 const char* const kFormulaMeta = "isosynth.formula";
 const char* const kWitnessMeta = "isosynth.witness";
 const char* const kStrictMeta = "isosynth.strict";
+const char* const kLevelsViewMeta = "isosynth.levels_view";
+// The registry's table of level axioms by name; each file sees it through a
+// read-only view (its global `levels`).
+const char* const kLevelsKey = "isosynth.levels";
 const char* const kPreludeName = "lua/prelude.lua";  // its name in embedded_specs()
 const int kCopyKey = 0;  // its address marks the metatables the sandbox's setmetatable made
 
@@ -90,6 +123,15 @@ std::string where(lua_State* L, int level) {
   lua_Debug ar;
   if (!lua_getstack(L, level, &ar) || !lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) return "";
   return fmt::format("{}:{}", ar.short_src, ar.currentline);
+}
+
+// "file:line" of the innermost Lua function on the call stack, from the
+// caller of a C function up (a C function may be called by another: a
+// wrapper, pcall, a metamethod), or "".
+std::string lua_line(lua_State* L) {
+  for (int level = 1; level <= 4; ++level)
+    if (std::string at = where(L, level); !at.empty()) return at;
+  return "";
 }
 
 // `seconds` from now; never, when it is not positive (or beyond counting).
@@ -114,6 +156,14 @@ void* limited_alloc(void* ud, void* ptr, std::size_t osize, std::size_t nsize) {
     return nullptr;
   }
   if (nsize > old && s->memory + (nsize - old) > s->limits.memory_bytes) return nullptr;
+  if (nsize > State::kMaxBlock) {
+    // Lua raises its memory error without a position: take it now (reading
+    // the call stack allocates nothing in Lua).
+    if (!s->block_too_big && s->L)
+      for (int level = 0; level <= 2 && s->block_at.empty(); ++level) s->block_at = where(s->L, level);
+    s->block_too_big = true;
+    return nullptr;
+  }
   // Allocating counts against the instruction budget too, an instruction a
   // byte: one call of string.rep or table.concat can fill megabytes, work the
   // instruction count does not see. (The shipped specs allocate well under
@@ -182,13 +232,19 @@ void count_hook(lua_State* L, lua_Debug* ar) {
 void charge(lua_State* L, lua_Unsigned units) {
   State& s = state(L);
   s.instructions += std::min<lua_Unsigned>(units, s.limits.instructions + 1);
-  if (s.instructions > s.limits.instructions) stop(L, where(L, 1), s.budget_message());
+  if (s.instructions > s.limits.instructions) stop(L, lua_line(L), s.budget_message());
 }
 
 // --- userdata ------------------------------------------------------------------
 
 struct ExprBox { ExprPtr e; };
-struct FormulaBox { FormulaPtr f; };
+// `generation` and `serial` place a formula built while a spec function ran
+// in State::built (generation 0: built outside one).
+struct FormulaBox {
+  FormulaPtr f;
+  std::uint32_t generation = 0;
+  std::uint32_t serial = 0;
+};
 struct WitnessBox { Type type; bool order; };
 
 template <class Box, class T>
@@ -199,7 +255,20 @@ void push_box(lua_State* L, const char* meta, T value) {
 }
 
 void push_expr(lua_State* L, ExprPtr e) { push_box<ExprBox>(L, kExprMeta, std::move(e)); }
-void push_formula(lua_State* L, FormulaPtr f) { push_box<FormulaBox>(L, kFormulaMeta, std::move(f)); }
+// Formulas past this many in one spec function are not followed: the check
+// for discarded ones is for mistakes, not for spec functions that build
+// millions of formulas (the formula limits stop those).
+constexpr std::size_t kMaxBuiltFollowed = std::size_t{1} << 18;
+
+void push_formula(lua_State* L, FormulaPtr f) {
+  push_box<FormulaBox>(L, kFormulaMeta, std::move(f));
+  State& s = state(L);
+  if (s.spec_calls == 0 || s.built.size() >= kMaxBuiltFollowed) return;
+  auto* box = static_cast<FormulaBox*>(lua_touserdata(L, -1));
+  box->generation = s.generation;
+  box->serial = static_cast<std::uint32_t>(s.built.size());
+  s.built.push_back({lua_line(L), false});
+}
 
 // Finalizer of a box. The metatables are out of the spec's reach
 // (__metatable), so only the collector calls it; still, it checks what it is
@@ -236,7 +305,12 @@ ExprPtr check_expr(lua_State* L, int i, const char* what) {
 }
 
 FormulaPtr check_formula(lua_State* L, int i, const char* what) {
-  if (FormulaBox* b = test_formula(L, i)) return b->f;
+  if (FormulaBox* b = test_formula(L, i)) {
+    // Taken as an operand, or returned: part of a result.
+    State& s = state(L);
+    if (b->generation == s.generation && b->serial < s.built.size()) s.built[b->serial].used = true;
+    return b->f;
+  }
   if (lua_isboolean(L, i)) return constant(lua_toboolean(L, i) != 0);
   luaL_error(L, "%s: expected a formula, got %s", what, describe(L, i).c_str());
   return nullptr;
@@ -422,6 +496,10 @@ int f_empty(lua_State* L) {
   return 1;
 }
 
+// Variables whose binding line State::variables keeps, per file: enough for
+// any spec, bounded for a loop of quantifiers.
+constexpr std::size_t kMaxVariablesNamed = std::size_t{1} << 16;
+
 // Collects the quantifier's domains (arguments 1..n-1) and calls the body
 // (argument n) with one fresh variable per domain, named after the body's
 // parameters.
@@ -448,6 +526,9 @@ std::pair<std::vector<Decl>, FormulaPtr> bind_body(lua_State* L, const char* wha
     std::string name = pname ? pname : fmt::format("v{}", i);
     lua_pop(L, 1);  // lua_getlocal leaves the function there
     decls.push_back(Decl{make_variable(std::move(name), dom->type[0]), dom});
+    if (state(L).variables.size() < kMaxVariablesNamed)
+      state(L).variables[decls.back().var->id] =
+          fmt::format("'{}' (bound at {})", decls.back().var->name, where(L, 1));
   }
   lua_pushvalue(L, top);
   for (const Decl& d : decls) push_expr(L, var(d.var));
@@ -493,6 +574,15 @@ int f_witness(lua_State* L) {
 }
 
 // --- declarations --------------------------------------------------------------
+
+// Names a spec declares are printed in reports, one per line, and in HTML and
+// DOT: one with a newline, an escape or a bidi override could forge a line or
+// hide what it says, so such names are refused where they are declared.
+void check_name(lua_State* L, const char* kind, std::string_view name) {
+  if (auto bad = bad_name_char(name))
+    luaL_error(L, "%s name \"%s\" holds %s, a control or format character: names are printed "
+               "in reports and may not", kind, escape_line(name).c_str(), bad->c_str());
+}
 
 std::string opt_string_field(lua_State* L, int table, const char* field) {
   lua_getfield(L, table, field);
@@ -547,8 +637,39 @@ void push_history(lua_State* L) {
   luaL_setmetatable(L, kStrictMeta);
 }
 
+// Marks State::built as followed while a spec function runs; the outermost
+// call forgets its formulas when it ends, however it ends.
+class FollowBuilt {
+ public:
+  explicit FollowBuilt(State& s) : s_(s), first_(s.built.size()) { ++s_.spec_calls; }
+  ~FollowBuilt() {
+    if (--s_.spec_calls > 0) return;
+    s_.built.clear();
+    ++s_.generation;
+  }
+  FollowBuilt(const FollowBuilt&) = delete;
+  FollowBuilt& operator=(const FollowBuilt&) = delete;
+  // Where the first formula built since this call began that nothing used
+  // was built, if there is one.
+  std::optional<std::string> discarded() const {
+    for (std::size_t i = first_; i < s_.built.size(); ++i)
+      if (!s_.built[i].used) return s_.built[i].at;
+    return std::nullopt;
+  }
+
+ private:
+  State& s_;
+  std::size_t first_;
+};
+
 // Calls fn(h, e) (fn at index `fn`, e at index `e`) and returns its formula.
-FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& what) {
+// `role` is what the function is ("axiom", "wf", "pattern") and `what`
+// names it in errors. A formula the function built and then threw away is
+// an error at the line that built it: Lua's `and`/`or` on formulas keep one
+// operand and drop the other, and a formula as a Lua condition is always
+// true; either would load silently and mean something else.
+FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& what, const char* role) {
+  FollowBuilt follow(state(L));
   lua_pushvalue(L, fn);
   push_history(L);
   lua_pushvalue(L, e);
@@ -557,6 +678,23 @@ FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& wh
     luaL_error(L, "%s must return a formula, but returned %s", what.c_str(), describe(L, -1).c_str());
   FormulaPtr f = check_formula(L, -1, what.c_str());
   lua_pop(L, 1);
+  // A variable a quantifier's body let out (stored in an upvalue) is free in
+  // the result: no history can give it a value.
+  if (!f->free.empty()) {
+    const auto& vars = state(L).variables;
+    const auto v = vars.find(f->free.front());
+    luaL_error(L, "%s uses the quantified variable %s outside the body of its quantifier: a "
+               "quantifier's variables exist only inside its function", what.c_str(),
+               v == vars.end() ? "(bound in a quantifier)" : v->second.c_str());
+  }
+  if (auto at = follow.discarded()) {
+    lua_pushstring(L, located(at->empty() ? where(L, 1) : *at,
+                              fmt::format("a formula built here is not part of the {}'s result: did "
+                                          "you mean `&` (or `|`) instead of `and`/`or`, or a formula "
+                                          "used as a Lua condition?", role))
+                          .c_str());
+    lua_error(L);
+  }
   return f;
 }
 
@@ -564,6 +702,7 @@ FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& wh
 int declare_framework(lua_State* L) {
   std::string name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
+  check_name(L, "framework", name);
   State& s = state(L);
   if (s.framework_index.count(name)) return luaL_error(L, "framework '%s' is already declared", name.c_str());
   auto fw = std::make_unique<Framework>();
@@ -582,6 +721,7 @@ int declare_framework(lua_State* L) {
     if (lua_type(L, -2) != LUA_TSTRING)
       return luaL_error(L, "framework '%s': witness names must be strings", name.c_str());
     names.push_back(lua_tostring(L, -2));
+    check_name(L, "witness", names.back());
     lua_pop(L, 1);
   }
   std::sort(names.begin(), names.end());
@@ -606,7 +746,7 @@ int declare_framework(lua_State* L) {
   if (lua_isnil(L, -1)) {
     fw->wf = constant(true);
   } else if (lua_isfunction(L, -1)) {
-    fw->wf = eval_spec_function(L, lua_gettop(L), et, "framework '" + name + "': wf");
+    fw->wf = eval_spec_function(L, lua_gettop(L), et, "framework '" + name + "': wf", "wf");
   } else {
     return luaL_error(L, "framework '%s': 'wf' must be a function(h, e)", name.c_str());
   }
@@ -628,6 +768,13 @@ int named_declaration(lua_State* L) {
   lua_pushvalue(L, 1);
   lua_pushcclosure(L, guarded<Declare>, 1);
   return 1;
+}
+
+// "adya, biswas, cerone": the frameworks declared so far.
+std::string known_frameworks(const State& s) {
+  std::string known;
+  for (const auto& [n, fw] : s.framework_index) known += (known.empty() ? "" : ", ") + n;
+  return known.empty() ? "none" : known;
 }
 
 // The optional field `permits = { "aborted reads", "intermediate reads" }` of
@@ -666,6 +813,7 @@ const char* read_permits(lua_State* L, int table, Level::Permits& out) {
 int declare_level(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
+  check_name(L, "level", short_name);
   State& s = state(L);
   std::string fw_name = opt_string_field(L, 1, "framework");
   if (fw_name.empty())
@@ -673,7 +821,8 @@ int declare_level(lua_State* L) {
                       short_name.c_str());
   auto fw = s.framework_index.find(fw_name);
   if (fw == s.framework_index.end())
-    return luaL_error(L, "level '%s': unknown framework '%s'", short_name.c_str(), fw_name.c_str());
+    return luaL_error(L, "level '%s': unknown framework '%s' (known: %s)", short_name.c_str(),
+                      escape_line(fw_name).c_str(), known_frameworks(s).c_str());
   std::string prefix = s.library.empty() ? fw_name : s.library;
   // "biswas.X" names its library; "PL-2.99" is a short name with a dot in it.
   auto dot = short_name.find('.');
@@ -693,7 +842,8 @@ int declare_level(lua_State* L) {
     lv->graph = poly::graph_level_from_name(graph);
     if (!lv->graph)
       return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
-                        "(\"SER\", \"SI\", \"RC\", \"RA\" or \"CC\")", name.c_str(), graph.c_str());
+                        "(\"SER\", \"SI\", \"RC\", \"RA\" or \"CC\")",
+                        name.c_str(), escape_line(graph).c_str());
   }
   if (const char* bad = read_permits(L, 1, lv->permits))
     return luaL_error(L, "level '%s': permits: %s", name.c_str(), bad);
@@ -706,7 +856,7 @@ int declare_level(lua_State* L) {
                       name.c_str());
   const int fn = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, ("isosynth.e." + fw_name).c_str());
-  lv->axiom = eval_spec_function(L, fn, lua_gettop(L), "level '" + name + "': axiom");
+  lv->axiom = eval_spec_function(L, fn, lua_gettop(L), "level '" + name + "': axiom", "axiom");
   lua_pop(L, 1);
   // Real time in a graph: the SER polygraph takes rt and rt_cc as known
   // edges (its commit order is a topological order of them), the SI one all
@@ -728,7 +878,7 @@ int declare_level(lua_State* L) {
                                    "\"timestamps-SER\" do",
                       name.c_str(), graph.c_str());
   // levels["name"] = axiom, for composition in later specs.
-  lua_getglobal(L, "levels");
+  lua_getfield(L, LUA_REGISTRYINDEX, kLevelsKey);
   lua_pushstring(L, name.c_str());
   lua_pushvalue(L, fn);
   lua_rawset(L, -3);
@@ -751,6 +901,7 @@ int declare_level(lua_State* L) {
 int declare_anomaly(lua_State* L) {
   std::string short_name = lua_tostring(L, lua_upvalueindex(1));
   luaL_checktype(L, 1, LUA_TTABLE);
+  check_name(L, "anomaly", short_name);
   State& s = state(L);
   std::string fw_name = opt_string_field(L, 1, "framework");
   if (fw_name.empty())
@@ -758,7 +909,8 @@ int declare_anomaly(lua_State* L) {
                       short_name.c_str());
   auto fw = s.framework_index.find(fw_name);
   if (fw == s.framework_index.end())
-    return luaL_error(L, "anomaly '%s': unknown framework '%s'", short_name.c_str(), fw_name.c_str());
+    return luaL_error(L, "anomaly '%s': unknown framework '%s' (known: %s)", short_name.c_str(),
+                      escape_line(fw_name).c_str(), known_frameworks(s).c_str());
   std::string name = (s.library.empty() ? fw_name : s.library) + "." + short_name;
   if (s.anomaly_index.count(name)) return luaL_error(L, "anomaly '%s' is already declared", name.c_str());
   auto an = std::make_unique<Level>();
@@ -772,7 +924,7 @@ int declare_anomaly(lua_State* L) {
   const std::string histories = opt_string_field(L, 1, "histories");
   if (!histories.empty() && histories != "list-append")
     return luaL_error(L, "anomaly '%s': histories = \"%s\" is not known (the one kind is \"list-append\")",
-                      name.c_str(), histories.c_str());
+                      name.c_str(), escape_line(histories).c_str());
   an->list_reads = histories == "list-append";
   lua_getfield(L, 1, "pattern");
   if (!lua_isfunction(L, -1))
@@ -780,7 +932,8 @@ int declare_anomaly(lua_State* L) {
                       name.c_str());
   const int fn = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, ("isosynth.e." + fw_name).c_str());
-  an->axiom = logic::not_(eval_spec_function(L, fn, lua_gettop(L), "anomaly '" + name + "': pattern"));
+  an->axiom = logic::not_(
+      eval_spec_function(L, fn, lua_gettop(L), "anomaly '" + name + "': pattern", "pattern"));
   lua_pop(L, 1);
   Level* raw = an.get();
   s.anomalies.push_back(std::move(an));
@@ -806,11 +959,21 @@ int strict_index(lua_State* L) {
     if (lua_type(L, -2) == LUA_TSTRING) known += std::string(known.empty() ? "" : ", ") + lua_tostring(L, -2);
     lua_pop(L, 1);
   }
-  return luaL_error(L, "unknown relation '%s' (known here: %s)", key ? key : "?", known.c_str());
+  return luaL_error(L, "unknown relation '%s' (known here: %s)", key ? escape_line(key).c_str() : "?",
+                    known.c_str());
 }
+// levels[name] of a file: the registry's, read only, so that no file can
+// replace a level the files after it build on.
 int levels_index(lua_State* L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kLevelsKey);
+  lua_pushvalue(L, 2);
+  if (lua_rawget(L, -2) != LUA_TNIL) return 1;
   const char* key = lua_tostring(L, 2);
-  return luaL_error(L, "unknown level '%s' (levels are named like \"biswas.PC\")", key ? key : "?");
+  return luaL_error(L, "unknown level '%s' (levels are named like \"biswas.PC\")",
+                    key ? escape_line(key).c_str() : "?");
+}
+int levels_newindex(lua_State* L) {
+  return luaL_error(L, "levels is read-only: declare a level with level \"NAME\" { ... }");
 }
 
 // Sets __metatable = false on the table at the top of the stack: getmetatable
@@ -909,14 +1072,59 @@ void register_api(lua_State* L) {
   lua_setfield(L, -2, "TRUE");
   push_formula(L, constant(false));
   lua_setfield(L, -2, "FALSE");
+  lua_pop(L, 1);
   lua_newtable(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, kLevelsKey);
+  luaL_newmetatable(L, kLevelsViewMeta);
+  lua_pushcfunction(L, guarded<levels_index>);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, levels_newindex);
+  lua_setfield(L, -2, "__newindex");
+  protect_metatable(L);
+  // Each file's view is its own: rawset on it (tamper.lua's
+  // `rawset(levels, "biswas.SER", f)`) changes what that file reads, never a
+  // level or another file's view.
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, -2, &kCopyKey);
+  lua_pop(L, 1);
+}
+
+// The environment a spec file runs in (its _ENV): its own table of globals,
+// reading through to the sandbox's (the API, the libraries, the prelude's
+// helpers), which it cannot write. The libraries' tables are copied, so that
+// `string.rep = f` or `level = f` changes this file only, and `levels` is a
+// read-only view. Takes the loaded chunk at index 1.
+int set_file_env(lua_State* L) {
   lua_newtable(L);
-  lua_pushcfunction(L, levels_index);
+  const int env = lua_gettop(L);
+  for (const char* lib : {LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME, LUA_UTF8LIBNAME}) {
+    lua_newtable(L);
+    lua_getglobal(L, lib);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+      lua_pushvalue(L, -2);
+      lua_insert(L, -2);
+      lua_rawset(L, -5);
+    }
+    lua_pop(L, 1);
+    lua_setfield(L, env, lib);
+  }
+  lua_newtable(L);
+  luaL_setmetatable(L, kLevelsViewMeta);
+  lua_setfield(L, env, "levels");
+  lua_pushvalue(L, env);
+  lua_setfield(L, env, "_G");
+  // The metatable counts as the file's own (kCopyKey): setmetatable and
+  // rawset on _G change nothing but this file.
+  lua_newtable(L);
+  lua_pushglobaltable(L);
   lua_setfield(L, -2, "__index");
   protect_metatable(L);
-  lua_setmetatable(L, -2);
-  lua_setfield(L, -2, "levels");
-  lua_pop(L, 1);
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, -2, &kCopyKey);
+  lua_setmetatable(L, env);
+  if (!lua_setupvalue(L, 1, 1)) lua_pop(L, 1);
+  return 0;
 }
 
 // --- the sandbox's versions of standard functions -------------------------------
@@ -928,8 +1136,7 @@ void register_api(lua_State* L) {
 int finish_pcall(lua_State* L, int status, int extra) {
   State& s = state(L);
   if (status == LUA_ERRMEM && !s.stopped())
-    s.fatal = located(where(L, 1), fmt::format("the spec used more memory than allowed ({} MiB)",
-                                               s.limits.memory_bytes >> 20));
+    s.fatal = located(s.block_too_big && !s.block_at.empty() ? s.block_at : where(L, 1), s.memory_message());
   if (s.stopped()) return raise_fatal(L);
   if (status != LUA_OK) {
     lua_pushboolean(L, 0);
@@ -1018,8 +1225,9 @@ int sandbox_setmetatable(lua_State* L) {
 }
 
 // print(...) of the sandbox: to stderr, never stdout (which carries the
-// command's output, JSON included), as "file:line: print: text"; at most
-// kPrintBytes in all, then nothing but one notice.
+// command's output, JSON included), as "file:line: print: text" with the
+// text escaped onto one line; at most kPrintBytes in all, then nothing but
+// one notice.
 constexpr std::size_t kPrintBytes = 64u << 10;
 
 int sandbox_print(lua_State* L) {
@@ -1035,11 +1243,14 @@ int sandbox_print(lua_State* L) {
     lua_pop(L, 1);
   }
   s.printed += text.size();
+  std::string dropped;
   if (s.printed >= kPrintBytes) {
     text.resize(text.size() - std::min(text.size(), s.printed - kPrintBytes));
-    text += fmt::format(" [print output past {} KiB dropped]", kPrintBytes >> 10);
+    dropped = fmt::format(" [print output past {} KiB dropped]", kPrintBytes >> 10);
   }
-  fmt::print(stderr, "{}\n", located(at, "print: " + text));
+  // One line per call, whatever the text holds: its newlines and escapes
+  // could otherwise forge lines of isosynth's own or drive the terminal.
+  fmt::print(stderr, "{}\n", located(at, "print: " + escape_line(text) + dropped));
   return 0;
 }
 
@@ -1085,6 +1296,277 @@ int table_remove(lua_State* L) {
   lua_pushnil(L);
   lua_seti(L, 1, static_cast<lua_Integer>(pos));
   return 1;
+}
+
+// --- library functions whose work in one call the hook does not see ----------
+//
+// The count hook sees Lua instructions and the allocator sees bytes; a C
+// function that loops without allocating (string.rep of "", table.concat of
+// empty strings, a sort comparing long strings, a scan of a long string) is
+// invisible to both for as long as the call lasts. Each such function is
+// wrapped: the wrapper charges the call's work to the instruction budget
+// before Lua's own function (upvalue 1) does it. docs/spec-language.md lists
+// the bound of every function the sandbox exposes.
+
+// Does `msg` start with a position, "file:line:"?
+bool has_position(std::string_view msg) {
+  const auto colon = msg.find(':');
+  if (colon == std::string_view::npos) return false;
+  std::size_t i = colon + 1;
+  while (i < msg.size() && std::isdigit(static_cast<unsigned char>(msg[i]))) ++i;
+  return i > colon + 1 && i < msg.size() && msg[i] == ':';
+}
+
+// Ends a protected call of a library function's body made by its wrapper
+// (status from lua_pcall; the body's results on the stack). Lua's errors
+// name the line of the Lua function that called the C function raising
+// them, which is the wrapper here: the wrapper names the spec's line
+// instead. The sandbox's limits stay fatal, a memory error included.
+int finish_wrapped(lua_State* L, int status) {
+  State& s = state(L);
+  if (status == LUA_OK) return lua_gettop(L);
+  if (status == LUA_ERRMEM && !s.stopped())
+    s.fatal = located(s.block_too_big && !s.block_at.empty() ? s.block_at : lua_line(L), s.memory_message());
+  if (s.stopped()) return raise_fatal(L);
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    std::string msg = lua_tostring(L, -1);
+    // "bad argument #1 to '?'": Lua finds no name for a function its
+    // wrapper called; the wrapper's upvalue 2 is it.
+    if (const char* name = lua_tostring(L, lua_upvalueindex(2)))
+      if (auto q = msg.find(" to '?'"); q != std::string::npos) msg.replace(q + 5, 1, name);
+    if (!has_position(msg)) msg = located(lua_line(L), msg);
+    lua_pushstring(L, msg.c_str());
+  }
+  return lua_error(L);
+}
+
+// Calls the wrapped function with the arguments as given.
+int call_wrapped(lua_State* L) {
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  return finish_wrapped(L, lua_pcall(L, lua_gettop(L) - 1, LUA_MULTRET, 0));
+}
+
+// Lua's rule for string positions: negative counts from the end.
+lua_Unsigned string_position(lua_Integer pos, std::size_t len) {
+  if (pos >= 0) return static_cast<lua_Unsigned>(pos);
+  if (static_cast<lua_Unsigned>(-(pos + 1)) >= len) return 0;
+  return len + static_cast<lua_Unsigned>(pos) + 1;
+}
+
+// Bytes from position i to j of the string at index 1, clipped to it.
+lua_Unsigned string_span(lua_State* L, lua_Integer i, lua_Integer j) {
+  std::size_t len = 0;
+  if (!lua_tolstring(L, 1, &len)) return 0;
+  lua_Unsigned first = std::max<lua_Unsigned>(string_position(i, len), 1);
+  lua_Unsigned last = std::min<lua_Unsigned>(string_position(j, len), len);
+  return first <= last ? last - first + 1 : 0;
+}
+
+lua_Integer opt_integer(lua_State* L, int i, lua_Integer dflt) {
+  int ok = 0;
+  const lua_Integer v = lua_tointegerx(L, i, &ok);
+  return ok ? v : dflt;
+}
+
+// string.rep(s, n, sep): n turns of a loop, even when s and sep are empty
+// (the bytes it writes, the allocator counts).
+int charged_rep(lua_State* L) {
+  const lua_Integer n = opt_integer(L, 2, 0);
+  if (n > 0) charge(L, static_cast<lua_Unsigned>(n));
+  return call_wrapped(L);
+}
+
+// string.byte(s, i, j), utf8.codepoint(s, i, j): one value per byte or
+// character of the span (Lua caps them at the stack's size).
+int charged_byte(lua_State* L) {
+  const lua_Integer i = opt_integer(L, 2, 1);
+  charge(L, 1 + string_span(L, i, opt_integer(L, 3, i)));
+  return call_wrapped(L);
+}
+
+// utf8.len(s, i, j): a scan of the span.
+int charged_utf8_len(lua_State* L) {
+  charge(L, 1 + string_span(L, opt_integer(L, 2, 1), opt_integer(L, 3, -1)));
+  return call_wrapped(L);
+}
+
+// utf8.offset(s, n, i), tonumber(s [, base]): at most a scan of the string.
+int charged_scan(lua_State* L) {
+  std::size_t len = 0;
+  if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &len);
+  charge(L, 1 + len);
+  return call_wrapped(L);
+}
+
+// utf8.char(...), string.char(...): one character an argument.
+int charged_args(lua_State* L) {
+  charge(L, 1 + static_cast<lua_Unsigned>(lua_gettop(L)));
+  return call_wrapped(L);
+}
+
+// table.concat(t, sep, i, j) and table.unpack(t, i, j): a turn per element
+// from i to j, which may be any range (elements can come from an __index
+// function that returns "" without allocating).
+template <int First>
+int charged_range(lua_State* L) {
+  const lua_Integer i = opt_integer(L, First, 1);
+  const lua_Integer j = lua_isnoneornil(L, First + 1) && lua_type(L, 1) == LUA_TTABLE
+                            ? luaL_len(L, 1)
+                            : opt_integer(L, First + 1, i - 1);
+  if (j >= i) charge(L, static_cast<lua_Unsigned>(j) - static_cast<lua_Unsigned>(i) + 1);
+  return call_wrapped(L);
+}
+
+// An iterator step of utf8.codes: Lua's skips every continuation byte after
+// the position, a scan as long as the string.
+int charged_codes_step(lua_State* L) {
+  std::size_t len = 0;
+  const char* s = lua_tolstring(L, 1, &len);
+  lua_Unsigned run = 0;
+  if (s) {
+    const auto n = static_cast<lua_Unsigned>(opt_integer(L, 2, 0));
+    while (n < len && run < len - n && (static_cast<unsigned char>(s[n + run]) & 0xC0) == 0x80) ++run;
+  }
+  charge(L, 1 + run);
+  return call_wrapped(L);
+}
+
+// utf8.codes(s): Lua's, with its iterator wrapped.
+int charged_codes(lua_State* L) {
+  const int results = call_wrapped(L);
+  lua_pushvalue(L, 1);  // Lua's iterator
+  lua_pushliteral(L, "utf8.codes iterator");
+  lua_pushcclosure(L, charged_codes_step, 2);
+  lua_replace(L, 1);
+  return results;
+}
+
+// table.sort(t [, less]): a heapsort of its own, every comparison charged (a
+// comparison of two strings as many units as the shorter one has bytes:
+// Lua's compares them with strcoll, in one instruction). Lua's quicksort
+// compares in C out of the hook's sight. As Lua's, it reads and writes the
+// elements with lua_geti/lua_seti, so metamethods apply, and #t is taken
+// with __len.
+class Sorter {
+ public:
+  Sorter(lua_State* L, lua_Unsigned n) : L_(L), n_(n) {}
+
+  void run() {
+    for (lua_Unsigned i = n_ / 2; i-- > 0;) sift_down(i, n_);
+    for (lua_Unsigned end = n_; end > 1; --end) {
+      swap(0, end - 1);
+      sift_down(0, end - 1);
+    }
+  }
+
+ private:
+  // 0-based positions; the table's are 1-based.
+  void get(lua_Unsigned i) { lua_geti(L_, 1, static_cast<lua_Integer>(i + 1)); }
+  void set(lua_Unsigned i) { lua_seti(L_, 1, static_cast<lua_Integer>(i + 1)); }
+  void swap(lua_Unsigned a, lua_Unsigned b) {
+    get(a);
+    get(b);
+    set(a);
+    set(b);
+  }
+  // t[a] < t[b]
+  bool less(lua_Unsigned a, lua_Unsigned b) {
+    get(a);
+    get(b);
+    std::size_t la = 0, lb = 0;
+    if (lua_type(L_, -2) == LUA_TSTRING && lua_type(L_, -1) == LUA_TSTRING) {
+      lua_tolstring(L_, -2, &la);
+      lua_tolstring(L_, -1, &lb);
+    }
+    charge(L_, 1 + std::min(la, lb));
+    bool r;
+    if (lua_isnil(L_, 2)) {
+      r = lua_compare(L_, -2, -1, LUA_OPLT) != 0;
+    } else {
+      lua_pushvalue(L_, 2);
+      lua_insert(L_, -3);
+      lua_call(L_, 2, 1);
+      r = lua_toboolean(L_, -1) != 0;
+      lua_pop(L_, 1);
+      return r;
+    }
+    lua_pop(L_, 2);
+    return r;
+  }
+  void sift_down(lua_Unsigned root, lua_Unsigned end) {
+    for (;;) {
+      lua_Unsigned child = 2 * root + 1;
+      if (child >= end) return;
+      if (child + 1 < end && less(child, child + 1)) ++child;
+      if (!less(root, child)) return;
+      swap(root, child);
+      root = child;
+    }
+  }
+
+  lua_State* L_;
+  lua_Unsigned n_;
+};
+
+int sort_body(lua_State* L) {
+  const lua_Integer n = luaL_len(L, 1);
+  luaL_checkstack(L, 8, "table.sort");
+  if (n > 1) Sorter(L, static_cast<lua_Unsigned>(n)).run();
+  return 0;
+}
+
+int sandbox_sort(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_settop(L, 2);
+  lua_pushcfunction(L, sort_body);
+  lua_insert(L, 1);
+  return finish_wrapped(L, lua_pcall(L, 2, 0, 0));
+}
+
+// rawset(t, k, v) as Lua's, except on the tables the API hands out (`h`,
+// `e`): their metatables are protected, and rawset would write past them.
+int sandbox_rawset(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  if (lua_getmetatable(L, 1)) {
+    const bool copy = lua_rawgetp(L, -1, &kCopyKey) != LUA_TNIL;
+    lua_pop(L, 2);
+    if (!copy) return luaL_error(L, "rawset: this table is read-only");
+  }
+  return call_wrapped(L);
+}
+
+// Replaces lib.name (lib nullptr: the global) by `wrapper`, with Lua's
+// function as its upvalue 1 and "lib.name" as upvalue 2.
+void wrap(lua_State* L, const char* lib, const char* name, lua_CFunction wrapper) {
+  if (lib) lua_getglobal(L, lib);
+  else lua_pushglobaltable(L);
+  lua_getfield(L, -1, name);
+  if (lib) lua_pushfstring(L, "%s.%s", lib, name);
+  else lua_pushstring(L, name);
+  lua_pushcclosure(L, wrapper, 2);
+  lua_setfield(L, -2, name);
+  lua_pop(L, 1);
+}
+
+void wrap_unseen_loops(lua_State* L) {
+  wrap(L, LUA_STRLIBNAME, "rep", charged_rep);
+  wrap(L, LUA_STRLIBNAME, "byte", charged_byte);
+  wrap(L, LUA_STRLIBNAME, "char", charged_args);
+  wrap(L, LUA_UTF8LIBNAME, "codepoint", charged_byte);
+  wrap(L, LUA_UTF8LIBNAME, "len", charged_utf8_len);
+  wrap(L, LUA_UTF8LIBNAME, "offset", charged_scan);
+  wrap(L, LUA_UTF8LIBNAME, "char", charged_args);
+  wrap(L, LUA_UTF8LIBNAME, "codes", charged_codes);
+  wrap(L, LUA_TABLIBNAME, "concat", charged_range<3>);
+  wrap(L, LUA_TABLIBNAME, "unpack", charged_range<2>);
+  wrap(L, nullptr, "tonumber", charged_scan);
+  wrap(L, nullptr, "rawset", sandbox_rawset);
+  lua_getglobal(L, LUA_TABLIBNAME);
+  lua_pushcfunction(L, sandbox_sort);
+  lua_setfield(L, -2, "sort");
+  lua_pop(L, 1);
 }
 
 // What specs cannot use: "string.find is not available in specs".
@@ -1135,6 +1617,9 @@ void open_sandboxed_libs(lua_State* L) {
   // A table.move call loops over any range it is given, out of the hook's
   // sight; patterns backtrack exponentially. Specs need neither.
   set_unavailable(L, LUA_TABLIBNAME, "move", "");
+  // Binary packing: nothing a spec needs, and "z" and padding loop in C.
+  for (const char* name : {"pack", "packsize", "unpack"}) set_unavailable(L, LUA_STRLIBNAME, name, "");
+  wrap_unseen_loops(L);
   for (const char* name : {"find", "match", "gmatch", "gsub"})
     set_unavailable(L, LUA_STRLIBNAME, name, " (no pattern matching)");
   lua_getglobal(L, LUA_STRLIBNAME);
@@ -1220,9 +1705,12 @@ void SpecLibrary::load_string(std::string_view text, const std::string& chunk_na
   lua_State* L = state_->L;
   State& s = *state_;
   s.library.clear();
+  s.variables.clear();
   s.instructions = 0;
   s.fatal.clear();
   s.over_budget = false;
+  s.block_too_big = false;
+  s.block_at.clear();
   s.timeout = false;
   s.stop_at = deadline_after(s.limits.seconds);
   const logic::ScopedNodeLimits armed(s.limits.formulas);
@@ -1230,10 +1718,18 @@ void SpecLibrary::load_string(std::string_view text, const std::string& chunk_na
   const int handler = lua_gettop(L);
   // Text only ("t"): a precompiled binary chunk could crash the VM.
   int rc = luaL_loadbufferx(L, text.data(), text.size(), ("@" + chunk_name).c_str(), "t");
+  // Every file but the prelude (whose helpers every file sees) in an
+  // environment of its own.
+  if (rc == LUA_OK && chunk_name != kPreludeName) {
+    lua_pushcfunction(L, set_file_env);
+    lua_pushvalue(L, -2);
+    rc = lua_pcall(L, 1, 0, handler);
+  }
   if (rc == LUA_OK) rc = lua_pcall(L, 0, 0, handler);
   if (rc != LUA_OK) {
     std::string msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "unknown error";
-    if (rc == LUA_ERRMEM) msg = chunk_name + ": the spec used more memory than allowed";
+    if (rc == LUA_ERRMEM)
+      msg = (s.block_too_big && !s.block_at.empty() ? s.block_at : chunk_name) + ": " + s.memory_message();
     if (s.stopped()) msg = s.fatal;  // what stopped it, whatever came after
     lua_settop(L, handler - 1);
     if (s.timeout) throw TimeoutError();

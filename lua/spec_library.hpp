@@ -8,8 +8,12 @@
 // Specs are code from strangers and run in a sandbox: no io, os, debug,
 // package or coroutine libraries, no loading of files or binary chunks, no
 // patterns, finalizers or weak tables, metatables of the API out of reach,
-// print to stderr; and limits (Limits) on the Lua heap, the instructions, the
-// time, and the formulas' depth and memory, which pcall cannot catch. A broken
+// print to stderr on one escaped line, each file in an environment of its own
+// (it cannot change what the files after it see); and limits (Limits) on the
+// Lua heap, the instructions (library calls that loop in C charged before
+// they run), the time, and the formulas' depth and memory, which pcall cannot
+// catch. A formula an axiom builds and drops, and a declared name holding a
+// control or format character, are errors at their line. A broken
 // or hostile spec ends in a SpecError ("file:line: message"), never a crash or
 // a hang; the run's deadline (engine/util/budget.hpp) passing while a file
 // loads ends it in iso::TimeoutError. docs/spec-language.md lists it all.
@@ -45,8 +49,9 @@ using Level = iso::Level;
 // Per loaded file, the standard library's included.
 struct Limits {
   std::size_t memory_bytes = 256u << 20;     // the Lua heap
-  // Lua instructions, plus one per byte allocated and per element a C
-  // function shifts: work inside one call that the count would not see.
+  // Lua instructions, plus one per byte allocated and the work of library
+  // calls that loop in C (string.rep's count, table.sort's comparisons...):
+  // work inside one call that the count would not see.
   std::uint64_t instructions = 200'000'000;
   // Wall clock: what the instruction count cannot see (one instruction
   // comparing two long strings). Not positive: none.

@@ -10,6 +10,7 @@
 #include "engine/model/schema.hpp"
 #include "engine/polygraph/explain.hpp"
 #include "engine/sat/solver.hpp"
+#include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
 
 namespace iso {
@@ -46,6 +47,18 @@ std::uint32_t id_of(const model::ConcreteInstance& inst, SortId sort, Atom a) {
   return a - u.first(sort);
 }
 
+// The tuples a witness relation of type `type` can hold on the universe `u`
+// (the product of its columns' sorts), saturating at UINT64_MAX.
+std::uint64_t possible_tuples(const Universe& u, const Type& type) {
+  std::uint64_t n = 1;
+  for (SortId s : type) {
+    const std::uint64_t count = s == kAnySort ? u.size() : u.count(s);
+    if (count != 0 && n > UINT64_MAX / count) return UINT64_MAX;
+    n *= count;
+  }
+  return n;
+}
+
 }  // namespace
 
 AbstractOptions abstract_options(const Level& level) {
@@ -60,6 +73,21 @@ Encoding::Encoding(const AbstractHistory& h, const Level& level, const PinnedRel
     : inst(model::concrete_instance(h, circuit)) {
   const Universe& u = inst.universe;
   const std::uint32_t n = u.size();
+  // Every tuple a free witness relation can hold is a circuit input and a
+  // SAT variable, built before anything else: a relation of high arity
+  // (Txn^5 on 40 transactions: 115 million tuples) is refused here rather
+  // than left to fill the memory, whatever --timeout says.
+  for (const auto& w : level.framework->witness) {
+    const bool is_pinned = std::any_of(pinned.begin(), pinned.end(),
+                                       [&](const auto& p) { return p.first == w.name; });
+    const std::uint64_t tuples = possible_tuples(u, w.rel->type);
+    if (!is_pinned && tuples > kMaxWitnessTuples)
+      throw DecideRefused(fmt::format(
+          "{}: the witness relation {} ({}) of framework {} has {} possible tuples on this "
+          "history, more than the {} the generic oracle builds",
+          level.name, w.name, logic::type_name(w.rel->type), level.framework->name, tuples,
+          kMaxWitnessTuples));
+  }
   for (const auto& w : level.framework->witness) {
     const auto arity = static_cast<std::uint32_t>(w.rel->type.size());
     auto pin = std::find_if(pinned.begin(), pinned.end(),
@@ -148,7 +176,10 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
   cnf.assert_true(goal);
   // Every witness cell gets a solver variable, so the model is total.
   for (const auto& m : witness_matrices)
-    for (const auto& cell : m.cells) cnf.literal(cell.second);
+    for (const auto& cell : m.cells) {
+      budget::poll();
+      cnf.literal(cell.second);
+    }
   auto t1 = Clock::now();
   sat::Result r = solver.solve();
   result.stats.solve_seconds = seconds_since(t1);
@@ -169,6 +200,7 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
     WitnessRelation rel{decl.name, decl.rel->type, decl.order, WitnessRelation::Form::Tuples, {}, {}, {}};
     const std::size_t arity = decl.rel->type.size();
     for (const auto& [idx, lit] : witness_matrices[i].cells) {
+      budget::poll();
       if (!circuit.eval(lit, inputs)) continue;
       std::vector<std::uint32_t> tuple(arity);
       Index rest = idx;

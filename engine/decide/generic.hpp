@@ -6,6 +6,7 @@
 // without a graph characterization, and to re-check witnesses.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -35,6 +36,13 @@ AbstractOptions abstract_options(const Level& level);
 // inputs, or of constants when pinned (`witness`, in the framework's order,
 // also bound in inst.bindings). Precondition: `h` has no INT violation and
 // no unjustified read.
+// The most tuples a witness relation the oracle searches may have on a
+// history (the product of its columns' sort sizes: Txn^3 on 160
+// transactions): each is a circuit input and a SAT variable, made before the
+// formula is translated. A level whose relation has more is refused
+// (DecideRefused) with the relation and the number named.
+inline constexpr std::uint64_t kMaxWitnessTuples = std::uint64_t{1} << 22;
+
 struct Encoding {
   Encoding(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned);
   logic::Circuit circuit;  // before inst, which is built in it

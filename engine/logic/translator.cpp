@@ -24,12 +24,16 @@ BoolMatrix variable_matrix(Circuit& c, std::uint32_t n, std::uint32_t arity,
   BoolMatrix m{arity, {}};
   for (Index i : [&] {
          std::vector<Index> idx;
-         for (const auto& t : upper) idx.push_back(tuple_index(n, t));
+         for (const auto& t : upper) {
+           budget::poll();  // as many as the relation's possible tuples
+           idx.push_back(tuple_index(n, t));
+         }
          for (const auto& cell : low.cells) idx.push_back(cell.first);
          std::sort(idx.begin(), idx.end());
          idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
          return idx;
        }()) {
+    budget::poll();
     m.cells.emplace_back(i, low.at(i) == kTrue ? kTrue : c.input());
   }
   return m;

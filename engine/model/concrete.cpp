@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "engine/model/schema.hpp"
+#include "engine/util/budget.hpp"
 
 namespace iso::model {
 
@@ -19,6 +20,7 @@ std::vector<std::vector<Atom>> all_tuples(const Universe& u, const Type& t) {
     std::uint32_t count = s == kAnySort ? u.size() : u.count(s);
     for (const auto& prefix : out)
       for (std::uint32_t i = 0; i < count; ++i) {
+        budget::poll();  // a relation of high arity has many tuples
         auto tuple = prefix;
         tuple.push_back(first + i);
         next.push_back(std::move(tuple));

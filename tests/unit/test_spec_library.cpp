@@ -15,43 +15,16 @@
 #include "engine/model/schema.hpp"
 #include "engine/util/budget.hpp"
 #include "lua/spec_library.hpp"
+#include "tests/unit/spec_helpers.hpp"
 
 using namespace iso;
 using lua::SpecError;
 using lua::SpecLibrary;
+using test::check_error;
+using test::load_error;
+using test::small_limits;
 
 namespace {
-
-// Loads `text` as "user.lua" into a fresh library and returns the error
-// message, or "" when it loaded.
-std::string load_error(const std::string& text, lua::Limits limits = {}) {
-  SpecLibrary lib(limits);
-  try {
-    lib.load_string(text, "user.lua");
-  } catch (const SpecError& e) {
-    std::string msg = e.what();
-    CHECK(msg.find('\n') == std::string::npos);  // one line
-    return msg;
-  }
-  return "";
-}
-
-// Checks that `text` fails to load with a message starting with `at`
-// ("user.lua:3:") and containing `what`.
-void check_error(const std::string& text, const std::string& at, const std::string& what,
-                 lua::Limits limits = {}) {
-  const std::string m = load_error(text, limits);
-  INFO(m);
-  CHECK(m.rfind(at, 0) == 0);
-  CHECK(m.find(what) != std::string::npos);
-}
-
-// Limits small enough that a runaway spec stops at once.
-lua::Limits small_limits() {
-  lua::Limits limits;
-  limits.instructions = 5'000'000;
-  return limits;
-}
 
 // What `f` writes to the file descriptor `fd` (1: stdout, 2: stderr).
 template <class F>

@@ -1,0 +1,2 @@
+library "u"
+level "X" { framework = "biswaz", axiom = function(h, e) return TRUE end }
