@@ -9,7 +9,7 @@
 
 #include <lualib.h>
 
-#include "lua/spec_text.hpp"
+#include "engine/history/history.hpp"
 
 namespace iso::lua::sandbox {
 
@@ -215,8 +215,10 @@ int sandbox_print(lua_State* L) {
   for (int i = 1, n = lua_gettop(L); i <= n && text.size() < kPrintBytes; ++i) {
     std::size_t len = 0;
     const char* p = luaL_tolstring(L, i, &len);
+    // Each argument escaped (escape_text) and, as Lua's print does, the
+    // arguments separated by tabs, which forge no line.
     if (i > 1) text += '\t';
-    text.append(p, std::min(len, kPrintBytes));
+    text += escape_text(std::string_view(p, std::min(len, kPrintBytes)));
     lua_pop(L, 1);
   }
   s.printed += text.size();
@@ -227,7 +229,7 @@ int sandbox_print(lua_State* L) {
   }
   // One line per call, whatever the text holds: its newlines and escapes
   // could otherwise forge lines of isosynth's own or drive the terminal.
-  fmt::print(stderr, "{}\n", located(at, "print: " + escape_line(text) + dropped));
+  fmt::print(stderr, "{}\n", located(at, "print: " + text + dropped));
   return 0;
 }
 

@@ -15,12 +15,13 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include "engine/history/history.hpp"
 #include "engine/model/schema.hpp"
 #include "engine/polygraph/dependency.hpp"
 #include "engine/util/budget.hpp"
+#include "engine/util/utf8.hpp"
 #include "lua/embedded_specs.hpp"
 #include "lua/sandbox.hpp"
-#include "lua/spec_text.hpp"
 
 namespace iso::lua {
 
@@ -37,11 +38,10 @@ bool graph_models_real_time(poly::GraphLevel g, model::RealTimeUse use) {
   return g == poly::GraphLevel::Ser && !use.begin_commit;
 }
 
-// `seconds` from now; never, when it is not positive (or beyond counting).
+// `seconds` from now (budget::time_after: saturated); never, when it is not
+// positive.
 budget::Clock::time_point deadline_after(double seconds) {
-  if (!(seconds > 0) || seconds > 1e9) return budget::Clock::time_point::max();
-  return budget::Clock::now() +
-         std::chrono::duration_cast<budget::Clock::duration>(std::chrono::duration<double>(seconds));
+  return seconds > 0 ? budget::time_after(seconds) : budget::Clock::time_point::max();
 }
 
 const char* const kExprMeta = "isosynth.expr";
@@ -374,10 +374,23 @@ int f_witness(lua_State* L) {
 // Names a spec declares are printed in reports, one per line, and in HTML and
 // DOT: one with a newline, an escape or a bidi override could forge a line or
 // hide what it says, so such names are refused where they are declared.
+// The first character of `name` a name may not hold (utf8::hidden, or a
+// byte that is not valid UTF-8), as the message shows it ("U+000A",
+// "byte 0xFF"); nullopt when there is none.
+std::optional<std::string> bad_name_char(std::string_view name) {
+  for (std::size_t i = 0; i < name.size();) {
+    const utf8::Sequence seq = utf8::sequence_at(name, i);
+    if (seq.length == 0) return fmt::format("byte 0x{:02X}", static_cast<unsigned char>(name[i]));
+    if (utf8::hidden(seq.code_point)) return fmt::format("U+{:04X}", seq.code_point);
+    i += seq.length;
+  }
+  return std::nullopt;
+}
+
 void check_name(lua_State* L, const char* kind, std::string_view name) {
   if (auto bad = bad_name_char(name))
     luaL_error(L, "%s name \"%s\" holds %s, a control or format character: names are printed "
-               "in reports and may not", kind, escape_line(name).c_str(), bad->c_str());
+               "in reports and may not", kind, escape_text(name).c_str(), bad->c_str());
 }
 
 std::string opt_string_field(lua_State* L, int table, const char* field) {
@@ -618,7 +631,7 @@ int declare_level(lua_State* L) {
   auto fw = s.framework_index.find(fw_name);
   if (fw == s.framework_index.end())
     return luaL_error(L, "level '%s': unknown framework '%s' (known: %s)", short_name.c_str(),
-                      escape_line(fw_name).c_str(), known_frameworks(s).c_str());
+                      escape_text(fw_name).c_str(), known_frameworks(s).c_str());
   std::string prefix = s.library.empty() ? fw_name : s.library;
   // "biswas.X" names its library; "PL-2.99" is a short name with a dot in it.
   auto dot = short_name.find('.');
@@ -639,7 +652,7 @@ int declare_level(lua_State* L) {
     if (!lv->graph)
       return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
                         "(\"SER\", \"SI\", \"RC\", \"RA\" or \"CC\")",
-                        name.c_str(), escape_line(graph).c_str());
+                        name.c_str(), escape_text(graph).c_str());
   }
   if (const char* bad = read_permits(L, 1, lv->permits))
     return luaL_error(L, "level '%s': permits: %s", name.c_str(), bad);
@@ -706,7 +719,7 @@ int declare_anomaly(lua_State* L) {
   auto fw = s.framework_index.find(fw_name);
   if (fw == s.framework_index.end())
     return luaL_error(L, "anomaly '%s': unknown framework '%s' (known: %s)", short_name.c_str(),
-                      escape_line(fw_name).c_str(), known_frameworks(s).c_str());
+                      escape_text(fw_name).c_str(), known_frameworks(s).c_str());
   std::string name = (s.library.empty() ? fw_name : s.library) + "." + short_name;
   if (s.anomaly_index.count(name)) return luaL_error(L, "anomaly '%s' is already declared", name.c_str());
   auto an = std::make_unique<Level>();
@@ -720,7 +733,7 @@ int declare_anomaly(lua_State* L) {
   const std::string histories = opt_string_field(L, 1, "histories");
   if (!histories.empty() && histories != "list-append")
     return luaL_error(L, "anomaly '%s': histories = \"%s\" is not known (the one kind is \"list-append\")",
-                      name.c_str(), escape_line(histories).c_str());
+                      name.c_str(), escape_text(histories).c_str());
   an->list_reads = histories == "list-append";
   lua_getfield(L, 1, "pattern");
   if (!lua_isfunction(L, -1))
@@ -755,7 +768,7 @@ int strict_index(lua_State* L) {
     if (lua_type(L, -2) == LUA_TSTRING) known += std::string(known.empty() ? "" : ", ") + lua_tostring(L, -2);
     lua_pop(L, 1);
   }
-  return luaL_error(L, "unknown relation '%s' (known here: %s)", key ? escape_line(key).c_str() : "?",
+  return luaL_error(L, "unknown relation '%s' (known here: %s)", key ? escape_text(key).c_str() : "?",
                     known.c_str());
 }
 // levels[name] of a file: the registry's, read only, so that no file can
@@ -766,7 +779,7 @@ int levels_index(lua_State* L) {
   if (lua_rawget(L, -2) != LUA_TNIL) return 1;
   const char* key = lua_tostring(L, 2);
   return luaL_error(L, "unknown level '%s' (levels are named like \"biswas.PC\")",
-                    key ? escape_line(key).c_str() : "?");
+                    key ? escape_text(key).c_str() : "?");
 }
 int levels_newindex(lua_State* L) {
   return luaL_error(L, "levels is read-only: declare a level with level \"NAME\" { ... }");

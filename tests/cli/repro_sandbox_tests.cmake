@@ -20,7 +20,7 @@ if(EXISTS ${REPRO})
            -l my.UpdateSer)
   # One print, one escaped stderr line.
   cli_test(repro.printnl 0
-           "^[^ ]*/printnl\\.lua:1: print: line1\\\\nisosynth: forged line\\\\n\\\\x1b\\[31mred$" "^1$"
+           "^[^ ]*/printnl\\.lua:1: print: line1\\\\nisosynth: forged line\\\\n\\\\u001b\\[31mred$" "^1$"
            bash -c "\"$0\" levels --spec \"$1\" 2>&1 >/dev/null | tee /dev/stderr | wc -l"
            ${BIN} ${REPRO}/printnl.lua)
   cli_test(repro.leakvar 2
@@ -31,7 +31,7 @@ if(EXISTS ${REPRO})
            "^isosynth: error: .*/nl-level\\.lua:2: level name \"L\\\\nbiswas\\.SER: allowed\" holds U\\+000A, a control or format character"
            "!allowed" ${BIN} check ${WS} --spec ${REPRO}/nl-level.lua -l "x.L\nbiswas.SER: allowed")
   cli_test(repro.nl-names-levels 2
-           "^isosynth: error: .*/nl-names\\.lua:2: level name \"L\\\\nbiswas\\.SER: allowed\\\\x1b\\[2J\" holds U\\+000A"
+           "^isosynth: error: .*/nl-names\\.lua:2: level name \"L\\\\nbiswas\\.SER: allowed\\\\u001b\\[2J\" holds U\\+000A"
            "" ${BIN} levels --spec ${REPRO}/nl-names.lua)
   cli_test(repro.nl-names-anomalies 2 "^isosynth: error: .*/nl-names\\.lua:2: level name" ""
            ${BIN} anomalies --spec ${REPRO}/nl-names.lua -l SER --scope 3,2,2)

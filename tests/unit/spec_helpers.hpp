@@ -4,11 +4,33 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <string>
 
 #include "lua/spec_library.hpp"
 
 namespace iso::test {
+
+// What `f` writes to the file descriptor `fd` (1: stdout, 2: stderr).
+template <class F>
+std::string captured(int fd, F f) {
+  std::FILE* tmp = std::tmpfile();
+  REQUIRE(tmp);
+  std::fflush(nullptr);
+  const int saved = dup(fd);
+  dup2(fileno(tmp), fd);
+  f();
+  std::fflush(nullptr);
+  dup2(saved, fd);
+  close(saved);
+  std::rewind(tmp);
+  std::string out;
+  for (int c; (c = std::fgetc(tmp)) != EOF;) out += static_cast<char>(c);
+  std::fclose(tmp);
+  return out;
+}
 
 // Loads `text` as `name` into `lib` and returns the error message, or ""
 // when it loaded.

@@ -24,28 +24,7 @@ using test::check_error;
 using test::load_error;
 using test::small_limits;
 
-namespace {
-
-// What `f` writes to the file descriptor `fd` (1: stdout, 2: stderr).
-template <class F>
-std::string captured(int fd, F f) {
-  std::FILE* tmp = std::tmpfile();
-  REQUIRE(tmp);
-  std::fflush(nullptr);
-  const int saved = dup(fd);
-  dup2(fileno(tmp), fd);
-  f();
-  std::fflush(nullptr);
-  dup2(saved, fd);
-  close(saved);
-  std::rewind(tmp);
-  std::string out;
-  for (int c; (c = std::fgetc(tmp)) != EOF;) out += static_cast<char>(c);
-  std::fclose(tmp);
-  return out;
-}
-
-}  // namespace
+using test::captured;
 
 TEST_CASE("the standard library declares every level of the issue with a doc and a source") {
   SpecLibrary lib;

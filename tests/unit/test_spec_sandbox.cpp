@@ -7,12 +7,14 @@
 #include <string>
 
 #include "lua/spec_library.hpp"
-#include "lua/spec_text.hpp"
+#include "engine/history/history.hpp"
+#include "engine/util/utf8.hpp"
 #include "tests/unit/spec_helpers.hpp"
 
 using namespace iso;
 using lua::SpecLibrary;
 using test::check_error;
+using test::captured;
 using test::load_error;
 using test::load_into;
 using test::small_limits;
@@ -160,7 +162,7 @@ TEST_CASE("names with control or format characters are refused where they are de
               "user.lua:2:", "level name \"L\\nbiswas.SER: allowed\" holds U+000A");
   check_error("library \"x\"\nanomaly \"A\\u{202E}B\" { framework = \"biswas\", pattern = function(h, e) "
               "return TRUE end }",
-              "user.lua:2:", "anomaly name \"A\\u{202e}B\" holds U+202E");
+              "user.lua:2:", "anomaly name \"A\\u202eB\" holds U+202E");
   check_error("framework \"f\\27\" { witness = {} }", "user.lua:1:", "framework name");
   check_error("framework \"f\" { witness = { [\"r\\r\"] = order(Txn) } }", "user.lua:1:", "witness name");
   check_error("library \"x\"\nlevel \"\\xff\" { framework = \"biswas\", axiom = function(h, e) return TRUE end }",
@@ -170,10 +172,13 @@ TEST_CASE("names with control or format characters are refused where they are de
                    "  axiom = function(h, e) return TRUE end }") == "");
 }
 
-TEST_CASE("escape_line: one line, control and format characters escaped") {
-  CHECK(lua::escape_line("a\nb\x1b[31m\r\t\\") == "a\\nb\\x1b[31m\\r\t\\\\");
-  CHECK(lua::escape_line("x\u202Ey\xff caf\u00e9") == "x\\u{202e}y\\xff caf\u00e9");
-  CHECK(lua::escape_line("\xc2\x85") == "\\x85");
-  CHECK(lua::unprintable(0x2066));
-  CHECK(!lua::unprintable('a'));
+TEST_CASE("print: one line per call, each argument escaped as names and values are") {
+  // Lua's tab between arguments stays; everything hidden inside one is
+  // escaped as escape_text escapes it.
+  const std::string err = captured(2, [] {
+    CHECK(load_error("print('a\\nb\\27[31m\\r\\t', 'x\\u{202E}y\\xff caf\\u{e9}')") == "");
+  });
+  CHECK(err == "user.lua:1: print: a\\nb\\u001b[31m\\r\\t\tx\\u202ey\\xff caf\u00e9\n");
+  CHECK(utf8::hidden(0x2066));
+  CHECK(!utf8::hidden('a'));
 }
