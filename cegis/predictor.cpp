@@ -171,6 +171,12 @@ class AtLeast {
 
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
                       const PredictOptions& options) {
+  return predict(ObservedTrace(observed), under, ser, options);
+}
+
+PredictResult predict(const ObservedTrace& trace, const lua::Level& under, const lua::Level& ser,
+                      const PredictOptions& options) {
+  const History& observed = trace.h;
   const PredictMode mode = options.mode;
   const auto start = Clock::now();
   PredictResult result;
@@ -181,7 +187,6 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
     throw std::invalid_argument(fmt::format("{} is not serializability with session order", ser.name));
   budget::ScopedDeadline deadline(options.timeout_seconds);
   try {
-    const ObservedTrace trace(observed);
     // The observed run first. One the level allows and serializability
     // forbids is its own answer: nothing needs to change (IsoPredict's
     // constraints hold with every boundary at its session's end). One the

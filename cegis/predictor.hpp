@@ -99,5 +99,9 @@ struct PredictOptions {
 // `fewest` says so.
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
                       const PredictOptions& options = {});
+// The same on a trace already read (a caller that reports a TraceError
+// before anything else reads it once).
+PredictResult predict(const ObservedTrace& trace, const lua::Level& under, const lua::Level& ser,
+                      const PredictOptions& options = {});
 
 }  // namespace iso::cegis

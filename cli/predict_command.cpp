@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <system_error>
 
@@ -79,8 +80,9 @@ int run_predict(const PredictArgs& a) {
   const History& h = loaded.history;
   // A trace prediction cannot read is an input error at the operation at
   // fault, told before any note so that it is the one line.
+  std::optional<cegis::ObservedTrace> trace;
   try {
-    const cegis::ObservedTrace trace(h);
+    trace.emplace(h);
   } catch (const cegis::TraceError& e) {
     throw InputError(trace_error_text(a.file, e));
   }
@@ -93,7 +95,7 @@ int run_predict(const PredictArgs& a) {
                tty ? "\r" : "", p.bound, p.candidates, p.cycles, p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
     std::fflush(stderr);
   };
-  const cegis::PredictResult r = cegis::predict(h, under, ser, o);
+  const cegis::PredictResult r = cegis::predict(*trace, under, ser, o);
   if (tty && r.seconds >= 1.0) fmt::print(stderr, "\n");
   if (r.outcome == cegis::Outcome::Timeout) {
     if (a.json)
