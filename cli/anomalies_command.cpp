@@ -51,34 +51,22 @@ std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const 
   return out;
 }
 
-int run_anomalies(const AnomaliesArgs& a) {
-  lua::SpecLibrary lib;
-  for (const auto& spec : a.specs) lib.load_file(spec);
-  std::vector<const lua::Level*> levels;
-  if (a.levels.empty()) {
-    // Synthesized examples have no database timestamps, which the
-    // Timestamp levels need: those are left out of the default table.
-    for (const lua::Level* l : lib.levels())
-      if (!l->uses_db_timestamps()) levels.push_back(l);
-  } else {
-    for (const auto& n : a.levels) levels.push_back(&lib.level(n));
-  }
-  const cegis::Scope scope = cegis::parse_scope(a.scope);
-  struct Row {
-    const lua::Level* anomaly;
-    std::optional<History> example;
-    std::vector<Verdict> verdicts;  // per level
-    bool timeout = false;
-  };
+namespace {
+
+// One anomaly of the catalogue: its smallest example (none when the scope
+// has none, or time ran out) and each level's verdict on it.
+struct Row {
+  const lua::Level* anomaly;
+  std::optional<History> example;
+  std::vector<Verdict> verdicts;  // per level
+  bool timeout = false;
+};
+
+// Every anomaly's smallest example within `scope`, synthesized, and every
+// level's verdict on it.
+std::vector<Row> catalogue(const lua::SpecLibrary& lib, const std::vector<const lua::Level*>& levels,
+                           const cegis::Scope& scope, double timeout) {
   std::vector<Row> rows;
-  // As hierarchy: the time limit left something undecided (an example not
-  // synthesized, a cell unknown), so the table is not the answer: exit 3.
-  auto exit_code = [](const std::vector<Row>& rs) {
-    const bool undecided = std::any_of(rs.begin(), rs.end(), [](const Row& r) {
-      return r.timeout || std::count(r.verdicts.begin(), r.verdicts.end(), Verdict::Unknown) > 0;
-    });
-    return undecided ? kExitTimeout : kExitOk;
-  };
   const auto start = std::chrono::steady_clock::now();
   for (const lua::Level* an : lib.anomalies()) {
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
@@ -87,7 +75,7 @@ int run_anomalies(const AnomaliesArgs& a) {
     p.deny = {an};
     p.scope = scope;
     cegis::SynthOptions opt;
-    opt.timeout_seconds = a.timeout;
+    opt.timeout_seconds = timeout;
     cegis::SynthResult r = cegis::synthesize(p, opt);
     if (r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
     Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout};
@@ -97,74 +85,94 @@ int run_anomalies(const AnomaliesArgs& a) {
     }
     rows.push_back(std::move(row));
   }
-  if (!a.html.empty()) {
-    // The Hermitage-style table, then each anomaly with its example and its
-    // picture (why the strongest level of the table forbids it, in red).
-    std::string page = html_begin(fmt::format("Anomalies within scope {}", scope.text()));
-    page += "<p>Computed by <code>isosynth anomalies</code>: each anomaly is a pattern "
-            "(<code>specs/anomalies.lua</code>); its example is the smallest history of the scope that "
-            "exhibits it, and every cell is decided by the same procedure as <code>isosynth check</code>.</p>\n"
-            "<table>\n<tr><th>level</th>";
-    for (const Row& row : rows)
-      page += fmt::format("<th><a href=\"#{}\">{}</a></th>", html_id(short_name(*row.anomaly)), html_escape(anomaly_display_name(*row.anomaly)));
-    page += "</tr>\n";
-    for (std::size_t i = 0; i < levels.size(); ++i) {
-      page += "<tr><th>" + html_escape(levels[i]->name) + "</th>";
-      for (const Row& row : rows) {
-        if (!row.example) {
-          page += "<td>?</td>";
-        } else if (row.verdicts[i] == Verdict::Allowed) {
-          page += "<td class=\"allowed\">allowed</td>";
-        } else if (row.verdicts[i] == Verdict::Violated) {
-          page += "<td class=\"forbidden\">forbidden</td>";
-        } else {
-          page += "<td>?</td>";
-        }
-      }
-      page += "</tr>\n";
-    }
-    page += "</table>\n";
+  return rows;
+}
+
+// As hierarchy: the time limit left something undecided (an example not
+// synthesized, a cell unknown), so the table is not the answer: exit 3.
+int exit_code(const std::vector<Row>& rows) {
+  const bool undecided = std::any_of(rows.begin(), rows.end(), [](const Row& r) {
+    return r.timeout || std::count(r.verdicts.begin(), r.verdicts.end(), Verdict::Unknown) > 0;
+  });
+  return undecided ? kExitTimeout : kExitOk;
+}
+
+// The page of --html: the Hermitage-style table, then each anomaly with its
+// example and its picture.
+void write_page(const std::string& dir, const std::vector<Row>& rows,
+                const std::vector<const lua::Level*>& levels, const cegis::Scope& scope) {
+  // The Hermitage-style table, then each anomaly with its example and its
+  // picture (why the strongest level of the table forbids it, in red).
+  std::string page = html_begin(fmt::format("Anomalies within scope {}", scope.text()));
+  page += "<p>Computed by <code>isosynth anomalies</code>: each anomaly is a pattern "
+          "(<code>specs/anomalies.lua</code>); its example is the smallest history of the scope that "
+          "exhibits it, and every cell is decided by the same procedure as <code>isosynth check</code>.</p>\n"
+          "<table>\n<tr><th>level</th>";
+  for (const Row& row : rows)
+    page += fmt::format("<th><a href=\"#{}\">{}</a></th>", html_id(short_name(*row.anomaly)), html_escape(anomaly_display_name(*row.anomaly)));
+  page += "</tr>\n";
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    page += "<tr><th>" + html_escape(levels[i]->name) + "</th>";
     for (const Row& row : rows) {
-      page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", html_id(short_name(*row.anomaly)),
-                          html_escape(anomaly_display_name(*row.anomaly)), html_escape(row.anomaly->doc));
       if (!row.example) {
-        page += "<p>No history of the scope exhibits it.</p>\n";
-        continue;
-      }
-      page += "<pre>" + html_escape(format_history(*row.example)) + "</pre>\n";
-      // The picture: why the last level of the table that forbids it does.
-      std::optional<std::size_t> forbidding;
-      for (std::size_t i = 0; i < levels.size(); ++i)
-        if (row.verdicts[i] == Verdict::Violated) forbidding = i;
-      std::vector<Decision> denied;
-      std::vector<Denial> ds;
-      if (forbidding) {
-        denied.push_back(decide(*row.example, *levels[*forbidding]));
-        ds.push_back({levels[*forbidding]->name, &denied.back()});
-      }
-      page += render_svg(history_dot(*row.example, {}, ds, anomaly_display_name(*row.anomaly)), "an anomaly's picture") + "\n";
-    }
-    page += html_end();
-    write_html_page(a.html, page);
-  }
-  if (a.json) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const Row& row : rows) {
-      nlohmann::json j{{"anomaly", row.anomaly->name}, {"doc", row.anomaly->doc}};
-      if (row.example) {
-        j["example"] = write_native_json(*row.example);
-        nlohmann::json v = nlohmann::json::object();
-        for (std::size_t i = 0; i < levels.size(); ++i) v[levels[i]->name] = std::string(verdict_word(row.verdicts[i]));
-        j["verdicts"] = v;
+        page += "<td>?</td>";
+      } else if (row.verdicts[i] == Verdict::Allowed) {
+        page += "<td class=\"allowed\">allowed</td>";
+      } else if (row.verdicts[i] == Verdict::Violated) {
+        page += "<td class=\"forbidden\">forbidden</td>";
       } else {
-        j["example"] = nullptr;
-        j["why"] = row.timeout ? "time limit" : "no history of the scope exhibits it";
+        page += "<td>?</td>";
       }
-      list.push_back(std::move(j));
     }
-    fmt::print("{}\n", dump_json(nlohmann::json{{"scope", scope.text()}, {"anomalies", list}}));
-    return exit_code(rows);
+    page += "</tr>\n";
   }
+  page += "</table>\n";
+  for (const Row& row : rows) {
+    page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", html_id(short_name(*row.anomaly)),
+                        html_escape(anomaly_display_name(*row.anomaly)), html_escape(row.anomaly->doc));
+    if (!row.example) {
+      page += "<p>No history of the scope exhibits it.</p>\n";
+      continue;
+    }
+    page += "<pre>" + html_escape(format_history(*row.example)) + "</pre>\n";
+    // The picture: why the last level of the table that forbids it does.
+    std::optional<std::size_t> forbidding;
+    for (std::size_t i = 0; i < levels.size(); ++i)
+      if (row.verdicts[i] == Verdict::Violated) forbidding = i;
+    std::vector<Decision> denied;
+    std::vector<Denial> ds;
+    if (forbidding) {
+      denied.push_back(decide(*row.example, *levels[*forbidding]));
+      ds.push_back({levels[*forbidding]->name, &denied.back()});
+    }
+    page += render_svg(history_dot(*row.example, {}, ds, anomaly_display_name(*row.anomaly)), "an anomaly's picture") + "\n";
+  }
+  page += html_end();
+  write_html_page(dir, page);
+}
+
+void print_json(const std::vector<Row>& rows, const std::vector<const lua::Level*>& levels,
+                const cegis::Scope& scope) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Row& row : rows) {
+    nlohmann::json j{{"anomaly", row.anomaly->name}, {"doc", row.anomaly->doc}};
+    if (row.example) {
+      j["example"] = write_native_json(*row.example);
+      nlohmann::json v = nlohmann::json::object();
+      for (std::size_t i = 0; i < levels.size(); ++i) v[levels[i]->name] = std::string(verdict_word(row.verdicts[i]));
+      j["verdicts"] = v;
+    } else {
+      j["example"] = nullptr;
+      j["why"] = row.timeout ? "time limit" : "no history of the scope exhibits it";
+    }
+    list.push_back(std::move(j));
+  }
+  fmt::print("{}\n", dump_json(nlohmann::json{{"scope", scope.text()}, {"anomalies", list}}));
+}
+
+// The catalogue for people: each anomaly with its example, then the table.
+void print_text(const std::vector<Row>& rows, const std::vector<const lua::Level*>& levels,
+                const cegis::Scope& scope) {
   fmt::print("anomalies within scope {}, each with its smallest example:\n\n", scope.text());
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const Row& row = rows[k];
@@ -191,6 +199,29 @@ int run_anomalies(const AnomaliesArgs& a) {
     }
     fmt::print("\n");
   }
+}
+
+}  // namespace
+
+int run_anomalies(const AnomaliesArgs& a) {
+  lua::SpecLibrary lib;
+  for (const auto& spec : a.specs) lib.load_file(spec);
+  std::vector<const lua::Level*> levels;
+  if (a.levels.empty()) {
+    // Synthesized examples have no database timestamps, which the
+    // Timestamp levels need: those are left out of the default table.
+    for (const lua::Level* l : lib.levels())
+      if (!l->uses_db_timestamps()) levels.push_back(l);
+  } else {
+    for (const auto& n : a.levels) levels.push_back(&lib.level(n));
+  }
+  const cegis::Scope scope = cegis::parse_scope(a.scope);
+  const std::vector<Row> rows = catalogue(lib, levels, scope, a.timeout);
+  if (!a.html.empty()) write_page(a.html, rows, levels, scope);
+  if (a.json)
+    print_json(rows, levels, scope);
+  else
+    print_text(rows, levels, scope);
   return exit_code(rows);
 }
 

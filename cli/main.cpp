@@ -106,31 +106,8 @@ void add_input_options(CLI::App* cmd, iso::cli::InputArgs& in) {
       ->type_name("INT");
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{
-      "isosynth: reason about database isolation levels.\n"
-      "Levels are Lua predicates over abstract executions (specs/*.lua, or your own with --spec)."};
-  app.require_subcommand(1);
-  app.fallthrough();  // --max-memory after the subcommand too
-  std::uint64_t max_memory = default_memory_limit();
-  app.add_option("--max-memory", max_memory,
-                 "End the run with a one-line message (exit code 2) rather than use more memory "
-                 "than this: 8G, 512M, ... (default: three quarters of the machine's memory; none or 0: "
-                 "no limit)")
-      ->transform(kMemorySize);
-  app.set_version_flag("--version", "isosynth 0.1.0");
-  app.footer(
-      "Examples:\n"
-      "  isosynth synth --allow SI --deny SER --scope 4,3,3\n"
-      "  isosynth compare RA plume.TapRA --scope 4,3,3\n"
-      "  isosynth check examples/histories/write-skew.json --level SER\n"
-      "  isosynth levels\n"
-      "  isosynth show examples/histories/long-fork.json\n"
-      "Exit codes: 0 found / allowed, 1 none / violated, 2 usage or input error, 3 timeout.");
-
-  SynthArgs synth;
+// `isosynth synth`: its options, into `synth`.
+CLI::App* add_synth(CLI::App& app, SynthArgs& synth) {
   auto* sy = app.add_subcommand("synth", "Synthesize a history allowed by some levels and violating others");
   sy->add_option("--allow", synth.allow, "Level the history must be allowed by (repeatable)");
   sy->add_option("--deny", synth.deny, "Level the history must violate (repeatable)");
@@ -154,8 +131,11 @@ int main(int argc, char** argv) {
       "  isosynth synth --allow SI --deny SER --scope 20,5,5 --no-minimize   # the first history found\n"
       "  isosynth synth --allow SI --deny SER --exhibit ReadOnlyAnomaly   # not the smallest: Fekete's\n"
       "Exit code: 0 found, 1 none within the scope, 2 usage or input error, 3 timeout.");
+  return sy;
+}
 
-  CompareArgs compare;
+// `isosynth compare`: its options, into `compare`.
+CLI::App* add_compare(CLI::App& app, CompareArgs& compare) {
   auto* co = app.add_subcommand("compare", "Compare two levels within a scope: equivalent, stronger, weaker or incomparable");
   co->add_option("a", compare.a, "First level")->required();
   co->add_option("b", compare.b, "Second level")->required();
@@ -165,8 +145,11 @@ int main(int argc, char** argv) {
       "  isosynth compare RA plume.TapRA --scope 4,3,3     # stronger: TapRA misses a pattern\n"
       "  isosynth compare SI cerone.SI                     # equivalent within 4,3,3\n"
       "'stronger' means A allows strictly fewer histories than B within the scope.");
+  return co;
+}
 
-  AnomaliesArgs anomalies;
+// `isosynth anomalies`: its options, into `anomalies`.
+CLI::App* add_anomalies(CLI::App& app, AnomaliesArgs& anomalies) {
   auto* an = app.add_subcommand("anomalies", "The catalogue of named anomalies: the smallest example of each, "
                                              "synthesized, and the table of levels allowing or forbidding it");
   an->add_option("--level,-l", anomalies.levels, "A level for the table (repeatable; default: every level)");
@@ -188,8 +171,11 @@ int main(int argc, char** argv) {
       "  isosynth anomalies -l RC -l RA -l CC -l PC -l SI -l SER --html out/   # a page for a lecture\n"
       "An anomaly is exhibited by a history when every execution has its pattern (specs/anomalies.lua).\n"
       "Exit code: 0 every example and cell found, 2 usage or input error, 3 time limit (some ?).");
+  return an;
+}
 
-  HierarchyArgs hier;
+// `isosynth hierarchy`: its options, into `hier`.
+CLI::App* add_hierarchy(CLI::App& app, HierarchyArgs& hier) {
   auto* hi = app.add_subcommand("hierarchy", "Place levels in a hierarchy within a scope: every ordered pair decided, "
                                              "equivalence classes, Hasse diagram, a minimal separating history each");
   hi->add_option("levels", hier.levels, "Levels (at least two)")->required();
@@ -206,8 +192,11 @@ int main(int argc, char** argv) {
       "  isosynth hierarchy RA CC PC SI SER --scope 4,2,3 --html out/   # a page to open in a browser\n"
       "A => B: every history A allows within the scope, B allows (A is at least as strong).\n"
       "Exit code: 0 every pair decided, 2 usage or input error, 3 time limit (some pairs undecided).");
+  return hi;
+}
 
-  CheckArgs check;
+// `isosynth check`: its options, into `check`.
+CLI::App* add_check(CLI::App& app, CheckArgs& check) {
   auto* c = app.add_subcommand("check", "Decide whether a history is allowed by isolation levels");
   c->add_option("file", check.file,
                 "History file or folder (format detected; see --format)")
@@ -263,8 +252,11 @@ int main(int argc, char** argv) {
       "Exit code, from the levels decided: 1 when one is violated, else 3 when --timeout left one\n"
       "unknown, else 0 (every decided level allows the history); 2 for a usage or input error, or\n"
       "when no level can be decided on the history (one line: why).");
+  return c;
+}
 
-  PredictArgs predict;
+// `isosynth predict`: its options, into `predict`.
+CLI::App* add_predict(CLI::App& app, PredictArgs& predict) {
   auto* pr = app.add_subcommand("predict", "From an observed run, predict a run a weak level allows and serializability "
                                            "forbids, reads taking other writers (IsoPredict)");
   pr->add_option("file", predict.file, "The observed run, in any format check reads (IsoPredict traces too)")
@@ -301,13 +293,19 @@ int main(int argc, char** argv) {
       "Exit code: 0 a prediction was found, 1 none exists, 2 usage or input error, 3 time limit. The\n"
       "observed run need not be allowed by the level (IsoPredict asks nothing of it): when it is not, the\n"
       "output says so first (JSON: \"observed\"), and the exit code is still the prediction's.");
+  return pr;
+}
 
-  LevelsArgs levels;
+// `isosynth levels`: its options, into `levels`.
+CLI::App* add_levels(CLI::App& app, LevelsArgs& levels) {
   auto* l = app.add_subcommand("levels", "List every known level with its documentation");
   l->add_option("--spec", levels.specs, "Also load levels from a Lua spec file (repeatable)");
   l->add_flag("--json", levels.json, "Print as JSON");
+  return l;
+}
 
-  ShowArgs show;
+// `isosynth show`: its options, into `show`.
+CLI::App* add_show(CLI::App& app, ShowArgs& show) {
   auto* s = app.add_subcommand("show", "Print a history in the papers' notation, or convert it to native JSON");
   s->add_option("file", show.file, "History file or folder, in any format check reads ('-': standard input)")
       ->required();
@@ -322,6 +320,49 @@ int main(int argc, char** argv) {
       "  isosynth show examples/histories/long-fork.json\n"
       "  isosynth show run.edn --json > run.json      # any format to native JSON\n"
       "Exit code: 0 shown, 2 usage or input error, 3 time limit.");
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "isosynth: reason about database isolation levels.\n"
+      "Levels are Lua predicates over abstract executions (specs/*.lua, or your own with --spec)."};
+  app.require_subcommand(1);
+  app.fallthrough();  // --max-memory after the subcommand too
+  std::uint64_t max_memory = default_memory_limit();
+  app.add_option("--max-memory", max_memory,
+                 "End the run with a one-line message (exit code 2) rather than use more memory "
+                 "than this: 8G, 512M, ... (default: three quarters of the machine's memory; none or 0: "
+                 "no limit)")
+      ->transform(kMemorySize);
+  app.set_version_flag("--version", "isosynth 0.1.0");
+  app.footer(
+      "Examples:\n"
+      "  isosynth synth --allow SI --deny SER --scope 4,3,3\n"
+      "  isosynth compare RA plume.TapRA --scope 4,3,3\n"
+      "  isosynth check examples/histories/write-skew.json --level SER\n"
+      "  isosynth levels\n"
+      "  isosynth show examples/histories/long-fork.json\n"
+      "Exit codes: 0 found / allowed, 1 none / violated, 2 usage or input error, 3 timeout.");
+
+  SynthArgs synth;
+  CLI::App* sy = add_synth(app, synth);
+  CompareArgs compare;
+  CLI::App* co = add_compare(app, compare);
+  AnomaliesArgs anomalies;
+  CLI::App* an = add_anomalies(app, anomalies);
+  HierarchyArgs hier;
+  CLI::App* hi = add_hierarchy(app, hier);
+  CheckArgs check;
+  CLI::App* c = add_check(app, check);
+  PredictArgs predict;
+  CLI::App* pr = add_predict(app, predict);
+  LevelsArgs levels;
+  CLI::App* l = add_levels(app, levels);
+  ShowArgs show;
+  CLI::App* s = add_show(app, show);
 
   try {
     app.parse(argc, argv);

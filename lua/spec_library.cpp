@@ -371,9 +371,6 @@ int f_witness(lua_State* L) {
 
 // --- declarations --------------------------------------------------------------
 
-// Names a spec declares are printed in reports, one per line, and in HTML and
-// DOT: one with a newline, an escape or a bidi override could forge a line or
-// hide what it says, so such names are refused where they are declared.
 // The first character of `name` a name may not hold (utf8::hidden, or a
 // byte that is not valid UTF-8), as the message shows it ("U+000A",
 // "byte 0xFF"); nullopt when there is none.
@@ -387,6 +384,9 @@ std::optional<std::string> bad_name_char(std::string_view name) {
   return std::nullopt;
 }
 
+// Names a spec declares are printed in reports, one per line, and in HTML and
+// DOT: one with a newline, an escape or a bidi override could forge a line or
+// hide what it says, so such names are refused where they are declared.
 void check_name(lua_State* L, const char* kind, std::string_view name) {
   if (auto bad = bad_name_char(name))
     luaL_error(L, "%s name \"%s\" holds %s, a control or format character: names are printed "

@@ -109,6 +109,59 @@ Encoding::Encoding(const AbstractHistory& h, const Level& level, const PinnedRel
   }
 }
 
+namespace {
+
+// The witness a satisfying model of `enc` (its inputs' values `inputs`)
+// gives: every witness relation's tuples, as ids of the history, and the
+// read-from of each read with several candidate writers.
+Witness decode_witness(const AbstractHistory& h, const Level& level, const Encoding& enc,
+                       const std::vector<bool>& inputs) {
+  const Circuit& circuit = enc.circuit;
+  const model::ConcreteInstance& inst = enc.inst;
+  const std::vector<BoolMatrix>& witness_matrices = enc.witness;
+  const Universe& u = inst.universe;
+  const std::uint32_t n = u.size();
+  const auto& rf = *inst.bindings.find(*model::history_schema().rf);
+  const Atom first_read = u.first(model::kRead);
+  Witness w;
+  for (std::size_t i = 0; i < level.framework->witness.size(); ++i) {
+    const auto& decl = level.framework->witness[i];
+    WitnessRelation rel{decl.name, decl.rel->type, decl.order, WitnessRelation::Form::Tuples, {}, {}, {}};
+    const std::size_t arity = decl.rel->type.size();
+    for (const auto& [idx, lit] : witness_matrices[i].cells) {
+      budget::poll();
+      if (!circuit.eval(lit, inputs)) continue;
+      std::vector<std::uint32_t> tuple(arity);
+      Index rest = idx;
+      for (std::size_t c = arity; c-- > 0;) {
+        const auto a = static_cast<Atom>(rest % n);
+        rest /= n;
+        if (!u.in_sort(a, decl.rel->type[c])) {
+          tuple.clear();
+          break;
+        }
+        tuple[c] = id_of(inst, decl.rel->type[c], a);
+      }
+      if (!tuple.empty()) rel.tuples.push_back(std::move(tuple));
+    }
+    std::sort(rel.tuples.begin(), rel.tuples.end());
+    if (decl.order && decl.order_sort == model::kTxn) rel.sequence = order_sequence(rel.tuples, h.txns);
+    w.relations.push_back(std::move(rel));
+  }
+  // Read-from choices for reads with several candidates.
+  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
+    const auto [t, j] = inst.read_of_atom[i];
+    if (h.candidates[t][j].size() < 2) continue;
+    const ExternalRead& read = h.abs[t].reads[j];
+    for (TxnId cand : h.candidates[t][j])
+      if (circuit.eval(rf.at(tuple_index(n, {inst.atom_of_txn[cand], first_read + i})), inputs))
+        w.chosen_reads.push_back({cand, t, read.op, read.key});
+  }
+  return w;
+}
+
+}  // namespace
+
 Result check_members(const AbstractHistory& h, const Level& level, const PinnedRelations& pinned,
                      const std::vector<poly::ChosenRead>& fixed_reads) {
   Result result;
@@ -193,42 +246,7 @@ Result check_members(const AbstractHistory& h, const Level& level, const PinnedR
   if (r == sat::Result::Unsat) return no_witness();
 
   result.verdict = Verdict::Allowed;
-  Witness w;
-  const std::vector<bool> inputs = cnf.input_values();
-  for (std::size_t i = 0; i < level.framework->witness.size(); ++i) {
-    const auto& decl = level.framework->witness[i];
-    WitnessRelation rel{decl.name, decl.rel->type, decl.order, WitnessRelation::Form::Tuples, {}, {}, {}};
-    const std::size_t arity = decl.rel->type.size();
-    for (const auto& [idx, lit] : witness_matrices[i].cells) {
-      budget::poll();
-      if (!circuit.eval(lit, inputs)) continue;
-      std::vector<std::uint32_t> tuple(arity);
-      Index rest = idx;
-      for (std::size_t c = arity; c-- > 0;) {
-        const auto a = static_cast<Atom>(rest % n);
-        rest /= n;
-        if (!u.in_sort(a, decl.rel->type[c])) {
-          tuple.clear();
-          break;
-        }
-        tuple[c] = id_of(inst, decl.rel->type[c], a);
-      }
-      if (!tuple.empty()) rel.tuples.push_back(std::move(tuple));
-    }
-    std::sort(rel.tuples.begin(), rel.tuples.end());
-    if (decl.order && decl.order_sort == model::kTxn) rel.sequence = order_sequence(rel.tuples, h.txns);
-    w.relations.push_back(std::move(rel));
-  }
-  // Read-from choices for reads with several candidates.
-  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
-    const auto [t, j] = inst.read_of_atom[i];
-    if (h.candidates[t][j].size() < 2) continue;
-    const ExternalRead& read = h.abs[t].reads[j];
-    for (TxnId cand : h.candidates[t][j])
-      if (circuit.eval(rf.at(tuple_index(n, {inst.atom_of_txn[cand], first_read + i})), inputs))
-        w.chosen_reads.push_back({cand, t, read.op, read.key});
-  }
-  result.witness = std::move(w);
+  result.witness = decode_witness(h, level, enc, cnf.input_values());
   return result;
 }
 
