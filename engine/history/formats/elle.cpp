@@ -203,6 +203,15 @@ class ElleReader {
   std::vector<std::pair<ElleKey, Value>> key_values(const edn::Node& map, std::string_view what);
   void pair(std::size_t op_index, const edn::Node& process);
   History build(ReadResult& result);
+  // What build() counted, for its notes.
+  struct Counts {
+    std::size_t committed = 0, aborted = 0, unknown = 0, dropped = 0, incomplete = 0;
+  };
+  // Transaction t's operations from `source`'s micro-operations (its writes
+  // only, when `writes_only`: a transaction that did not commit).
+  void add_operations(History& h, TxnId t, const ElleOp& source, bool writes_only);
+  // The notes of a read: real time, the statuses, and what was read how.
+  void add_notes(std::vector<std::string>& notes, const Counts& c) const;
   void refuse_non_transactional() const;
 
   const std::string& source_;
@@ -532,11 +541,93 @@ void ElleReader::read_ops() {
   }
 }
 
+void ElleReader::add_operations(History& h, TxnId t, const ElleOp& source, bool writes_only) {
+  auto key_of = [&](const ElleKey& k) { return h.intern_key(k.text, k.integer); };
+  const std::uint32_t line = source.line;
+  for (const auto& m : source.mops) {
+    if (m.kind == MicroOp::Kind::PredicateRead) {
+      if (writes_only) continue;
+      PredicateRead pr{m.predicate, {}};
+      for (const auto& [k, v] : m.result) pr.result.emplace_back(key_of(k), h.intern_value(v));
+      h.add_predicate_read(t, std::move(pr), line);
+      continue;
+    }
+    KeyId k = key_of(m.key);
+    if (m.kind == MicroOp::Kind::Delete) {
+      h.add_delete(t, k, line);
+    } else if (m.kind != MicroOp::Kind::Read) {
+      h.add_write(t, k, h.intern_value(m.value), line);
+    } else if (!writes_only) {
+      if (closed_predicate_ && !m.list && std::holds_alternative<std::monostate>(m.value)) {
+        // In the closed-predicate workload nil is no version: the key was
+        // unborn or dead, which a predicate read of the key alone returns
+        // as nothing.
+        if (m.key.text.find_first_of(",]") != std::string::npos || m.key.text.empty() ||
+            m.key.text.front() == ' ' || m.key.text.back() == ' ')
+          reader_.fail(source.line, source.col,
+                       fmt::format("a read of nil of key {} cannot be spelled as a predicate read "
+                                   "of that key alone",
+                                   quote_string(m.key.text)));
+        h.add_predicate_read(t, PredicateRead{fmt::format("[{},{}]", m.key.text, m.key.text), {}}, line);
+        ++absent_reads_;
+        continue;
+      }
+      if (!m.list) {
+        h.add_read(t, k, h.intern_value(m.value), line);
+        continue;
+      }
+      std::vector<ValueId> elements;
+      elements.reserve(m.elements.size());
+      for (const auto& e : m.elements) elements.push_back(h.intern_value(e));
+      h.add_list_read(t, k, std::move(elements), h.intern_value(Value{}), line);
+    }
+  }
+}
+
+void ElleReader::add_notes(std::vector<std::string>& notes, const Counts& c) const {
+  notes.push_back(fmt::format("real time is the order of events in the history: a transaction's begin "
+                              "and commit are the positions of its invocation and {} completion "
+                              "(from 0); {} is not read",
+                              field("ok"), field("time")));
+  notes.push_back(fmt::format("{} committed, {} aborted ({}), {} indeterminate ({} or never "
+                              "completed) transactions",
+                              c.committed, c.aborted, field("fail"), c.unknown, field("info")));
+  if (non_txn_ > 0)
+    notes.push_back(fmt::format("{} operations with an {} other than {} are not transactions: "
+                                "ignored",
+                                non_txn_, field("f"), field("txn")));
+  if (no_f_ > 0)
+    notes.push_back(fmt::format("{} operations have no {}: read as {}", no_f_, field("f"),
+                                field("txn")));
+  if (no_process_ > 0)
+    notes.push_back(fmt::format("{} operations have no {}: read as one process", no_process_,
+                                field("process")));
+  if (c.incomplete > 0)
+    notes.push_back(fmt::format("{} invocations never completed: read as indeterminate",
+                                c.incomplete));
+  if (orphans_ > 0)
+    notes.push_back(fmt::format("{} completions have no invocation: read on their own",
+                                orphans_));
+  if (c.dropped > 0)
+    notes.push_back(fmt::format("{} failed or indeterminate transactions write nothing: left "
+                                "out",
+                                c.dropped));
+  if (other_keys_ + other_values_ > 0)
+    notes.push_back(fmt::format("{} keys and {} values are EDN values other than integers, strings, "
+                                "keywords and nil: compared by equality, as Elle compares them, and "
+                                "shown as their EDN text",
+                                other_keys_, other_values_));
+  if (absent_reads_ > 0)
+    notes.push_back(fmt::format("{} reads of nil (an unborn or deleted key) are read as predicate reads "
+                                "of that key alone that returned nothing",
+                                absent_reads_));
+}
+
 History ElleReader::build(ReadResult& result) {
   History h;
   auto key_of = [&](const ElleKey& k) { return h.intern_key(k.text, k.integer); };
   std::unordered_set<std::string> names;
-  std::size_t committed = 0, aborted = 0, unknown = 0, dropped = 0, incomplete = 0;
+  Counts counts;
   for (const Process& p : processes_) {
     std::optional<SessionId> session;
     for (std::size_t s : p.slots) {
@@ -546,7 +637,7 @@ History ElleReader::build(ReadResult& result) {
       TxnStatus status = TxnStatus::Unknown;
       if (comp && comp->type == OpType::Ok) status = TxnStatus::Committed;
       if (comp && comp->type == OpType::Fail) status = TxnStatus::Aborted;
-      if (!comp) ++incomplete;
+      if (!comp) ++counts.incomplete;
       // Committed: the completion's micro-ops. Otherwise only writes count,
       // from the completion when it has them, else from the invocation.
       const ElleOp* source = comp && comp->has_value ? comp : inv;
@@ -556,7 +647,7 @@ History ElleReader::build(ReadResult& result) {
         for (const auto& m : source->mops)
           any = any || !writes_only || m.kind != MicroOp::Kind::Read;
       if (writes_only && !any) {
-        ++dropped;
+        ++counts.dropped;
         continue;
       }
       const ElleOp& named = comp ? *comp : *inv;
@@ -573,90 +664,16 @@ History ElleReader::build(ReadResult& result) {
       if (slot.invoke) h.txn(t).begin = static_cast<std::int64_t>(*slot.invoke);
       if (status == TxnStatus::Committed) h.txn(t).commit = static_cast<std::int64_t>(*slot.completion);
       switch (status) {
-        case TxnStatus::Committed: ++committed; break;
-        case TxnStatus::Aborted: ++aborted; break;
-        case TxnStatus::Unknown: ++unknown; break;
+        case TxnStatus::Committed: ++counts.committed; break;
+        case TxnStatus::Aborted: ++counts.aborted; break;
+        case TxnStatus::Unknown: ++counts.unknown; break;
       }
       if (!source) continue;
-      const std::uint32_t line = source->line;
-      for (const auto& m : source->mops) {
-        if (m.kind == MicroOp::Kind::PredicateRead) {
-          if (writes_only) continue;
-          PredicateRead pr{m.predicate, {}};
-          for (const auto& [k, v] : m.result) pr.result.emplace_back(key_of(k), h.intern_value(v));
-          h.add_predicate_read(t, std::move(pr), line);
-          continue;
-        }
-        KeyId k = key_of(m.key);
-        if (m.kind == MicroOp::Kind::Delete) {
-          h.add_delete(t, k, line);
-        } else if (m.kind != MicroOp::Kind::Read) {
-          h.add_write(t, k, h.intern_value(m.value), line);
-        } else if (!writes_only) {
-          if (closed_predicate_ && !m.list && std::holds_alternative<std::monostate>(m.value)) {
-            // In the closed-predicate workload nil is no version: the key was
-            // unborn or dead, which a predicate read of the key alone returns
-            // as nothing.
-            if (m.key.text.find_first_of(",]") != std::string::npos || m.key.text.empty() ||
-                m.key.text.front() == ' ' || m.key.text.back() == ' ')
-              reader_.fail(source->line, source->col,
-                           fmt::format("a read of nil of key {} cannot be spelled as a predicate read "
-                                       "of that key alone",
-                                       quote_string(m.key.text)));
-            h.add_predicate_read(t, PredicateRead{fmt::format("[{},{}]", m.key.text, m.key.text), {}}, line);
-            ++absent_reads_;
-            continue;
-          }
-          if (!m.list) {
-            h.add_read(t, k, h.intern_value(m.value), line);
-            continue;
-          }
-          std::vector<ValueId> elements;
-          elements.reserve(m.elements.size());
-          for (const auto& e : m.elements) elements.push_back(h.intern_value(e));
-          h.add_list_read(t, k, std::move(elements), h.intern_value(Value{}), line);
-        }
-      }
+      add_operations(h, t, *source, writes_only);
     }
   }
 
-  auto& notes = result.notes;
-  notes.push_back(fmt::format("real time is the order of events in the history: a transaction's begin "
-                              "and commit are the positions of its invocation and {} completion "
-                              "(from 0); {} is not read",
-                              field("ok"), field("time")));
-  notes.push_back(fmt::format("{} committed, {} aborted ({}), {} indeterminate ({} or never "
-                              "completed) transactions",
-                              committed, aborted, field("fail"), unknown, field("info")));
-  if (non_txn_ > 0)
-    notes.push_back(fmt::format("{} operations with an {} other than {} are not transactions: "
-                                "ignored",
-                                non_txn_, field("f"), field("txn")));
-  if (no_f_ > 0)
-    notes.push_back(fmt::format("{} operations have no {}: read as {}", no_f_, field("f"),
-                                field("txn")));
-  if (no_process_ > 0)
-    notes.push_back(fmt::format("{} operations have no {}: read as one process", no_process_,
-                                field("process")));
-  if (incomplete > 0)
-    notes.push_back(fmt::format("{} invocations never completed: read as indeterminate",
-                                incomplete));
-  if (orphans_ > 0)
-    notes.push_back(fmt::format("{} completions have no invocation: read on their own",
-                                orphans_));
-  if (dropped > 0)
-    notes.push_back(fmt::format("{} failed or indeterminate transactions write nothing: left "
-                                "out",
-                                dropped));
-  if (other_keys_ + other_values_ > 0)
-    notes.push_back(fmt::format("{} keys and {} values are EDN values other than integers, strings, "
-                                "keywords and nil: compared by equality, as Elle compares them, and "
-                                "shown as their EDN text",
-                                other_keys_, other_values_));
-  if (absent_reads_ > 0)
-    notes.push_back(fmt::format("{} reads of nil (an unborn or deleted key) are read as predicate reads "
-                                "of that key alone that returned nothing",
-                                absent_reads_));
+  add_notes(result.notes, counts);
   // The closed-predicate workload's initial state: its keys, with their
   // values (interned before the last key, so after the transactions).
   if (init_op_)
