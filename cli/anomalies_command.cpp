@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cegis/synthesizer.hpp"
+#include "cli/anomalies_db.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
 #include "cli/html.hpp"
@@ -217,6 +218,12 @@ int run_anomalies(const AnomaliesArgs& a) {
   }
   const cegis::Scope scope = cegis::parse_scope(a.scope);
   const std::vector<Row> rows = catalogue(lib, levels, scope, a.timeout);
+  if (!a.db.db.empty()) {
+    std::vector<CatalogueEntry> entries;
+    for (const Row& r : rows) entries.push_back({r.anomaly, r.example});
+    const int code = run_anomalies_on_database(a, entries, levels);
+    return code == kExitOk ? exit_code(rows) : code;
+  }
   if (!a.html.empty()) write_page(a.html, rows, levels, scope);
   if (a.json)
     print_json(rows, levels, scope);

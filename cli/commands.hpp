@@ -55,6 +55,15 @@ int run_check(const CheckArgs& a);
 // read); `seconds`: how long it took.
 ReadResult load(const std::string& file, const InputArgs& in, double& seconds);
 
+// How run, anomalies --db and predict --validate reach a database.
+struct DbArgs {
+  std::string db = "sqlite:";           // URL (db/connection.hpp); "sqlite:" a temporary file
+  std::vector<std::string> db_levels;   // product levels; empty: every one it offers
+  double statement_timeout = 5;         // seconds per statement, lock waits included
+  double blocked_after = 0.25;          // seconds before a statement counts as blocked
+  std::size_t attempts = 4;             // schedules tried per level at most
+};
+
 struct PredictArgs {
   std::string file;
   InputArgs input;
@@ -66,6 +75,8 @@ struct PredictArgs {
   std::size_t limit = 1;          // predictions, each changing reads no earlier one changed all of
   std::string dot;                // picture of the first prediction's cycle
   double fewest_for = 5;          // seconds to look for the prediction changing the fewest reads
+  bool validate = false;          // replay each prediction on db (IsoPredict's validation)
+  DbArgs db;
 };
 int run_predict(const PredictArgs& a);
 
@@ -114,6 +125,7 @@ struct AnomaliesArgs {
   bool json = false;
   double timeout = 0;
   std::string html;  // a folder: index.html, self-contained
+  DbArgs db;         // with db.db set: run every example on that database (Hermitage's table)
 };
 int run_anomalies(const AnomaliesArgs& a);
 // The catalogue's anomalies `h` exhibits, by their display names.
@@ -121,6 +133,19 @@ std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const 
 // How people name an anomaly: its title, else its name split into words
 // ("anomalies.LongFork" -> "long fork").
 std::string anomaly_display_name(const lua::Level& anomaly);
+
+struct RunArgs : DbArgs {
+  std::string file;
+  InputArgs input;
+  std::vector<std::string> specs;
+  std::vector<std::string> exhibit;  // anomalies a recorded run must exhibit
+  std::vector<std::string> deny;     // levels it must violate
+  std::string schedule;              // the user's: transaction names, one per statement
+  bool json = false;
+  std::string dot, svg;              // the last recorded run's picture
+  double timeout = 0;
+};
+int run_run(const RunArgs& a);
 
 struct LevelsArgs {
   std::vector<std::string> specs;

@@ -16,6 +16,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/memory_limit.hpp"
+#include "db/connection.hpp"
 #include "engine/history/formats/formats.hpp"
 #include "engine/util/budget.hpp"
 
@@ -106,6 +107,39 @@ void add_input_options(CLI::App* cmd, iso::cli::InputArgs& in) {
       ->type_name("INT");
 }
 
+// A product isolation level's name, as db::parse_level reads it.
+const CLI::Validator kProductLevel(
+    [](std::string& text) -> std::string {
+      if (iso::db::parse_level(text)) return "";
+      return fmt::format("{} is not an isolation level: read-uncommitted, read-committed, repeatable-read "
+                         "or serializable",
+                         text);
+    },
+    "LEVEL", "product isolation level");
+
+// --db and what goes with it: run, anomalies --db, predict --validate.
+void add_db_options(CLI::App* cmd, DbArgs& a, bool url_required) {
+  auto* db = cmd->add_option("--db", a.db,
+                             "The database: sqlite:FILE (embedded; sqlite: alone, a temporary file), "
+                             "postgresql:///DB?host=/socket/dir&user=U (libpq's URI), or "
+                             "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?socket=/path] (MariaDB, MySQL)");
+  if (url_required) db->required();
+  cmd->add_option("--db-level", a.db_levels,
+                  "The database's isolation level (repeatable): read-uncommitted, read-committed, "
+                  "repeatable-read, serializable; default: every level the database offers")
+      ->check(kProductLevel);
+  cmd->add_option("--statement-timeout", a.statement_timeout,
+                  "Seconds any one statement may take, lock waits included (default 5)")
+      ->check(kPositiveSeconds);
+  cmd->add_option("--blocked-after", a.blocked_after,
+                  "Seconds after which a statement that has not returned counts as blocked on a lock, and "
+                  "the other sessions go on (default 0.25)")
+      ->check(kPositiveSeconds);
+  cmd->add_option("--attempts", a.attempts,
+                  "Schedules to try per level before concluding (default 4)")
+      ->check(CLI::Range(1, 64));
+}
+
 // `isosynth synth`: its options, into `synth`.
 CLI::App* add_synth(CLI::App& app, SynthArgs& synth) {
   auto* sy = app.add_subcommand("synth", "Synthesize a history allowed by some levels and violating others");
@@ -164,9 +198,13 @@ CLI::App* add_anomalies(CLI::App& app, AnomaliesArgs& anomalies) {
                  "Give up after this many seconds in all (exit code 3; the anomalies not synthesized "
                  "by then, and the cells not decided, are shown as ?)")
       ->check(kPositiveSeconds);
+  anomalies.db.db.clear();  // no --db: the formal table only
+  add_db_options(an, anomalies.db, false);
   an->footer(
       "Examples:\n"
       "  isosynth anomalies\n"
+      "  isosynth anomalies --db sqlite:   # run every example on SQLite: Hermitage's table\n"
+      "  isosynth anomalies --db 'postgresql:///isosynth?host=/tmp/pg' -l adya.PL-2 -l SI -l SER --html out/\n"
       "  isosynth anomalies -l adya.PL-2 -l adya.PL-2.99 -l SI -l SER\n"
       "  isosynth anomalies -l RC -l RA -l CC -l PC -l SI -l SER --html out/   # a page for a lecture\n"
       "An anomaly is exhibited by a history when every execution has its pattern (specs/anomalies.lua).\n"
@@ -284,9 +322,15 @@ CLI::App* add_predict(CLI::App& app, PredictArgs& predict) {
   pr->add_option("--dot", predict.dot,
                  "Write a Graphviz picture of the first prediction: the cycle that serializability forbids, "
                  "its changed reads named in the title");
+  pr->add_flag("--validate", predict.validate,
+               "Run each prediction on the database (--db, --db-level) by a schedule that should produce its "
+               "reads, and say whether it did and whether the recorded run is unserializable");
+  add_db_options(pr, predict.db, false);
   pr->footer(
       "Examples:\n"
       "  isosynth predict trace.txt --under CC\n"
+      "  isosynth predict run.json --under RC --validate --db 'mysql://root@localhost/isosynth?socket=/tmp/m.sock' "
+      "--db-level read-committed\n"
       "  isosynth predict trace.txt --under CC --dot predicted.dot\n"
       "  isosynth predict trace.txt --under RC --mode relaxed --json\n"
       "  isosynth predict trace.txt --under CC --limit 10   # every way it could go wrong, up to 10\n"
@@ -294,6 +338,41 @@ CLI::App* add_predict(CLI::App& app, PredictArgs& predict) {
       "observed run need not be allowed by the level (IsoPredict asks nothing of it): when it is not, the\n"
       "output says so first (JSON: \"observed\"), and the exit code is still the prediction's.");
   return pr;
+}
+
+// `isosynth run`: its options, into `run`.
+CLI::App* add_run(CLI::App& app, RunArgs& run) {
+  auto* r = app.add_subcommand("run", "Run a history on a real database by a schedule that should produce its reads, "
+                                      "record what happened, and say whether the database exhibited its anomaly");
+  r->add_option("file", run.file, "The history, in any format check reads (synth --json's output, a catalogue "
+                                  "example, a prediction, ...)")
+      ->required();
+  add_input_options(r, run.input);
+  add_db_options(r, run, false);
+  r->add_option("--exhibit", run.exhibit,
+                "A catalogue anomaly the recorded run must exhibit (repeatable); default: the anomalies the "
+                "history exhibits");
+  r->add_option("--deny", run.deny, "A level the recorded run must violate (repeatable)");
+  r->add_option("--schedule", run.schedule,
+                "The order of statements: transaction names, one per statement, \"T1 T2 T1 T2 T1 T2\" "
+                "(each transaction's operations in order, then its commit); default: found from the history");
+  r->add_option("--spec", run.specs, "Load levels or anomalies from a Lua spec file (repeatable)");
+  r->add_flag("--json", run.json, "Print each level's attempts, recorded runs and verdict as JSON");
+  r->add_option("--dot", run.dot, "Write a Graphviz picture of the last recorded run, with why it exhibits the anomaly");
+  r->add_option("--svg", run.svg, "Write that picture as SVG (needs Graphviz's dot program)");
+  r->add_option("--timeout", run.timeout, "Give up after this many seconds in all (exit code 3)")
+      ->check(kPositiveSeconds);
+  r->footer(
+      "Examples:\n"
+      "  isosynth run examples/histories/write-skew.json --db sqlite:\n"
+      "  isosynth run examples/histories/write-skew.json --db 'postgresql:///isosynth?host=/tmp/pg' "
+      "--db-level repeatable-read\n"
+      "  isosynth synth --allow SI --deny SER --json > ws.json; isosynth run ws.json --db \"$URL\" --json\n"
+      "Each level's verdict: exhibited (a recorded run exhibits the anomaly), prevented by abort (the database\n"
+      "aborted a transaction), prevented by blocking (a statement waited on a lock), diverged (other values),\n"
+      "or no schedule (no interleaving of the statements returns the history's reads).\n"
+      "Exit code: 0 exhibited at every level run, 1 otherwise, 2 usage, input or database error, 3 time limit.");
+  return r;
 }
 
 // `isosynth levels`: its options, into `levels`.
@@ -363,6 +442,8 @@ int main(int argc, char** argv) {
   CLI::App* l = add_levels(app, levels);
   ShowArgs show;
   CLI::App* s = add_show(app, show);
+  RunArgs run;
+  CLI::App* ru = add_run(app, run);
 
   try {
     app.parse(argc, argv);
@@ -386,6 +467,7 @@ int main(int argc, char** argv) {
                          : *c  ? check.timeout
                          : *pr ? predict.timeout
                          : *s  ? show.timeout
+                         : *ru ? run.timeout
                                : 0;
   iso::budget::ScopedDeadline deadline(timeout);
   predict.fewest_for = std::min(predict.fewest_for, iso::budget::kMaxSeconds);  // as --timeout saturates
@@ -399,6 +481,7 @@ int main(int argc, char** argv) {
                      : *pr ? run_predict(predict)
                      : *l  ? run_levels(levels)
                      : *s  ? run_show(show)
+                     : *ru ? run_run(run)
                            : kExitError;
     // Output that did not reach its file (a full disk, a closed pipe) is a
     // failed run, whatever the verdict: the buffered rest is written now.

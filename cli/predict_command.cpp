@@ -2,6 +2,7 @@
 // serializability forbids (cegis/predictor.hpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "cegis/predictor.hpp"
 #include "cli/check_render.hpp"
 #include "cli/commands.hpp"
+#include "cli/db_run.hpp"
 #include "cli/dot.hpp"
 #include "cli/render.hpp"
 #include "engine/history/input_error.hpp"
@@ -68,6 +70,35 @@ std::string trace_error_text(const std::string& file, const cegis::TraceError& e
   return fmt::format("{}:{}: {}", source, e.line(), e.what());
 }
 
+// IsoPredict's validation (§5), on a real database: each prediction run
+// by a schedule that should produce its reads, and the recorded run
+// decided against serializability.
+struct Validation {
+  std::optional<Database> database;
+  std::vector<db::ProductLevel> levels;
+  RunSettings settings;
+};
+
+// Did the database produce the prediction itself (some attempt's reads all
+// as predicted)?
+bool produced(const RunReport& r) {
+  return std::any_of(r.attempts.begin(), r.attempts.end(), [](const Attempt& a) { return a.differences.empty(); });
+}
+
+std::string validation_text(const Validation& v, const History& p, const std::vector<RunReport>& reports) {
+  std::string out;
+  for (const RunReport& r : reports) {
+    const bool unserializable = r.verdict == RunVerdict::Exhibited;
+    out += fmt::format("validated on {}, {}: {}; {}\n", escape_text(v.database->product()), db::level_name(r.level),
+                       r.attempts.empty() ? "not run" : produced(r) ? "the database produced the prediction" : "diverged",
+                       r.attempts.empty() ? "no schedule realizes it"
+                       : unserializable   ? "the recorded run is unserializable"
+                                          : fmt::format("no recorded run is unserializable ({})", run_verdict_word(r.verdict)));
+    for (const std::string& line : describe(p, r)) out += "  " + line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 int run_predict(const PredictArgs& a) {
@@ -95,6 +126,16 @@ int run_predict(const PredictArgs& a) {
                tty ? "\r" : "", p.bound, p.candidates, p.cycles, p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
     std::fflush(stderr);
   };
+  // The database is reached before the search, so that a wrong URL or
+  // level is told at once.
+  Validation validation;
+  if (a.validate) {
+    validation.database.emplace(a.db.db);
+    validation.levels = validation.database->choose(a.db.db_levels);
+    validation.settings.statement_timeout = a.db.statement_timeout;
+    validation.settings.blocked_after = a.db.blocked_after;
+    validation.settings.attempts = a.db.attempts;
+  }
   const cegis::PredictResult r = cegis::predict(*trace, under, ser, o);
   if (tty && r.seconds >= 1.0) fmt::print(stderr, "\n");
   if (r.outcome == cegis::Outcome::Timeout) {
@@ -137,6 +178,13 @@ int run_predict(const PredictArgs& a) {
     const auto& changed = r.runs[i].changed;
     const Decision allowed = decide(p, under, opt);
     const Decision denied = decide(p, ser, opt);
+    std::vector<RunReport> validated;
+    if (validation.database) {
+      if (auto why = db::unsupported(p)) throw InputError(fmt::format("{}: --validate: {}", a.file, *why));
+      const db::ScheduleSearch schedules = schedules_for(p, "", validation.settings.attempts);
+      for (db::ProductLevel l : validation.levels)
+        validated.push_back(run_on_database(*validation.database, l, p, schedules, {&ser}, validation.settings));
+    }
     if (i == 0 && !a.dot.empty() && denied.anomaly) {
       std::string title = fmt::format("{} in a run {} allows", denied.anomaly->name, under.name);
       for (const auto& c : changed)
@@ -149,11 +197,23 @@ int run_predict(const PredictArgs& a) {
       for (const auto& c : changed)
         cs.push_back({{"reader", h.txn_name(c.reader)}, {"op", c.op + 1}, {"observed", h.txn_name(c.observed)},
                       {"writer", h.txn_name(c.writer)}});
-      runs.push_back({{"history", write_native_json(p)},
-                      {"changed", cs},
-                      {"dropped", dropped_ops(h, p)},
-                      {"allowed", decision_json(p, under, allowed, true)},
-                      {"denied", decision_json(p, ser, denied, false)}});
+      nlohmann::json run{{"history", write_native_json(p)},
+                         {"changed", cs},
+                         {"dropped", dropped_ops(h, p)},
+                         {"allowed", decision_json(p, under, allowed, true)},
+                         {"denied", decision_json(p, ser, denied, false)}};
+      if (validation.database) {
+        nlohmann::json v = nlohmann::json::array();
+        for (const RunReport& rep : validated) {
+          nlohmann::json j = report_json(p, rep);
+          j["produced"] = produced(rep);
+          v.push_back(std::move(j));
+        }
+        run["validation"] = {{"database", db::redact_url(validation.database->url())},
+                             {"product", validation.database->product()},
+                             {"runs", std::move(v)}};
+      }
+      runs.push_back(std::move(run));
       continue;
     }
     const std::size_t dropped = dropped_ops(h, p);
@@ -181,6 +241,7 @@ int run_predict(const PredictArgs& a) {
                             changed.size(), r.fewest_below);
     }
     text += "\n" + decision_text(p, under, allowed, true) + decision_text(p, ser, denied, false);
+    if (validation.database) text += "\n" + validation_text(validation, p, validated);
   }
   if (a.json)
     fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "found"}, {"under", under.name}, {"mode", a.mode},

@@ -16,6 +16,8 @@
 #include <lualib.h>
 
 #include "engine/history/history.hpp"
+#include "engine/history/input_error.hpp"
+#include "engine/history/one_line.hpp"
 #include "engine/model/schema.hpp"
 #include "engine/polygraph/dependency.hpp"
 #include "engine/util/budget.hpp"
@@ -698,7 +700,7 @@ int declare_level(lua_State* L) {
 }
 
 // anomaly "NAME" { framework = "adya", title = "...", doc = "...", histories = "list-append",
-//                  pattern = function(h, e) ... end }
+//                  run_example = "T1: ... | T2: ...", pattern = function(h, e) ... end }
 // A history exhibits the anomaly when every execution of the framework
 // satisfies the pattern; it is stored as the level "no NAME" (the pattern
 // negated), which rejects exactly those histories. That level permits
@@ -735,6 +737,16 @@ int declare_anomaly(lua_State* L) {
     return luaL_error(L, "anomaly '%s': histories = \"%s\" is not known (the one kind is \"list-append\")",
                       name.c_str(), escape_text(histories).c_str());
   an->list_reads = histories == "list-append";
+  an->run_example = opt_string_field(L, 1, "run_example");
+  if (!an->run_example.empty()) {
+    std::string bad;
+    try {
+      (void)parse_one_line(an->run_example, "run_example");
+    } catch (const InputError& e) {
+      bad = e.what();
+    }
+    if (!bad.empty()) return luaL_error(L, "anomaly '%s': %s", name.c_str(), escape_text(bad).c_str());
+  }
   lua_getfield(L, 1, "pattern");
   if (!lua_isfunction(L, -1))
     return luaL_error(L, "anomaly '%s': 'pattern' must be a function(h, e) returning a formula",

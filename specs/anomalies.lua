@@ -74,6 +74,9 @@ anomaly "NonRepeatableRead" {
   title = "non-repeatable read",
   doc = "Non-repeatable (fuzzy) read (Berenson et al. 1995, P2; Plume's TAP-j): a transaction "
      .. "reads x twice and the reads return the writes of two different transactions",
+  -- Synthesis finds r(x,1) r(x,0): no database returns the older value
+  -- second. On a database, T2 commits between the two reads.
+  run_example = "T1: r(x,0) r(x,1) | T2: w(x,1)",
   -- The pattern Plume's level forbids (plume.lua; it reads no witness).
   pattern = function(h, e) return NOT(levels["plume.NoNonRepeatableRead"](h, e)) end,
 }
@@ -82,6 +85,9 @@ anomaly "CircularInformationFlow" {
   framework = "adya",
   doc = "Circular information flow (Adya 1999, G1c): a cycle of write and read dependencies; "
      .. "each transaction sees the other's effects",
+  -- The smallest example reads the other's write before making its own,
+  -- which no interleaving does; Hermitage's G1c writes first, two keys.
+  run_example = "T1: w(x,1) r(y,1) | T2: w(y,1) r(x,1)",
   pattern = function(h, e) return NOT(acyclic((Obj .. e.ww) + h.wr)) end,
 }
 
@@ -156,6 +162,9 @@ anomaly "G0" {
      .. "dependencies; the transactions' writes to two keys are installed in opposite orders, "
      .. "which only version orders revealed by the history (list-append reads) can show",
   histories = "list-append",
+  -- On a database, each writer's appends interleave and a third
+  -- transaction reads both lists (Hermitage's G0 reads after both commit).
+  run_example = "T1: w(x,1) w(y,1) | T2: w(x,2) w(y,2) | T3: r(x,[1 2]) r(y,[2 1])",
   pattern = function(h, e) return NOT(acyclic(Obj .. e.ww)) end,
 }
 
@@ -182,6 +191,10 @@ anomaly "Phantom" {
      .. "yet t1 reads t2's write of y",
   -- A predicate anti-dependency: a read in h.wrx and not h.item_wrx, of a
   -- predicate read (or write).
+  -- The smallest example reads through a predicate an uncommitted write
+  -- (only read uncommitted shows it); Berenson's phantom: the predicate
+  -- read misses a write that commits before t1's next read.
+  run_example = "T1: pr(v!=0: {}) r(y,1) | T2: w(x,1) w(y,1)",
   pattern = function(h, e)
     return exists(Obj, Obj, Txn, Txn, function(x, y, t1, t2)
       return rw(h, e, x, t1, t2, h.wrx - h.item_wrx) & h.wrx(t2, y, t1)

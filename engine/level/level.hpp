@@ -57,6 +57,12 @@ struct Level {
   // orders (the catalogue's G0): synthesis searches list-append histories
   // for it.
   bool list_reads = false;
+  // An anomaly's example for running on a database (`isosynth anomalies
+  // --db`), in the one-line notation (engine/history/one_line.hpp), where
+  // no schedule realizes the smallest example synthesis finds, or only one
+  // with dirty reads where a weaker interleaving shows it: its reads come
+  // before its writes, as synthesized histories order them. Empty: none.
+  std::string run_example;
 
   // The whole constraint on an execution: order witnesses, wf, and the axiom.
   logic::FormulaPtr constraint() const;

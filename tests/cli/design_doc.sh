@@ -21,7 +21,7 @@ cd "$work" || exit 1
 problem() { echo "docs/design.md: $*"; status=1; }
 
 [ -f "$doc" ] || { echo "no $doc"; exit 1; }
-tops='engine|lua|specs|cegis|cli|tests|fuzz|examples|bench|docs|scripts'
+tops='engine|lua|specs|cegis|db|cli|tests|fuzz|examples|bench|docs|scripts'
 
 # 1a. The layout tree: the first fenced block after "## 3. Layout". A line
 # "  name/   text" is a folder inside the last folder of smaller indentation.

@@ -1,0 +1,245 @@
+#include "cli/anomalies_db.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/db_run.hpp"
+#include "cli/dot.hpp"
+#include "cli/html.hpp"
+#include "cli/render.hpp"
+#include "db/schedule.hpp"
+#include "engine/decide/decide.hpp"
+#include "engine/history/json_format.hpp"
+#include "engine/history/one_line.hpp"
+#include "engine/history/printer.hpp"
+
+namespace iso::cli {
+
+namespace {
+
+// One anomaly as run: the example chosen and its schedules.
+struct Runnable {
+  const lua::Level* anomaly = nullptr;
+  std::optional<History> example;  // none: neither example has a schedule
+  bool declared = false;           // the anomaly's run_example, not the synthesized one
+  db::ScheduleSearch schedules;
+  std::vector<Verdict> formal;     // per formal level, on the example
+};
+
+// How weak an interpretation a schedule needs: snapshot reads are the
+// strongest (every product level shows them), dirty writes the weakest.
+int weakness(const db::Schedule& s) {
+  return static_cast<int>(s.model) + (s.dirty_writes ? 3 : 0);
+}
+
+// The example to run: of the synthesized one and the declared run_example,
+// the one some schedule realizes with the strongest read model (so that a
+// level that shows the anomaly can show it on that example), the
+// synthesized one on a tie.
+Runnable choose(const CatalogueEntry& e, const RunSettings& settings) {
+  Runnable best{e.anomaly, std::nullopt, false, {{}, true}, {}};
+  std::vector<std::pair<History, bool>> candidates;
+  if (e.synthesized && !db::unsupported(*e.synthesized)) candidates.emplace_back(*e.synthesized, false);
+  if (!e.anomaly->run_example.empty())
+    candidates.emplace_back(parse_one_line(e.anomaly->run_example, e.anomaly->name + ".run_example"), true);
+  for (auto& [h, declared] : candidates) {
+    db::ScheduleOptions opt;
+    opt.max_schedules = settings.attempts;
+    db::ScheduleSearch s = db::find_schedules(h, opt);
+    const bool better = !s.schedules.empty() &&
+                        (!best.example || best.schedules.schedules.empty() ||
+                         weakness(s.schedules.front()) < weakness(best.schedules.schedules.front()));
+    if (!best.example || better) {
+      best.example = std::move(h);
+      best.declared = declared;
+      best.schedules = std::move(s);
+    }
+  }
+  return best;
+}
+
+struct Cell {
+  std::optional<RunReport> report;  // none: no example
+};
+
+char letter(const Cell& c) {
+  if (!c.report) return '?';
+  switch (c.report->verdict) {
+    case RunVerdict::Exhibited: return 'E';
+    case RunVerdict::PreventedByAbort: return 'A';
+    case RunVerdict::PreventedByBlocking: return 'B';
+    case RunVerdict::Diverged: return 'D';
+    case RunVerdict::Reproduced: return 'E';
+    case RunVerdict::Unrealizable: return 'n';
+  }
+  return '?';
+}
+
+bool decided(const Cell& c) { return c.report && c.report->verdict != RunVerdict::Unrealizable; }
+bool exhibited(const Cell& c) { return c.report && c.report->verdict == RunVerdict::Exhibited; }
+
+// The formal levels whose verdicts on the examples match the product
+// level's row: allowed where the database exhibited the anomaly, forbidden
+// where it prevented it (cells without a run say nothing).
+std::vector<std::string> behaves_as(const std::vector<Runnable>& rows, const std::vector<Cell>& cells,
+                                    const std::vector<const lua::Level*>& formal) {
+  std::vector<std::string> out;
+  for (std::size_t f = 0; f < formal.size(); ++f) {
+    bool match = true;
+    for (std::size_t r = 0; r < rows.size() && match; ++r) {
+      if (!decided(cells[r]) || rows[r].formal.empty()) continue;
+      const Verdict v = rows[r].formal[f];
+      if (v == Verdict::Unknown || v == Verdict::NotApplicable) continue;
+      match = (v == Verdict::Allowed) == exhibited(cells[r]);
+    }
+    if (match) out.push_back(formal[f]->name);
+  }
+  return out;
+}
+
+std::string cell_line(const Runnable& row, const Cell& c) {
+  if (!row.example) return "no example";
+  if (!c.report) return "?";
+  std::string s = run_verdict_word(c.report->verdict);
+  if (c.report->attempts.empty()) return s;
+  const Attempt& a = c.report->attempts.back();
+  return fmt::format("{}; recorded {}", s, history_one_line(a.record.recorded));
+}
+
+void write_page(const AnomaliesArgs& a, const Database& database, const std::vector<db::ProductLevel>& levels,
+                const std::vector<Runnable>& rows, const std::vector<std::vector<Cell>>& cells,
+                const std::vector<std::vector<std::string>>& matches) {
+  std::string page = html_begin(fmt::format("Anomalies on {}", database.product()));
+  page += fmt::format("<p>Computed by <code>isosynth anomalies --db</code> on {} ({}): each anomaly's example was run "
+                      "at each level by the schedule that should produce its reads, and what the database returned "
+                      "was recorded and checked. E: exhibited; A: prevented by abort; B: prevented by blocking; "
+                      "D: the database returned other values; n: no schedule realizes the example.</p>\n",
+                      html_escape(database.product()), html_escape(db::redact_url(database.url())));
+  page += "<table>\n<tr><th>level</th>";
+  for (const Runnable& r : rows)
+    page += fmt::format("<th>{}</th>", html_escape(anomaly_display_name(*r.anomaly)));
+  page += "<th>behaves as</th></tr>\n";
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    page += "<tr><th>" + html_escape(db::level_name(levels[l])) + "</th>";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const char c = letter(cells[l][r]);
+      page += fmt::format("<td class=\"{}\"><a href=\"#{}\">{}</a></td>",
+                          c == 'E' ? "allowed" : c == 'n' || c == '?' ? "" : "forbidden",
+                          html_id(fmt::format("{}-{}", rows[r].anomaly->name, l)), c);
+    }
+    page += "<td>" + html_escape(fmt::format("{}", fmt::join(matches[l], ", "))) + "</td></tr>\n";
+  }
+  page += "</table>\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    page += fmt::format("<h2>{}</h2>\n<p>{}</p>\n", html_escape(anomaly_display_name(*rows[r].anomaly)),
+                        html_escape(rows[r].anomaly->doc));
+    if (!rows[r].example) continue;
+    page += "<pre>" + html_escape(history_one_line(*rows[r].example)) + "</pre>\n";
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      const Cell& c = cells[l][r];
+      page += fmt::format("<h3 id=\"{}\">{}: {}</h3>\n", html_id(fmt::format("{}-{}", rows[r].anomaly->name, l)),
+                          html_escape(db::level_name(levels[l])),
+                          html_escape(c.report ? run_verdict_word(c.report->verdict) : "?"));
+      if (!c.report) continue;
+      std::string lines;
+      for (const std::string& line : describe(*rows[r].example, *c.report)) lines += line + "\n";
+      page += "<pre>" + html_escape(lines) + "</pre>\n";
+      if (c.report->attempts.empty()) continue;
+      const Attempt& last = c.report->attempts.back();
+      std::vector<Decision> decisions;
+      std::vector<Denial> denials;
+      decisions.reserve(last.exhibits.size());
+      for (const lua::Level* t : last.exhibits) {
+        decisions.push_back(decide(last.record.recorded, *t));
+        denials.push_back({t->name, &decisions.back()});
+      }
+      page += render_svg(history_dot(last.record.recorded, {}, denials,
+                                     fmt::format("recorded at {}: {}", db::level_name(levels[l]),
+                                                 run_verdict_word(c.report->verdict))),
+                         "a recorded run's picture") +
+              "\n";
+    }
+  }
+  page += html_end();
+  write_html_page(a.html, page);
+}
+
+}  // namespace
+
+int run_anomalies_on_database(const AnomaliesArgs& a, const std::vector<CatalogueEntry>& entries,
+                              const std::vector<const lua::Level*>& formal_levels) {
+  const Database database(a.db.db);
+  const std::vector<db::ProductLevel> levels = database.choose(a.db.db_levels);
+  RunSettings settings;
+  settings.statement_timeout = a.db.statement_timeout;
+  settings.blocked_after = a.db.blocked_after;
+  settings.attempts = a.db.attempts;
+
+  std::vector<Runnable> rows;
+  for (const CatalogueEntry& e : entries) {
+    Runnable r = choose(e, settings);
+    if (r.example)
+      for (const lua::Level* f : formal_levels) r.formal.push_back(decide(*r.example, *f).verdict);
+    rows.push_back(std::move(r));
+  }
+  std::vector<std::vector<Cell>> cells(levels.size(), std::vector<Cell>(rows.size()));
+  for (std::size_t l = 0; l < levels.size(); ++l)
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      if (!rows[r].example) continue;
+      fmt::print(stderr, "anomalies: {} at {}\n", anomaly_display_name(*rows[r].anomaly), db::level_name(levels[l]));
+      cells[l][r].report = run_on_database(database, levels[l], *rows[r].example, rows[r].schedules,
+                                           {rows[r].anomaly}, settings);
+    }
+  std::vector<std::vector<std::string>> matches;
+  for (std::size_t l = 0; l < levels.size(); ++l) matches.push_back(behaves_as(rows, cells[l], formal_levels));
+
+  if (!a.html.empty()) write_page(a, database, levels, rows, cells, matches);
+  if (a.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      nlohmann::json j{{"anomaly", rows[r].anomaly->name}, {"declared_example", rows[r].declared}};
+      j["example"] = rows[r].example ? write_native_json(*rows[r].example) : nlohmann::json(nullptr);
+      nlohmann::json runs = nlohmann::json::array();
+      for (std::size_t l = 0; l < levels.size(); ++l)
+        if (cells[l][r].report) runs.push_back(report_json(*rows[r].example, *cells[l][r].report));
+      j["runs"] = std::move(runs);
+      list.push_back(std::move(j));
+    }
+    nlohmann::json placed = nlohmann::json::object();
+    for (std::size_t l = 0; l < levels.size(); ++l) placed[db::level_name(levels[l])] = matches[l];
+    fmt::print("{}\n", dump_json(nlohmann::json{{"database", db::redact_url(database.url())},
+                                                 {"product", database.product()},
+                                                 {"anomalies", std::move(list)},
+                                                 {"behaves_as", std::move(placed)}}));
+    return kExitOk;
+  }
+  fmt::print("database: {}\n\n", escape_text(database.product()));
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    fmt::print("{}. {}: {}\n", r + 1, escape_text(anomaly_display_name(*rows[r].anomaly)),
+               rows[r].example ? history_one_line(*rows[r].example) : "(no example)");
+    for (std::size_t l = 0; l < levels.size(); ++l)
+      fmt::print("   {}: {}\n", db::level_name(levels[l]), cell_line(rows[r], cells[l][r]));
+  }
+  std::size_t width = 0;
+  for (auto l : levels) width = std::max(width, db::level_name(l).size());
+  fmt::print("\nlevel x anomaly (E: exhibited, A: prevented by abort, B: prevented by blocking, "
+             "D: other values, n: no schedule):\n{:<{}}", "", width + 2);
+  for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>3}", r + 1);
+  fmt::print("\n");
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    fmt::print("{:<{}}", db::level_name(levels[l]), width + 2);
+    for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>3}", letter(cells[l][r]));
+    fmt::print("\n");
+  }
+  fmt::print("\nbehaves as, on this catalogue (the formal levels allowing exactly what it exhibited):\n");
+  for (std::size_t l = 0; l < levels.size(); ++l)
+    fmt::print("  {}: {}\n", db::level_name(levels[l]),
+               matches[l].empty() ? "none of the levels" : fmt::format("{}", fmt::join(matches[l], ", ")));
+  return kExitOk;
+}
+
+}  // namespace iso::cli
