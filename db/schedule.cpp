@@ -98,9 +98,11 @@ FingerprintSet::Print fingerprint(const std::vector<std::uint32_t>& words) {
 // (unless `seen` has their steps already: an earlier pass found them).
 class Search {
  public:
+  // `nodes`: the nodes searched so far, in all passes; this pass stops
+  // when they reach `limit`.
   Search(const History& h, const Pass& pass, const ScheduleOptions& opt, std::uint64_t& nodes,
-         std::vector<Schedule>& out, std::set<std::vector<std::pair<TxnId, std::uint64_t>>>& seen)
-      : h_(h), pass_(pass), opt_(opt), nodes_(nodes), out_(out), seen_(seen), ex_(h, pass.model) {
+         std::uint64_t limit, std::vector<Schedule>& out, std::set<std::vector<std::pair<TxnId, std::uint64_t>>>& seen)
+      : h_(h), pass_(pass), opt_(opt), nodes_(nodes), limit_(limit), out_(out), seen_(seen), ex_(h, pass.model) {
     const std::size_t n = h.num_txns();
     done_.resize(n);
     ndone_.assign(n, 0);
@@ -254,7 +256,7 @@ class Search {
   // Does some schedule complete the path? Remembers the states from which
   // none does (searched to the end, not cut by the budget).
   bool dfs() {
-    if (nodes_ >= opt_.max_nodes) {
+    if (nodes_ >= limit_) {
       exhausted_ = true;
       return false;
     }
@@ -307,6 +309,7 @@ class Search {
   Pass pass_;
   const ScheduleOptions& opt_;
   std::uint64_t& nodes_;
+  std::uint64_t limit_;
   std::vector<Schedule>& out_;
   std::set<std::vector<std::pair<TxnId, std::uint64_t>>>& seen_;
   Execution ex_;
@@ -338,27 +341,30 @@ bool has_swappable_ops(const Execution& ex, const History& h) {
 ScheduleSearch find_schedules(const History& h, const ScheduleOptions& opt) {
   ScheduleSearch result;
   if (opt.max_schedules == 0) return result;
-  {
-    const Execution facts(h, ReadModel::Snapshot);
-    // A read of a value that no write of its key produces and that is not
-    // the initial one: no interleaving returns it.
-    if (!facts.values_written(h)) return result;
-    std::set<std::vector<std::pair<TxnId, std::uint64_t>>> seen;
-    std::uint64_t nodes = 0;
-    const bool swappable = has_swappable_ops(facts, h);
-    for (const bool dirty : {false, true})
-      for (const bool reorder : {false, true}) {
-        if (dirty && !reorder) continue;  // the third pass reorders too
-        if (reorder && !dirty && !swappable) continue;  // the same as the first
-        for (ReadModel m : {ReadModel::Snapshot, ReadModel::Committed, ReadModel::Uncommitted}) {
-          Search search(h, Pass{m, reorder, dirty}, opt, nodes, result.schedules, seen);
-          if (!search.run()) {
-            result.complete = false;
-            return result;
-          }
-          if (result.schedules.size() >= opt.max_schedules) return result;
-        }
-      }
+  const Execution facts(h, ReadModel::Snapshot);
+  // A read of a value that no write of its key produces and that is not
+  // the initial one: no interleaving returns it.
+  if (!facts.values_written(h)) return result;
+  std::set<std::vector<std::pair<TxnId, std::uint64_t>>> seen;
+  const bool swappable = has_swappable_ops(facts, h);
+  std::vector<Pass> passes;
+  for (const bool dirty : {false, true})
+    for (const bool reorder : {false, true}) {
+      if (dirty && !reorder) continue;  // the third pass reorders too
+      if (reorder && !dirty && !swappable) continue;  // the same as the first
+      for (ReadModel m : {ReadModel::Snapshot, ReadModel::Committed, ReadModel::Uncommitted})
+        passes.push_back(Pass{m, reorder, dirty});
+    }
+  // Each pass gets an equal share of the nodes the earlier ones left, so
+  // that one pass that cannot be searched to its end (often Snapshot's,
+  // when the history is far from snapshot isolation) does not leave the
+  // later ones, which may find a schedule at once, nothing.
+  std::uint64_t nodes = 0;
+  for (std::size_t i = 0; i < passes.size(); ++i) {
+    const std::uint64_t share = (opt.max_nodes - nodes) / (passes.size() - i);
+    Search search(h, passes[i], opt, nodes, nodes + share, result.schedules, seen);
+    if (!search.run()) result.complete = false;
+    if (result.schedules.size() >= opt.max_schedules) break;
   }
   return result;
 }
