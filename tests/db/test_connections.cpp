@@ -363,3 +363,100 @@ TEST_CASE("db.sqlite: keys with quotes and unicode round-trip") {
 }
 
 }  // namespace iso::db::test
+
+// --- PostgreSQL ---------------------------------------------------------------
+
+namespace iso::db::test {
+namespace {
+
+std::string pg() { return server_url("ISOSYNTH_PG_URL"); }
+
+// The same URL with another parameter value, e.g. another database.
+std::string with(std::string url, const std::string& from, const std::string& to) {
+  const auto at = url.find(from);
+  REQUIRE(at != std::string::npos);
+  return url.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("db.postgres: reset and read") {
+  check_reset_and_read(pg());
+  CHECK(open(pg())->product().rfind("PostgreSQL 15.", 0) == 0);
+}
+TEST_CASE("db.postgres: write and append") { check_write_and_append(pg()); }
+TEST_CASE("db.postgres: predicates") { check_predicates(pg()); }
+TEST_CASE("db.postgres: levels") {
+  check_levels(pg(), {ProductLevel::ReadCommitted, ProductLevel::RepeatableRead, ProductLevel::Serializable},
+               ProductLevel::ReadUncommitted);
+}
+TEST_CASE("db.postgres: a write waits for another's uncommitted write") {
+  check_blocking(pg(), ProductLevel::ReadCommitted);
+}
+TEST_CASE("db.postgres: the statement timeout ends a lock wait") {
+  check_timeout(pg(), ProductLevel::ReadCommitted, {Kind::Timeout});
+}
+TEST_CASE("db.postgres: repeatable read aborts a concurrent update") {
+  auto a = open(pg()), b = open(pg());
+  a->reset_table({{"x", false, 0}});
+  require_ok(a->begin(ProductLevel::RepeatableRead));
+  require_ok(b->begin(ProductLevel::RepeatableRead));
+  CHECK(read_value(*a, "x") == 0);
+  CHECK(read_value(*b, "x") == 0);  // b's snapshot
+  require_ok(a->write("x", 1));
+  require_ok(a->commit());
+  const Status s = b->write("x", 2);
+  CHECK(s.kind == Kind::Aborted);
+  CHECK(s.sqlstate == "40001");
+  require_ok(b->abort());
+  require_ok(b->begin(ProductLevel::RepeatableRead));
+  CHECK(read_value(*b, "x") == 1);
+  require_ok(b->commit());
+}
+TEST_CASE("db.postgres: write skew commits at repeatable read and aborts at serializable") {
+  for (const auto level : {ProductLevel::RepeatableRead, ProductLevel::Serializable}) {
+    CAPTURE(level_name(level));
+    auto a = open(pg()), b = open(pg());
+    a->reset_table({{"x", false, 0}, {"y", false, 0}});
+    require_ok(a->begin(level));
+    require_ok(b->begin(level));
+    CHECK(read_value(*a, "x") == 0);
+    CHECK(read_value(*a, "y") == 0);
+    CHECK(read_value(*b, "x") == 0);
+    CHECK(read_value(*b, "y") == 0);
+    int aborted = 0;
+    auto step = [&](Connection& c, auto&& f) {
+      if (aborted) return;
+      const Status s = f(c);
+      if (!s.ok()) {
+        CHECK(s.kind == Kind::Aborted);
+        CHECK(s.sqlstate == "40001");
+        ++aborted;
+      }
+    };
+    step(*a, [](Connection& c) { return c.write("x", 1); });
+    step(*b, [](Connection& c) { return c.write("y", 1); });
+    step(*a, [](Connection& c) { return c.commit(); });
+    step(*b, [](Connection& c) { return c.commit(); });
+    CHECK(aborted == (level == ProductLevel::Serializable ? 1 : 0));
+    (void)a->abort();
+    (void)b->abort();
+  }
+}
+TEST_CASE("db.postgres: a table of that name with other columns is refused") {
+  postgres_exec(pg(), "DROP TABLE IF EXISTS isosynth.kv; CREATE SCHEMA IF NOT EXISTS isosynth; "
+                      "CREATE TABLE isosynth.kv (k text, v int)");
+  check_other_columns(pg(), "isosynth.kv");
+  postgres_exec(pg(), "DROP TABLE isosynth.kv");
+  auto c = open(pg());
+  c->reset_table({{"x", false, 0}});  // made again, as isosynth makes it
+}
+TEST_CASE("db.postgres: an unreachable server or database is a one-line error") {
+  check_one_line_error("postgresql:///isosynth?host=/nonexistent-isosynth&user=postgres");
+  check_one_line_error(with(pg(), "///isosynth", "///no_such_database"));
+  check_one_line_error("postgresql://postgres:secret@/isosynth?host=/nonexistent-isosynth", "secret");
+  check_one_line_error("postgresql://[::1");
+}
+TEST_CASE("db.postgres: keys with quotes and unicode round-trip") { check_unusual_keys(pg()); }
+
+}  // namespace iso::db::test
