@@ -1,6 +1,7 @@
 #include "cli/anomalies_db.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include <fmt/format.h>
@@ -107,7 +108,7 @@ std::string cell_line(const Runnable& row, const Cell& c) {
   std::string s = run_verdict_word(c.report->verdict);
   if (c.report->attempts.empty()) return s;
   const Attempt& a = c.report->attempts.back();
-  return fmt::format("{}; recorded {}", s, history_one_line(a.record.recorded));
+  return fmt::format("{}; recorded {}", s, history_one_line(a.record.recorded, false));
 }
 
 void write_page(const AnomaliesArgs& a, const Database& database, const std::vector<db::ProductLevel>& levels,
@@ -187,10 +188,13 @@ int run_anomalies_on_database(const AnomaliesArgs& a, const std::vector<Catalogu
     rows.push_back(std::move(r));
   }
   std::vector<std::vector<Cell>> cells(levels.size(), std::vector<Cell>(rows.size()));
+  const auto start = std::chrono::steady_clock::now();
   for (std::size_t l = 0; l < levels.size(); ++l)
     for (std::size_t r = 0; r < rows.size(); ++r) {
       if (!rows[r].example) continue;
-      fmt::print(stderr, "anomalies: {} at {}\n", anomaly_display_name(*rows[r].anomaly), db::level_name(levels[l]));
+      if (std::chrono::steady_clock::now() - start > std::chrono::seconds(1))
+        fmt::print(stderr, "anomalies: running {} at {}\n", anomaly_display_name(*rows[r].anomaly),
+                   db::level_name(levels[l]));
       cells[l][r].report = run_on_database(database, levels[l], *rows[r].example, rows[r].schedules,
                                            {rows[r].anomaly}, settings);
     }

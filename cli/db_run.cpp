@@ -237,7 +237,7 @@ std::vector<std::string> describe(const History& h, const RunReport& r) {
                               a.schedule.dirty_writes ? "; writes over uncommitted writes" : "",
                               fmt::join(steps, " ")));
     for (const std::string& e : events(h, a)) out.push_back("  " + e);
-    out.push_back("  recorded: " + history_one_line(a.record.recorded));
+    out.push_back("  recorded: " + history_one_line(a.record.recorded, false));
     if (!a.differences.empty()) out.push_back(fmt::format("  differs: {}", fmt::join(a.differences, "; ")));
     out.push_back(fmt::format("  {}{}", run_verdict_word(a.verdict),
                               a.exhibits.empty() ? "" : fmt::format(": {}", fmt::join(names(a.exhibits), ", "))));

@@ -2,6 +2,9 @@
 // session, by the schedule under which a database would return exactly its
 // reads; what the database did is recorded and decided against the
 // history's anomalies (cli/db_run.hpp).
+#include <algorithm>
+#include <chrono>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -74,8 +77,10 @@ int run_run(const RunArgs& a) {
   settings.attempts = a.attempts;
 
   std::vector<RunReport> reports;
+  const auto start = std::chrono::steady_clock::now();
   for (db::ProductLevel l : levels) {
-    if (levels.size() > 1) fmt::print(stderr, "run: {}\n", db::level_name(l));
+    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(1))
+      fmt::print(stderr, "run: at {}\n", db::level_name(l));
     reports.push_back(run_on_database(database, l, h, schedules, targets, settings));
   }
   if (a.json) {
