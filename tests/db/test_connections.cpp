@@ -114,19 +114,24 @@ void check_predicates(const std::string& url) {
   const char* texts[] = {"true", "[1,10]", "[-3,2]", "[2,b]", "[a,ab]", "[10,a]", "[A,a]", "prefix:a", "prefix:1",
                          "prefix:", "v>0", "v<=2", "v=7", "v!=7", "v=null", "v!=null", "v%3=2", "v%4=0",
                          "v=\"x\"", "v!=\"x\"", "v<\"x\"", "[1,10] && v<=5", "prefix:a && v>=1",
-                         "[a,b] && v!=2", "[-5,5] && v%2=1"};
+                         "[a,b] && v!=2", "[-5,5] && v%2=1", "[1,2]", "[5,1]", "[b,a]", "[-3,-3]",
+                         "[-9223372036854775808,9223372036854775807]", "v%9223372036854775807=7",
+                         "v>=-9223372036854775808", "v<-4", "[007,7]", "prefix:10"};
   require_ok(c->begin(weakest(*c)));
+  Rows got;
   for (const char* text : texts) {
     const auto p = parse_predicate(text);
     REQUIRE(p);
-    Rows got;
     require_ok(c->predicate_read(*p, got));
-    CHECK_MESSAGE(got == expected(*p, rows), text);
+    CHECK_MESSAGE(got == expected(*p, rows), std::string(text));
   }
+  // Integer keys compare as integers, the others by bytes: [1,2] holds
+  // 10a ("1" <= "10a" <= "2") and not 10.
+  require_ok(c->predicate_read(*parse_predicate("[1,2]"), got));
+  CHECK(got == Rows{{"1", 7}, {"10a", 5}, {"2", -4}});
   // Predicate::covers over the same rows: a key condition alone selects
   // exactly the keys it covers.
   const auto range = parse_predicate("[2,b]");
-  Rows got;
   require_ok(c->predicate_read(*range, got));
   std::size_t covered = 0;
   for (const auto& r : kRows) covered += range->covers(Key{r.key, false}) ? 1 : 0;
