@@ -307,6 +307,10 @@ TEST_CASE("db.url: malformed and unknown URLs are one-line errors") {
   check_one_line_error("mysql://root@localhost");
   check_one_line_error("mysql://@localhost/db");
   check_one_line_error("mysql://root:pw%zz@localhost/db", "pw");
+  check_one_line_error("mysql://root%-1@localhost/db");
+  CHECK_THROWS_WITH_AS((void)connect("mysql://root%-1@localhost/db", 1), doctest::Contains("malformed URL"), DbError);
+  CHECK_THROWS_WITH_AS((void)connect("mysql://root@localhost/db?socket=/a%2", 1), doctest::Contains("malformed URL"),
+                       DbError);
   check_one_line_error("mysql://root@localhost:99999/db");
   check_one_line_error("mysql://root@localhost/db?sslmode=on");
   check_one_line_error("sqlite:");
