@@ -3,6 +3,7 @@
 // (scripts/databases). Every check runs on every database that can show it.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <thread>
@@ -268,6 +269,25 @@ void check_other_columns(const std::string& url, const std::string& table) {
   }
 }
 
+// A connection the server ended mid-transaction: the next statement is a
+// DbError naming the step, one line.
+void check_connection_lost(const std::string& url, const std::function<void()>& end_connections) {
+  auto c = open(url);
+  c->reset_table({{"x", false, 0}});
+  require_ok(c->begin(weakest(*c)));
+  CHECK(read_value(*c, "x") == 0);
+  end_connections();
+  std::optional<std::int64_t> v;
+  try {
+    (void)c->read("x", v);
+    FAIL("read on a connection the server ended");
+  } catch (const DbError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("read x") != std::string::npos);
+    CHECK(what.find('\n') == std::string::npos);
+  }
+}
+
 // One line, naming the redacted URL and the step, never a password.
 void check_one_line_error(const std::string& url, const std::string& secret = "") {
   try {
@@ -466,6 +486,12 @@ TEST_CASE("db.postgres: an unreachable server or database is a one-line error") 
   check_one_line_error("postgresql://postgres:secret@/isosynth?host=/nonexistent-isosynth", "secret");
   check_one_line_error("postgresql://[::1");
 }
+TEST_CASE("db.postgres: a connection the server ends is a one-line error") {
+  check_connection_lost(pg(), [] {
+    postgres_exec(pg(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'isosynth' "
+                        "AND pid <> pg_backend_pid()");
+  });
+}
 TEST_CASE("db.postgres: keys with quotes and unicode round-trip") { check_unusual_keys(pg()); }
 
 }  // namespace iso::db::test
@@ -557,6 +583,9 @@ TEST_CASE("db.mariadb: an unreachable server is a one-line error") {
 TEST_CASE("db.mariadb: percent-escapes in the URL") {
   const std::string url = with(my(), "//root@", "//is%6Fsynth:is%6fsynth@");
   CHECK(open(url)->url().find("is%6fsynth@") == std::string::npos);
+}
+TEST_CASE("db.mariadb: a connection the server ends is a one-line error") {
+  check_connection_lost(my(), [] { mariadb_kill_others(my_socket()); });
 }
 TEST_CASE("db.mariadb: keys with quotes and unicode round-trip") { check_unusual_keys(my()); }
 
