@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cegis/synthesizer.hpp"
-#include "cli/anomalies_db.hpp"
+#include "cli/db_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
 #include "cli/html.hpp"
@@ -219,9 +219,10 @@ int run_anomalies(const AnomaliesArgs& a) {
   const cegis::Scope scope = cegis::parse_scope(a.scope);
   const std::vector<Row> rows = catalogue(lib, levels, scope, a.timeout);
   if (!a.db.db.empty()) {
-    std::vector<CatalogueEntry> entries;
-    for (const Row& r : rows) entries.push_back({r.anomaly, r.example});
-    const int code = run_anomalies_on_database(a, entries, levels);
+    std::vector<Probe> probes;
+    for (const Row& r : rows)
+      probes.push_back({anomaly_display_name(*r.anomaly), r.anomaly->doc, r.anomaly, r.example, r.anomaly->run_example});
+    const int code = run_probes_on_database(a.db, TableOutput{a.json, a.html, "anomaly"}, probes, levels);
     return code == kExitOk ? exit_code(rows) : code;
   }
   if (!a.html.empty()) write_page(a.html, rows, levels, scope);

@@ -115,6 +115,7 @@ struct HierarchyArgs {
   SearchArgs search;
   std::string dot, svg;
   std::string html;  // a folder: index.html, self-contained
+  DbArgs db;         // with db.db set: run each separating history on that database
 };
 int run_hierarchy(const HierarchyArgs& a);
 

@@ -14,6 +14,7 @@
 
 #include "cegis/hierarchy.hpp"
 #include "cli/commands.hpp"
+#include "cli/db_table.hpp"
 #include "cli/dot.hpp"
 #include "cli/html.hpp"
 #include "cli/render.hpp"
@@ -121,6 +122,30 @@ std::string hierarchy_html(const cegis::Hierarchy& hy, const Rejections& why, co
 
 }  // namespace
 
+namespace {
+
+// hierarchy --db: every history that separates two of the levels, run on
+// the database. A product level that exhibits what B forbids is not as
+// strong as B; the levels it behaves as are those allowing exactly what it
+// exhibited.
+int place_on_database(const HierarchyArgs& a, const cegis::Hierarchy& hy) {
+  std::vector<Probe> probes;
+  for (std::size_t x = 0; x < hy.levels.size(); ++x)
+    for (std::size_t y = 0; y < hy.levels.size(); ++y) {
+      const cegis::PairResult& pr = hy.pairs[x][y];
+      if (x == y || pr.relation != cegis::Relation::Separated || !pr.separation || !pr.separation->history) continue;
+      probes.push_back({fmt::format("{} allows, {} forbids", hy.levels[x]->name, hy.levels[y]->name),
+                        fmt::format("A history {} allows and {} forbids: a database that exhibits it is not as "
+                                    "strong as {}",
+                                    hy.levels[x]->name, hy.levels[y]->name, hy.levels[y]->name),
+                        hy.levels[y], *pr.separation->history, ""});
+    }
+  if (probes.empty()) throw std::invalid_argument("--db: no two of these levels are separated within the scope");
+  return run_probes_on_database(a.db, TableOutput{a.search.json, a.html, "separating history"}, probes, hy.levels);
+}
+
+}  // namespace
+
 int run_hierarchy(const HierarchyArgs& a) {
   lua::SpecLibrary lib;
   for (const auto& spec : a.search.specs) lib.load_file(spec);
@@ -160,6 +185,7 @@ int run_hierarchy(const HierarchyArgs& a) {
       implied += hy.pairs[x][y].by_transitivity;
     }
 
+  if (!a.db.db.empty()) return place_on_database(a, hy);
   const Rejections why = rejections(lib, hy);
   if (!a.html.empty()) write_html_page(a.html, hierarchy_html(hy, why, scope));
   if (!a.dot.empty() || !a.svg.empty()) {

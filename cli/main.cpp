@@ -223,9 +223,13 @@ CLI::App* add_hierarchy(CLI::App& app, HierarchyArgs& hier) {
   hi->add_option("--html", hier.html,
                  "Write a self-contained page to this folder (index.html): the diagram, the table of every "
                  "pair, each separating history with its picture; no script, no network");
+  hier.db.db.clear();  // no --db: the formal hierarchy only
+  add_db_options(hi, hier.db, false);
   hi->footer(
       "Examples:\n"
       "  isosynth hierarchy biswas.RA biswas.CC biswas.PC biswas.SI biswas.SER --scope 4,2,2\n"
+      "  isosynth hierarchy RC SI SER --scope 4,2,3 --db 'postgresql:///isosynth?host=/tmp/pg' --db-level "
+      "repeatable-read   # where the product level sits\n"
       "  isosynth hierarchy biswas.SI cerone.SI cerone.PSI cerone.UA --scope 3,2,2 --svg h.svg\n"
       "  isosynth hierarchy RA CC PC SI SER --scope 4,2,3 --html out/   # a page to open in a browser\n"
       "A => B: every history A allows within the scope, B allows (A is at least as strong).\n"

@@ -43,11 +43,17 @@ cli_test(anomalies-db-sqlite-row 0 "" "serializable    A  A  D  D  B  D  D  n  n
 # read and prevented by abort at serializable.
 set(SYNTH_THEN_RUN "${BIN} synth --allow SI --deny SER --scope 4,3,3 --json > ${CMAKE_CURRENT_BINARY_DIR}/si-not-ser.json && ${BIN} run ${CMAKE_CURRENT_BINARY_DIR}/si-not-ser.json")
 db_cli_test(run-pg-synth-rr 0 "" "repeatable read: exhibited" sh -c "${SYNTH_THEN_RUN} --db '${PG}' --db-level repeatable-read")
-db_cli_test(run-pg-synth-ser 1 "" "serializable: prevented by abort.*40001" sh -c
+db_cli_test(run-pg-synth-ser 1 "" "commit: aborted, 40001: could not serialize" sh -c
             "${SYNTH_THEN_RUN} --db '${PG}' --db-level serializable")
 set_tests_properties(cli.run-pg-synth-rr cli.run-pg-synth-ser PROPERTIES RESOURCE_LOCK "db-postgres;synth-file")
-db_cli_test(run-pg-lost-update-rr 1 "" "blocked for .* until after T1.commit.*40001" ${BIN} run ${EX}/lost-update.json
+# Hermitage's order: the second write waits for the first writer's commit,
+# then fails (first updater wins).
+db_cli_test(run-pg-lost-update-rr-blocked 1 "" "T2.w\\(x,2\\) blocked for 0.[0-9]+ s, until after T1.commit" ${BIN} run
+            ${EX}/lost-update.json --db ${PG} --db-level repeatable-read --schedule "T1 T2 T1 T2 T1 T2")
+db_cli_test(run-pg-lost-update-rr 1 "" "repeatable read: prevented by abort" ${BIN} run ${EX}/lost-update.json
             --db ${PG} --db-level repeatable-read)
+db_cli_test(run-pg-lost-update-rr-40001 1 "" "aborted, 40001: could not serialize access due to concurrent update"
+            ${BIN} run ${EX}/lost-update.json --db ${PG} --db-level repeatable-read)
 db_cli_test(run-pg-lost-update-rc 0 "" "read committed: exhibited" ${BIN} run ${EX}/lost-update.json --db ${PG}
             --db-level read-committed)
 # A statement that waits longer than the statement timeout: the database
@@ -58,15 +64,17 @@ db_cli_test(run-pg-statement-timeout 1 "" "T2.w\\(x,2\\): statement timeout, 570
 db_cli_test(run-pg-unreachable 2 "postgresql:///isosynth\\?host=/nonexistent.*connect" "" ${BIN} run
             ${EX}/write-skew.json --db "postgresql:///isosynth?host=/nonexistent&user=postgres")
 db_cli_test(run-pg-table-clash 2 "kv.*other columns" "" sh -c
-            "psql -q -h ${DBDIR} -U postgres -d isosynth -c 'drop database if exists clash' -c 'create database clash' && psql -q -h ${DBDIR} -U postgres -d clash -c 'create schema isosynth' -c 'create table isosynth.kv (a int)' && ${BIN} run ${EX}/write-skew.json --db 'postgresql:///clash?host=${DBDIR}&user=postgres'")
+            "psql -q -h ${DBDIR} -U postgres -d isosynth -c 'drop database if exists clash' -c 'create database clash' 2>/dev/null && psql -q -h ${DBDIR} -U postgres -d clash -c 'create schema isosynth' -c 'create table isosynth.kv (a int)' 2>/dev/null && ${BIN} run ${EX}/write-skew.json --db 'postgresql:///clash?host=${DBDIR}&user=postgres'")
 db_cli_test(anomalies-db-pg 0 "" "repeatable read: .*biswas.SI" ${BIN} anomalies --db ${PG} -l adya.PL-2 -l biswas.SI
             -l biswas.SER)
 
 # --- MariaDB: lost update at repeatable read, a deadlock at serializable.
 db_cli_test(run-my-lost-update-rr 0 "" "repeatable read: exhibited" ${BIN} run ${EX}/lost-update.json --db ${MY}
             --db-level repeatable-read)
-db_cli_test(run-my-lost-update-ser 1 "" "serializable: prevented by abort.*1213" ${BIN} run ${EX}/lost-update.json
+db_cli_test(run-my-lost-update-ser 1 "" "serializable: prevented by abort" ${BIN} run ${EX}/lost-update.json
             --db ${MY} --db-level serializable)
+db_cli_test(run-my-lost-update-deadlock 1 "" "T2.w\\(x,2\\): aborted, 1213: Deadlock found" ${BIN} run
+            ${EX}/lost-update.json --db ${MY} --db-level serializable --schedule "T1 T2 T1 T2 T1 T2")
 db_cli_test(run-my-wrong-password 2 "mysql://isosynth@localhost/isosynth.*connect" "" ${BIN} run ${EX}/write-skew.json
             --db "mysql://isosynth:wrong@localhost/isosynth?socket=${DBDIR}/mysql.sock")
 db_cli_test(run-my-ru-aborted-read 0 "" "read uncommitted: exhibited" ${BIN} run ${IN}/aborted-read.json

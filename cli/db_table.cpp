@@ -1,4 +1,4 @@
-#include "cli/anomalies_db.hpp"
+#include "cli/db_table.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -24,7 +24,7 @@ namespace {
 
 // One anomaly as run: the example chosen and its schedules.
 struct Runnable {
-  const lua::Level* anomaly = nullptr;
+  const Probe* probe = nullptr;
   std::optional<History> example;  // none: neither example has a schedule
   bool declared = false;           // the anomaly's run_example, not the synthesized one
   db::ScheduleSearch schedules;
@@ -41,12 +41,12 @@ int weakness(const db::Schedule& s) {
 // the one some schedule realizes with the strongest read model (so that a
 // level that shows the anomaly can show it on that example), the
 // synthesized one on a tie.
-Runnable choose(const CatalogueEntry& e, const RunSettings& settings) {
-  Runnable best{e.anomaly, std::nullopt, false, {{}, true}, {}};
+Runnable choose(const Probe& e, const RunSettings& settings) {
+  Runnable best{&e, std::nullopt, false, {{}, true}, {}};
   std::vector<std::pair<History, bool>> candidates;
   if (e.synthesized && !db::unsupported(*e.synthesized)) candidates.emplace_back(*e.synthesized, false);
-  if (!e.anomaly->run_example.empty())
-    candidates.emplace_back(parse_one_line(e.anomaly->run_example, e.anomaly->name + ".run_example"), true);
+  if (!e.run_example.empty())
+    candidates.emplace_back(parse_one_line(e.run_example, e.target->name + ".run_example"), true);
   for (auto& [h, declared] : candidates) {
     db::ScheduleOptions opt;
     opt.max_schedules = settings.attempts;
@@ -111,18 +111,19 @@ std::string cell_line(const Runnable& row, const Cell& c) {
   return fmt::format("{}; recorded {}", s, history_one_line(a.record.recorded, false));
 }
 
-void write_page(const AnomaliesArgs& a, const Database& database, const std::vector<db::ProductLevel>& levels,
+void write_page(const TableOutput& out, const Database& database, const std::vector<db::ProductLevel>& levels,
                 const std::vector<Runnable>& rows, const std::vector<std::vector<Cell>>& cells,
                 const std::vector<std::vector<std::string>>& matches) {
-  std::string page = html_begin(fmt::format("Anomalies on {}", database.product()));
-  page += fmt::format("<p>Computed by <code>isosynth anomalies --db</code> on {} ({}): each anomaly's example was run "
+  std::string page = html_begin(fmt::format("Isolation levels of {}", database.product()));
+  page += fmt::format("<p>Computed by <code>isosynth</code> on {} ({}): each {}'s history was run "
                       "at each level by the schedule that should produce its reads, and what the database returned "
                       "was recorded and checked. E: exhibited; A: prevented by abort; B: prevented by blocking; "
                       "D: the database returned other values; n: no schedule realizes the example.</p>\n",
-                      html_escape(database.product()), html_escape(db::redact_url(database.url())));
+                      html_escape(database.product()), html_escape(db::redact_url(database.url())),
+                      html_escape(out.what));
   page += "<table>\n<tr><th>level</th>";
   for (const Runnable& r : rows)
-    page += fmt::format("<th>{}</th>", html_escape(anomaly_display_name(*r.anomaly)));
+    page += fmt::format("<th>{}</th>", html_escape(r.probe->label));
   page += "<th>behaves as</th></tr>\n";
   for (std::size_t l = 0; l < levels.size(); ++l) {
     page += "<tr><th>" + html_escape(db::level_name(levels[l])) + "</th>";
@@ -130,19 +131,19 @@ void write_page(const AnomaliesArgs& a, const Database& database, const std::vec
       const char c = letter(cells[l][r]);
       page += fmt::format("<td class=\"{}\"><a href=\"#{}\">{}</a></td>",
                           c == 'E' ? "allowed" : c == 'n' || c == '?' ? "" : "forbidden",
-                          html_id(fmt::format("{}-{}", rows[r].anomaly->name, l)), c);
+                          html_id(fmt::format("{}-{}", rows[r].probe->label, l)), c);
     }
     page += "<td>" + html_escape(fmt::format("{}", fmt::join(matches[l], ", "))) + "</td></tr>\n";
   }
   page += "</table>\n";
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    page += fmt::format("<h2>{}</h2>\n<p>{}</p>\n", html_escape(anomaly_display_name(*rows[r].anomaly)),
-                        html_escape(rows[r].anomaly->doc));
+    page += fmt::format("<h2>{}</h2>\n<p>{}</p>\n", html_escape(rows[r].probe->label),
+                        html_escape(rows[r].probe->doc));
     if (!rows[r].example) continue;
     page += "<pre>" + html_escape(history_one_line(*rows[r].example)) + "</pre>\n";
     for (std::size_t l = 0; l < levels.size(); ++l) {
       const Cell& c = cells[l][r];
-      page += fmt::format("<h3 id=\"{}\">{}: {}</h3>\n", html_id(fmt::format("{}-{}", rows[r].anomaly->name, l)),
+      page += fmt::format("<h3 id=\"{}\">{}: {}</h3>\n", html_id(fmt::format("{}-{}", rows[r].probe->label, l)),
                           html_escape(db::level_name(levels[l])),
                           html_escape(c.report ? run_verdict_word(c.report->verdict) : "?"));
       if (!c.report) continue;
@@ -166,22 +167,22 @@ void write_page(const AnomaliesArgs& a, const Database& database, const std::vec
     }
   }
   page += html_end();
-  write_html_page(a.html, page);
+  write_html_page(out.html, page);
 }
 
 }  // namespace
 
-int run_anomalies_on_database(const AnomaliesArgs& a, const std::vector<CatalogueEntry>& entries,
-                              const std::vector<const lua::Level*>& formal_levels) {
-  const Database database(a.db.db);
-  const std::vector<db::ProductLevel> levels = database.choose(a.db.db_levels);
+int run_probes_on_database(const DbArgs& dba, const TableOutput& out, const std::vector<Probe>& probes,
+                           const std::vector<const lua::Level*>& formal_levels) {
+  const Database database(dba.db);
+  const std::vector<db::ProductLevel> levels = database.choose(dba.db_levels);
   RunSettings settings;
-  settings.statement_timeout = a.db.statement_timeout;
-  settings.blocked_after = a.db.blocked_after;
-  settings.attempts = a.db.attempts;
+  settings.statement_timeout = dba.statement_timeout;
+  settings.blocked_after = dba.blocked_after;
+  settings.attempts = dba.attempts;
 
   std::vector<Runnable> rows;
-  for (const CatalogueEntry& e : entries) {
+  for (const Probe& e : probes) {
     Runnable r = choose(e, settings);
     if (r.example)
       for (const lua::Level* f : formal_levels) r.formal.push_back(decide(*r.example, *f).verdict);
@@ -193,19 +194,20 @@ int run_anomalies_on_database(const AnomaliesArgs& a, const std::vector<Catalogu
     for (std::size_t r = 0; r < rows.size(); ++r) {
       if (!rows[r].example) continue;
       if (std::chrono::steady_clock::now() - start > std::chrono::seconds(1))
-        fmt::print(stderr, "anomalies: running {} at {}\n", anomaly_display_name(*rows[r].anomaly),
+        fmt::print(stderr, "running {} at {}\n", escape_text(rows[r].probe->label),
                    db::level_name(levels[l]));
       cells[l][r].report = run_on_database(database, levels[l], *rows[r].example, rows[r].schedules,
-                                           {rows[r].anomaly}, settings);
+                                           {rows[r].probe->target}, settings);
     }
   std::vector<std::vector<std::string>> matches;
   for (std::size_t l = 0; l < levels.size(); ++l) matches.push_back(behaves_as(rows, cells[l], formal_levels));
 
-  if (!a.html.empty()) write_page(a, database, levels, rows, cells, matches);
-  if (a.json) {
+  if (!out.html.empty()) write_page(out, database, levels, rows, cells, matches);
+  if (out.json) {
     nlohmann::json list = nlohmann::json::array();
     for (std::size_t r = 0; r < rows.size(); ++r) {
-      nlohmann::json j{{"anomaly", rows[r].anomaly->name}, {"declared_example", rows[r].declared}};
+      nlohmann::json j{{out.what, rows[r].probe->label}, {"target", rows[r].probe->target->name},
+                       {"declared_example", rows[r].declared}};
       j["example"] = rows[r].example ? write_native_json(*rows[r].example) : nlohmann::json(nullptr);
       nlohmann::json runs = nlohmann::json::array();
       for (std::size_t l = 0; l < levels.size(); ++l)
@@ -217,21 +219,21 @@ int run_anomalies_on_database(const AnomaliesArgs& a, const std::vector<Catalogu
     for (std::size_t l = 0; l < levels.size(); ++l) placed[db::level_name(levels[l])] = matches[l];
     fmt::print("{}\n", dump_json(nlohmann::json{{"database", db::redact_url(database.url())},
                                                  {"product", database.product()},
-                                                 {"anomalies", std::move(list)},
+                                                 {"probes", std::move(list)},
                                                  {"behaves_as", std::move(placed)}}));
     return kExitOk;
   }
   fmt::print("database: {}\n\n", escape_text(database.product()));
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    fmt::print("{}. {}: {}\n", r + 1, escape_text(anomaly_display_name(*rows[r].anomaly)),
+    fmt::print("{}. {}: {}\n", r + 1, escape_text(rows[r].probe->label),
                rows[r].example ? history_one_line(*rows[r].example) : "(no example)");
     for (std::size_t l = 0; l < levels.size(); ++l)
       fmt::print("   {}: {}\n", db::level_name(levels[l]), cell_line(rows[r], cells[l][r]));
   }
   std::size_t width = 0;
   for (auto l : levels) width = std::max(width, db::level_name(l).size());
-  fmt::print("\nlevel x anomaly (E: exhibited, A: prevented by abort, B: prevented by blocking, "
-             "D: other values, n: no schedule):\n{:<{}}", "", width + 2);
+  fmt::print("\nlevel x {} (E: exhibited, A: prevented by abort, B: prevented by blocking, "
+             "D: other values, n: no schedule):\n{:<{}}", out.what, "", width + 2);
   for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>3}", r + 1);
   fmt::print("\n");
   for (std::size_t l = 0; l < levels.size(); ++l) {
@@ -239,7 +241,7 @@ int run_anomalies_on_database(const AnomaliesArgs& a, const std::vector<Catalogu
     for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>3}", letter(cells[l][r]));
     fmt::print("\n");
   }
-  fmt::print("\nbehaves as, on this catalogue (the formal levels allowing exactly what it exhibited):\n");
+  fmt::print("\nbehaves as, on these histories (the formal levels allowing exactly what it exhibited):\n");
   for (std::size_t l = 0; l < levels.size(); ++l)
     fmt::print("  {}: {}\n", db::level_name(levels[l]),
                matches[l].empty() ? "none of the levels" : fmt::format("{}", fmt::join(matches[l], ", ")));
