@@ -15,6 +15,12 @@ const char* workload_name(WorkloadKind k) {
   return "?";
 }
 
+std::optional<WorkloadKind> parse_workload(std::string_view name) {
+  for (auto k : {WorkloadKind::RwRegister, WorkloadKind::ListAppend, WorkloadKind::Predicate})
+    if (name == workload_name(k)) return k;
+  return std::nullopt;
+}
+
 std::string key_name(std::size_t k) { return std::to_string(k); }
 
 std::uint64_t Random::below(std::uint64_t n) {

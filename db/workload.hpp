@@ -30,6 +30,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/history/predicate.hpp"
@@ -39,6 +40,8 @@ namespace iso::db {
 enum class WorkloadKind : std::uint8_t { RwRegister, ListAppend, Predicate };
 // "rw-register", "list-append", "predicate".
 const char* workload_name(WorkloadKind k);
+// The kind of that name; nullopt when there is none.
+std::optional<WorkloadKind> parse_workload(std::string_view name);
 
 struct WorkloadOptions {
   WorkloadKind kind = WorkloadKind::RwRegister;
