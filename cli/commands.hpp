@@ -134,7 +134,7 @@ std::string anomaly_display_name(const lua::Level& anomaly);
 
 // `isosynth record`: a random workload run on a database, recorded.
 struct RecordArgs {
-  std::string db = "sqlite:";  // connect()'s URL; sqlite: with no file is a temporary database
+  std::string db;  // connect()'s URL
   std::string level;           // read-committed, ... (db::parse_level)
   std::string workload = "rw-register";  // db::parse_workload
   std::size_t sessions = 4;

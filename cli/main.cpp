@@ -302,8 +302,8 @@ CLI::App* add_record(CLI::App& app, RecordArgs& record) {
                                          "returned as a history, optionally checking it");
   r->add_option("--db", record.db,
                 "The database: sqlite:FILE, postgresql:///DB?host=/socket/dir&user=U, "
-                "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?socket=/path] (default sqlite:, a temporary file)")
-      ->capture_default_str();
+                "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?socket=/path]")
+      ->required();
   r->add_option("--db-level", record.level, "The product's isolation level every transaction runs at")
       ->required()
       ->check(CLI::IsMember({"read-uncommitted", "read-committed", "repeatable-read", "serializable"}));
