@@ -114,10 +114,13 @@ int run_record(const RecordArgs& a) {
   };
   db::Recording r = db::record([&] { return connect_at(a, *level); }, plan, o);
 
-  // The history first: whatever the check says, the run is kept.
-  write_text_file(a.output, dump_json(write_native_json(r.history)) + "\n");
-
+  // The history first: whatever the check says, the run is kept, with how
+  // it was made (readers ignore the field).
   nlohmann::json doc = summary_json(a, o, r);
+  nlohmann::json file = write_native_json(r.history);
+  file["recorded"] = doc;
+  write_text_file(a.output, dump_json(file) + "\n");
+
   if (!a.json) {
     fmt::print("{}, {}: {} transactions of {} in {} sessions over {} keys (seed {})\n", r.product,
                db::level_name(o.level), a.txns, db::workload_name(o.kind), a.sessions, a.keys, a.seed);
