@@ -2,6 +2,8 @@
 // (db/workload.hpp) run by concurrent sessions on a real database and
 // recorded (db/recorder.hpp) as a native history, written to a file, and
 // with --check decided as `check` decides a history (check_history).
+#include <unistd.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <chrono>
@@ -52,13 +54,36 @@ double throughput(const db::Recording& r, std::size_t txns) {
   return r.seconds > 0 ? static_cast<double>(txns) / r.seconds : 0;
 }
 
-// The progress line, about once a second: a bar, the count, the rate.
-void print_progress(std::size_t done, std::size_t aborted, std::size_t total, double seconds) {
-  constexpr std::size_t kWidth = 20;
-  const std::size_t filled = total ? done * kWidth / total : kWidth;
-  fmt::print(stderr, "recording [{}{}] {}/{} transactions, {} aborted, {:.0f} txn/s\n", std::string(filled, '#'),
-             std::string(kWidth - filled, '.'), done, total, aborted, seconds > 0 ? done / seconds : 0);
-}
+// The progress, about once a second: a bar, the count, the rate. On a
+// terminal the bar is redrawn in place (and its line ended when the
+// recording ends, however it ends); elsewhere (a log) one line each time.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), tty_(isatty(fileno(stderr)) != 0) {}
+  ~Progress() { end(); }
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  void show(std::size_t done, std::size_t aborted) {
+    constexpr std::size_t kWidth = 20;
+    const double seconds = std::chrono::duration<double>(budget::Clock::now() - start_).count();
+    const std::size_t filled = total_ ? done * kWidth / total_ : kWidth;
+    fmt::print(stderr, "{}recording [{}{}] {}/{} transactions, {} aborted, {:.0f} txn/s{}", tty_ ? "\r" : "",
+               std::string(filled, '#'), std::string(kWidth - filled, '.'), done, total_, aborted,
+               seconds > 0 ? static_cast<double>(done) / seconds : 0, tty_ ? "" : "\n");
+    open_ = tty_;
+  }
+  void end() {
+    if (open_) fmt::print(stderr, "\n");
+    open_ = false;
+  }
+
+ private:
+  std::size_t total_;
+  bool tty_;
+  bool open_ = false;  // a bar is on the terminal's current line
+  budget::Clock::time_point start_ = budget::Clock::now();
+};
 
 nlohmann::json summary_json(const RecordArgs& a, const db::RecordOptions& o, const db::Recording& r) {
   nlohmann::json aborts = nlohmann::json::object();
@@ -108,11 +133,12 @@ int run_record(const RecordArgs& a) {
   o.level = *level;
   o.kind = *kind;
   o.keys = a.keys;
-  const auto start = budget::Clock::now();
-  o.progress = [&](std::size_t done, std::size_t aborted) {
-    print_progress(done, aborted, a.txns, std::chrono::duration<double>(budget::Clock::now() - start).count());
-  };
-  db::Recording r = db::record([&] { return connect_at(a, *level); }, plan, o);
+  db::Recording r;
+  {
+    Progress progress(a.txns);
+    o.progress = [&](std::size_t done, std::size_t aborted) { progress.show(done, aborted); };
+    r = db::record([&] { return connect_at(a, *level); }, plan, o);
+  }
 
   // The history first: whatever the check says, the run is kept, with how
   // it was made (readers ignore the field).
