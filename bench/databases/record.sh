@@ -6,9 +6,8 @@
 # Writes bench/results/databases-record-DATE.md with machine, commit and date.
 #   bench/databases/record.sh [--out FILE]
 # PostgreSQL and MariaDB are those of ISOSYNTH_PG_URL and ISOSYNTH_MYSQL_URL;
-# without them, scripts/databases start runs both for the benchmark (and
-# stops them after). A database that cannot be reached is left out, with its
-# error in the file.
+# without them, scripts/databases starts both for the benchmark (and stops
+# them after). A run that fails says so in its row, with its error.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib.sh
@@ -23,16 +22,17 @@ done
 cmake --build build -j2 --target isosynth >/dev/null
 bin=$PWD/build/isosynth
 work=$(mktemp -d)
-started=0
+servers=""
 cleanup() {
-  [[ $started -eq 1 ]] && scripts/databases stop >/dev/null 2>&1 || true
+  [[ -n $servers ]] && scripts/databases stop "$servers" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
-if [[ -z ${ISOSYNTH_PG_URL:-} || -z ${ISOSYNTH_MYSQL_URL:-} ]] && [[ -x scripts/databases ]]; then
-  # scripts/databases start prints the URLs as shell assignments.
-  eval "$(scripts/databases start)"
-  started=1
+if [[ -z ${ISOSYNTH_PG_URL:-} || -z ${ISOSYNTH_MYSQL_URL:-} ]]; then
+  servers=/tmp/isosynth-bench-$$  # short: a Unix socket's path is at most 107 bytes
+  scripts/databases start "$servers" >/dev/null
+  ISOSYNTH_PG_URL="postgresql:///isosynth?host=$servers&user=postgres"
+  ISOSYNTH_MYSQL_URL="mysql://root@localhost/isosynth?socket=$servers/mysql.sock"
 fi
 
 # sessions txns keys
@@ -68,10 +68,10 @@ PY
   echo "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |"
   row SQLite "sqlite:$work/bench.db" serializable
   for level in read-committed serializable; do
-    if [[ -n ${ISOSYNTH_PG_URL:-} ]]; then row PostgreSQL "$ISOSYNTH_PG_URL" "$level"; fi
+    row PostgreSQL "$ISOSYNTH_PG_URL" "$level"
   done
   for level in read-committed serializable; do
-    if [[ -n ${ISOSYNTH_MYSQL_URL:-} ]]; then row MariaDB "$ISOSYNTH_MYSQL_URL" "$level"; fi
+    row MariaDB "$ISOSYNTH_MYSQL_URL" "$level"
   done
 } >"$out"
 cat "$out"
