@@ -56,4 +56,8 @@ if(COMMAND db_cli_test)
               --check SI)
   db_cli_test(record.pg-level-not-offered 2 "does not offer read uncommitted" "" ${BIN} record
               --db "${ISOSYNTH_PG_URL}" --db-level read-uncommitted -o ${RECORD_DIR}/never.json)
+  # A server lost mid-run: one line, exit 2, no history (the check is the
+  # script's own: progress lines precede the error).
+  db_cli_test(record.pg-killed-mid-run 0 "" "^ok: isosynth: error: postgresql" bash
+              ${CMAKE_CURRENT_LIST_DIR}/record_killed.sh ${BIN} "${ISOSYNTH_PG_URL}")
 endif()
