@@ -22,7 +22,7 @@ namespace iso::db::test {
 // skips them.
 inline std::string server_url(const char* variable) {
   const char* v = std::getenv(variable);
-  REQUIRE_MESSAGE(v != nullptr, variable, " is not set: run the test under CTest (the databases fixture)");
+  REQUIRE_MESSAGE(v != nullptr, std::string(variable), " is not set: run the test under CTest (the databases fixture)");
   return v;
 }
 

@@ -24,6 +24,7 @@ void sqlite_exec(const std::string& file, const std::string& sql) {
 void postgres_exec(const std::string& conninfo, const std::string& sql) {
   std::unique_ptr<PGconn, void (*)(PGconn*)> conn(PQconnectdb(conninfo.c_str()), PQfinish);
   if (PQstatus(conn.get()) != CONNECTION_OK) throw std::runtime_error(PQerrorMessage(conn.get()));
+  PQsetNoticeProcessor(conn.get(), [](void*, const char*) {}, nullptr);
   std::unique_ptr<PGresult, void (*)(PGresult*)> res(PQexec(conn.get(), sql.c_str()), PQclear);
   const auto status = PQresultStatus(res.get());
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) throw std::runtime_error(PQerrorMessage(conn.get()));

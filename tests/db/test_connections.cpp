@@ -363,3 +363,192 @@ TEST_CASE("db.sqlite: keys with quotes and unicode round-trip") {
 }
 
 }  // namespace iso::db::test
+
+// --- PostgreSQL ---------------------------------------------------------------
+
+namespace iso::db::test {
+namespace {
+
+std::string pg() { return server_url("ISOSYNTH_PG_URL"); }
+
+// The same URL with another parameter value, e.g. another database.
+std::string with(std::string url, const std::string& from, const std::string& to) {
+  const auto at = url.find(from);
+  REQUIRE(at != std::string::npos);
+  return url.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("db.postgres: reset and read") {
+  check_reset_and_read(pg());
+  CHECK(open(pg())->product().rfind("PostgreSQL 15.", 0) == 0);
+}
+TEST_CASE("db.postgres: write and append") { check_write_and_append(pg()); }
+TEST_CASE("db.postgres: predicates") { check_predicates(pg()); }
+TEST_CASE("db.postgres: levels") {
+  check_levels(pg(), {ProductLevel::ReadCommitted, ProductLevel::RepeatableRead, ProductLevel::Serializable},
+               ProductLevel::ReadUncommitted);
+}
+TEST_CASE("db.postgres: a write waits for another's uncommitted write") {
+  check_blocking(pg(), ProductLevel::ReadCommitted);
+}
+TEST_CASE("db.postgres: the statement timeout ends a lock wait") {
+  check_timeout(pg(), ProductLevel::ReadCommitted, {Kind::Timeout});
+}
+TEST_CASE("db.postgres: repeatable read aborts a concurrent update") {
+  auto a = open(pg()), b = open(pg());
+  a->reset_table({{"x", false, 0}});
+  require_ok(a->begin(ProductLevel::RepeatableRead));
+  require_ok(b->begin(ProductLevel::RepeatableRead));
+  CHECK(read_value(*a, "x") == 0);
+  CHECK(read_value(*b, "x") == 0);  // b's snapshot
+  require_ok(a->write("x", 1));
+  require_ok(a->commit());
+  const Status s = b->write("x", 2);
+  CHECK(s.kind == Kind::Aborted);
+  CHECK(s.sqlstate == "40001");
+  require_ok(b->abort());
+  require_ok(b->begin(ProductLevel::RepeatableRead));
+  CHECK(read_value(*b, "x") == 1);
+  require_ok(b->commit());
+}
+TEST_CASE("db.postgres: write skew commits at repeatable read and aborts at serializable") {
+  for (const auto level : {ProductLevel::RepeatableRead, ProductLevel::Serializable}) {
+    CAPTURE(level_name(level));
+    auto a = open(pg()), b = open(pg());
+    a->reset_table({{"x", false, 0}, {"y", false, 0}});
+    require_ok(a->begin(level));
+    require_ok(b->begin(level));
+    CHECK(read_value(*a, "x") == 0);
+    CHECK(read_value(*a, "y") == 0);
+    CHECK(read_value(*b, "x") == 0);
+    CHECK(read_value(*b, "y") == 0);
+    int aborted = 0;
+    auto step = [&](Connection& c, auto&& f) {
+      if (aborted) return;
+      const Status s = f(c);
+      if (!s.ok()) {
+        CHECK(s.kind == Kind::Aborted);
+        CHECK(s.sqlstate == "40001");
+        ++aborted;
+      }
+    };
+    step(*a, [](Connection& c) { return c.write("x", 1); });
+    step(*b, [](Connection& c) { return c.write("y", 1); });
+    step(*a, [](Connection& c) { return c.commit(); });
+    step(*b, [](Connection& c) { return c.commit(); });
+    CHECK(aborted == (level == ProductLevel::Serializable ? 1 : 0));
+    (void)a->abort();
+    (void)b->abort();
+  }
+}
+TEST_CASE("db.postgres: a table of that name with other columns is refused") {
+  postgres_exec(pg(), "DROP TABLE IF EXISTS isosynth.kv; CREATE SCHEMA IF NOT EXISTS isosynth; "
+                      "CREATE TABLE isosynth.kv (k text, v int)");
+  check_other_columns(pg(), "isosynth.kv");
+  postgres_exec(pg(), "DROP TABLE isosynth.kv");
+  auto c = open(pg());
+  c->reset_table({{"x", false, 0}});  // made again, as isosynth makes it
+}
+TEST_CASE("db.postgres: an unreachable server or database is a one-line error") {
+  check_one_line_error("postgresql:///isosynth?host=/nonexistent-isosynth&user=postgres");
+  check_one_line_error(with(pg(), "///isosynth", "///no_such_database"));
+  check_one_line_error("postgresql://postgres:secret@/isosynth?host=/nonexistent-isosynth", "secret");
+  check_one_line_error("postgresql://[::1");
+}
+TEST_CASE("db.postgres: keys with quotes and unicode round-trip") { check_unusual_keys(pg()); }
+
+}  // namespace iso::db::test
+
+// --- MariaDB ----------------------------------------------------------------
+
+namespace iso::db::test {
+namespace {
+
+std::string my() { return server_url("ISOSYNTH_MYSQL_URL"); }
+std::string my_socket() {
+  const std::string url = my();
+  const auto at = url.find("socket=");
+  REQUIRE(at != std::string::npos);
+  return url.substr(at + 7);
+}
+
+}  // namespace
+
+TEST_CASE("db.mariadb: reset and read") {
+  check_reset_and_read(my());
+  CHECK(open(my())->product().rfind("MariaDB 10.11.", 0) == 0);
+}
+TEST_CASE("db.mariadb: write and append") { check_write_and_append(my()); }
+TEST_CASE("db.mariadb: predicates") { check_predicates(my()); }
+TEST_CASE("db.mariadb: levels") {
+  check_levels(my(), {ProductLevel::ReadUncommitted, ProductLevel::ReadCommitted, ProductLevel::RepeatableRead,
+                      ProductLevel::Serializable},
+               std::nullopt);
+}
+TEST_CASE("db.mariadb: a write waits for another's uncommitted write") {
+  check_blocking(my(), ProductLevel::ReadCommitted);
+}
+TEST_CASE("db.mariadb: the statement timeout ends a lock wait") {
+  check_timeout(my(), ProductLevel::ReadCommitted, {Kind::Timeout, Kind::Aborted});
+}
+TEST_CASE("db.mariadb: a deadlock aborts one transaction") {
+  auto a = open(my()), b = open(my());
+  a->reset_table({{"x", false, 0}, {"y", false, 0}});
+  require_ok(a->begin(ProductLevel::RepeatableRead));
+  require_ok(b->begin(ProductLevel::RepeatableRead));
+  require_ok(a->write("x", 1));
+  require_ok(b->write("y", 2));
+  auto blocked = std::async(std::launch::async, [&] { return b->write("x", 2); });
+  CHECK(blocked.wait_for(300ms) == std::future_status::timeout);
+  const Status sa = a->write("y", 1);  // the cycle: one of the two is the victim
+  REQUIRE(blocked.wait_for(10s) == std::future_status::ready);
+  const Status sb = blocked.get();
+  CHECK(sa.ok() != sb.ok());
+  const Status& victim = sa.ok() ? sb : sa;
+  CHECK(victim.kind == Kind::Aborted);
+  CHECK(victim.sqlstate == "1213");
+  CHECK(victim.message.find("40001") != std::string::npos);
+  Connection& winner = sa.ok() ? *a : *b;
+  require_ok(winner.commit());
+  require_ok((sa.ok() ? *b : *a).abort());
+}
+TEST_CASE("db.mariadb: repeatable read loses an update") {
+  // InnoDB's repeatable read writes over a concurrent committed write
+  // (innodb_snapshot_isolation is off by default in 10.11).
+  auto a = open(my()), b = open(my());
+  a->reset_table({{"x", false, 0}});
+  require_ok(a->begin(ProductLevel::RepeatableRead));
+  require_ok(b->begin(ProductLevel::RepeatableRead));
+  CHECK(read_value(*a, "x") == 0);
+  CHECK(read_value(*b, "x") == 0);
+  require_ok(a->write("x", 1));
+  require_ok(a->commit());
+  require_ok(b->write("x", 2));
+  require_ok(b->commit());
+}
+TEST_CASE("db.mariadb: a table of that name with other columns is refused") {
+  mariadb_exec(my_socket(), "DROP TABLE IF EXISTS isosynth_kv");
+  mariadb_exec(my_socket(), "CREATE TABLE isosynth_kv (k TEXT, v INT)");
+  check_other_columns(my(), "isosynth_kv");
+  mariadb_exec(my_socket(), "DROP TABLE isosynth_kv");
+  auto c = open(my());
+  c->reset_table({{"x", false, 0}});
+}
+TEST_CASE("db.mariadb: a wrong password is a one-line error") {
+  const std::string right = with(my(), "//root@", "//isosynth:isosynth@");
+  CHECK(open(right)->product().rfind("MariaDB", 0) == 0);  // the user exists: only the password is wrong
+  check_one_line_error(with(my(), "//root@", "//isosynth:wr0ng-pw@"), "wr0ng-pw");
+}
+TEST_CASE("db.mariadb: an unreachable server is a one-line error") {
+  check_one_line_error("mysql://root@localhost/isosynth?socket=/nonexistent-isosynth/mysql.sock");
+  check_one_line_error(with(my(), "/isosynth?", "/no_such_database?"));
+}
+TEST_CASE("db.mariadb: percent-escapes in the URL") {
+  const std::string url = with(my(), "//root@", "//is%6Fsynth:is%6fsynth@");
+  CHECK(open(url)->url().find("is%6fsynth@") == std::string::npos);
+}
+TEST_CASE("db.mariadb: keys with quotes and unicode round-trip") { check_unusual_keys(my()); }
+
+}  // namespace iso::db::test
