@@ -43,11 +43,11 @@ if(COMMAND db_cli_test)
   # (SI allows the history, SER does not).
   db_cli_test(record.pg-repeatable-read-write-skew 0 "" "biswas.SER: violated" bash ${RECORD_UNTIL} 10 1
               "biswas.SI: allowed" "biswas.SER: violated" -- ${BIN} record --db "${ISOSYNTH_PG_URL}"
-              --db-level repeatable-read --sessions 8 --txns 2000 --keys 4 -o ${RECORD_DIR}/pg-rr.json
+              --db-level repeatable-read --sessions 8 --txns 1000 --keys 4 -o ${RECORD_DIR}/pg-rr.json
               --check SI SER)
   # PostgreSQL's serializable: nothing, in a run with as many conflicts.
   db_cli_test(record.pg-serializable 0 "" "biswas.SER: allowed" ${BIN} record --db "${ISOSYNTH_PG_URL}"
-              --db-level serializable --sessions 8 --txns 2000 --keys 4 --seed 1 -o ${RECORD_DIR}/pg-ser.json
+              --db-level serializable --sessions 8 --txns 1000 --keys 6 --seed 1 -o ${RECORD_DIR}/pg-ser.json
               --check SER)
   # MariaDB's repeatable read loses updates: SI (which forbids them) is violated.
   db_cli_test(record.mariadb-repeatable-read-lost-update 0 "" "lost update" bash ${RECORD_UNTIL} 10 1
