@@ -1,3 +1,4 @@
+// The helpers of db/clients.hpp the three clients share.
 #include <algorithm>
 #include <charconv>
 #include <cmath>

@@ -12,7 +12,6 @@
 
 namespace iso::db {
 
-
 namespace {
 
 using detail::fail;
@@ -29,7 +28,7 @@ std::optional<std::string> percent_decode(std::string_view s) {
       continue;
     }
     if (i + 2 >= s.size()) return std::nullopt;
-    int v = 0;
+    unsigned v = 0;  // unsigned: from_chars would take "%-1"
     const auto [end, ec] = std::from_chars(s.data() + i + 1, s.data() + i + 3, v, 16);
     if (ec != std::errc() || end != s.data() + i + 3) return std::nullopt;
     out += static_cast<char>(v);

@@ -55,5 +55,8 @@ class SqliteFile {
 void sqlite_exec(const std::string& file, const std::string& sql);
 void postgres_exec(const std::string& conninfo, const std::string& sql);
 void mariadb_exec(const std::string& socket, const std::string& sql);
+// Ends every other connection to the database isosynth: a server gone
+// mid-run, as its clients see it.
+void mariadb_kill_others(const std::string& socket);
 
 }  // namespace iso::db::test

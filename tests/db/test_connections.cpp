@@ -3,6 +3,7 @@
 // (scripts/databases). Every check runs on every database that can show it.
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <thread>
@@ -114,19 +115,24 @@ void check_predicates(const std::string& url) {
   const char* texts[] = {"true", "[1,10]", "[-3,2]", "[2,b]", "[a,ab]", "[10,a]", "[A,a]", "prefix:a", "prefix:1",
                          "prefix:", "v>0", "v<=2", "v=7", "v!=7", "v=null", "v!=null", "v%3=2", "v%4=0",
                          "v=\"x\"", "v!=\"x\"", "v<\"x\"", "[1,10] && v<=5", "prefix:a && v>=1",
-                         "[a,b] && v!=2", "[-5,5] && v%2=1"};
+                         "[a,b] && v!=2", "[-5,5] && v%2=1", "[1,2]", "[5,1]", "[b,a]", "[-3,-3]",
+                         "[-9223372036854775808,9223372036854775807]", "v%9223372036854775807=7",
+                         "v>=-9223372036854775808", "v<-4", "[007,7]", "prefix:10"};
   require_ok(c->begin(weakest(*c)));
+  Rows got;
   for (const char* text : texts) {
     const auto p = parse_predicate(text);
     REQUIRE(p);
-    Rows got;
     require_ok(c->predicate_read(*p, got));
-    CHECK_MESSAGE(got == expected(*p, rows), text);
+    CHECK_MESSAGE(got == expected(*p, rows), std::string(text));
   }
+  // Integer keys compare as integers, the others by bytes: [1,2] holds
+  // 10a ("1" <= "10a" <= "2") and not 10.
+  require_ok(c->predicate_read(*parse_predicate("[1,2]"), got));
+  CHECK(got == Rows{{"1", 7}, {"10a", 5}, {"2", -4}});
   // Predicate::covers over the same rows: a key condition alone selects
   // exactly the keys it covers.
   const auto range = parse_predicate("[2,b]");
-  Rows got;
   require_ok(c->predicate_read(*range, got));
   std::size_t covered = 0;
   for (const auto& r : kRows) covered += range->covers(Key{r.key, false}) ? 1 : 0;
@@ -263,6 +269,25 @@ void check_other_columns(const std::string& url, const std::string& table) {
   }
 }
 
+// A connection the server ended mid-transaction: the next statement is a
+// DbError naming the step, one line.
+void check_connection_lost(const std::string& url, const std::function<void()>& end_connections) {
+  auto c = open(url);
+  c->reset_table({{"x", false, 0}});
+  require_ok(c->begin(weakest(*c)));
+  CHECK(read_value(*c, "x") == 0);
+  end_connections();
+  std::optional<std::int64_t> v;
+  try {
+    (void)c->read("x", v);
+    FAIL("read on a connection the server ended");
+  } catch (const DbError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("read x") != std::string::npos);
+    CHECK(what.find('\n') == std::string::npos);
+  }
+}
+
 // One line, naming the redacted URL and the step, never a password.
 void check_one_line_error(const std::string& url, const std::string& secret = "") {
   try {
@@ -302,6 +327,10 @@ TEST_CASE("db.url: malformed and unknown URLs are one-line errors") {
   check_one_line_error("mysql://root@localhost");
   check_one_line_error("mysql://@localhost/db");
   check_one_line_error("mysql://root:pw%zz@localhost/db", "pw");
+  check_one_line_error("mysql://root%-1@localhost/db");
+  CHECK_THROWS_WITH_AS((void)connect("mysql://root%-1@localhost/db", 1), doctest::Contains("malformed URL"), DbError);
+  CHECK_THROWS_WITH_AS((void)connect("mysql://root@localhost/db?socket=/a%2", 1), doctest::Contains("malformed URL"),
+                       DbError);
   check_one_line_error("mysql://root@localhost:99999/db");
   check_one_line_error("mysql://root@localhost/db?sslmode=on");
   check_one_line_error("sqlite:");
@@ -457,6 +486,12 @@ TEST_CASE("db.postgres: an unreachable server or database is a one-line error") 
   check_one_line_error("postgresql://postgres:secret@/isosynth?host=/nonexistent-isosynth", "secret");
   check_one_line_error("postgresql://[::1");
 }
+TEST_CASE("db.postgres: a connection the server ends is a one-line error") {
+  check_connection_lost(pg(), [] {
+    postgres_exec(pg(), "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'isosynth' "
+                        "AND pid <> pg_backend_pid()");
+  });
+}
 TEST_CASE("db.postgres: keys with quotes and unicode round-trip") { check_unusual_keys(pg()); }
 
 }  // namespace iso::db::test
@@ -548,6 +583,9 @@ TEST_CASE("db.mariadb: an unreachable server is a one-line error") {
 TEST_CASE("db.mariadb: percent-escapes in the URL") {
   const std::string url = with(my(), "//root@", "//is%6Fsynth:is%6fsynth@");
   CHECK(open(url)->url().find("is%6fsynth@") == std::string::npos);
+}
+TEST_CASE("db.mariadb: a connection the server ends is a one-line error") {
+  check_connection_lost(my(), [] { mariadb_kill_others(my_socket()); });
 }
 TEST_CASE("db.mariadb: keys with quotes and unicode round-trip") { check_unusual_keys(my()); }
 
