@@ -317,7 +317,7 @@ CLI::App* add_record(CLI::App& app, RecordArgs& record) {
       ->check(CLI::Range(1, 256));
   r->add_option("--txns", record.txns, "Transactions in all, shared among the sessions")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10'000'000));
+      ->check(CLI::Range(1, 1'000'000));
   r->add_option("--keys", record.keys, "Keys (rows): 0 .. KEYS-1; fewer keys, more conflicts")
       ->capture_default_str()
       ->check(CLI::Range(1, 1'000'000));

@@ -96,7 +96,7 @@ class Session {
         case PlannedOp::Kind::Write: st = conn_->write(key, op.value); break;
         case PlannedOp::Kind::Append: st = conn_->append(key, op.value); break;
         case PlannedOp::Kind::ReadList: st = conn_->read_list(key, d.list); break;
-        case PlannedOp::Kind::PredicateRead: st = conn_->predicate_read(op.predicate, d.rows); break;
+        case PlannedOp::Kind::PredicateRead: st = conn_->predicate_read(*op.predicate, d.rows); break;
       }
       if (st.ok()) t.ops.push_back(std::move(d));
     }
@@ -175,7 +175,7 @@ History build_history(std::vector<Session>& sessions, std::size_t keys) {
           }
           case PlannedOp::Kind::PredicateRead: {
             PredicateRead pr;
-            pr.predicate = op.plan->predicate.text();
+            pr.predicate = op.plan->predicate->text();
             for (const auto& [key, value] : op.rows)
               pr.result.emplace_back(h.intern_key(key, true), h.intern_value(int_value(value)));
             h.add_predicate_read(t, std::move(pr));

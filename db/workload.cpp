@@ -124,14 +124,16 @@ class Generator {
     const std::size_t lo = keys_.draw(random_);
     const std::size_t width = 1 + random_.below(std::min(kMaxRange, o_.keys));
     const std::size_t hi = std::min(lo + width - 1, o_.keys - 1);
-    op.predicate.keys = Predicate::Keys::Range;
-    op.predicate.lo = key_name(lo);
-    op.predicate.hi = key_name(hi);
+    auto p = std::make_shared<Predicate>();
+    p->keys = Predicate::Keys::Range;
+    p->lo = key_name(lo);
+    p->hi = key_name(hi);
     if (random_.chance(kValueCondition)) {
-      op.predicate.cmp = Predicate::Cmp::Mod;
-      op.predicate.modulus = 2;
-      op.predicate.constant = Value{std::int64_t{0}};
+      p->cmp = Predicate::Cmp::Mod;
+      p->modulus = 2;
+      p->constant = Value{std::int64_t{0}};
     }
+    op.predicate = std::move(p);
     return op;
   }
 

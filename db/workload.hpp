@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -56,7 +57,9 @@ struct PlannedOp {
   Kind kind = Kind::Read;
   std::size_t key = 0;        // Read, Write, Append, ReadList: the key's number
   std::int64_t value = 0;     // Write: the value; Append: the element
-  Predicate predicate;        // PredicateRead
+  // PredicateRead (shared, so that an operation stays small: plans of a
+  // million transactions are held whole).
+  std::shared_ptr<const Predicate> predicate;
 };
 
 struct PlannedTxn {

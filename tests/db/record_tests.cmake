@@ -23,6 +23,9 @@ cli_test(record.sqlite-predicate 0 "" "biswas.SER: allowed" ${BIN} record --db s
 # The summary and the history written: every transaction, with its times.
 cli_test(record.sqlite-json 0 "" "\"committed\": [0-9]+" ${BIN} record --db sqlite:${RECORD_DIR}/sqlite-json.db
             --db-level serializable --txns 100 --seed 2 -o ${RECORD_DIR}/sqlite-json.json --json)
+# --timeout bounds the whole run: exit 3, no history.
+cli_test(record.timeout 3 "time limit reached" "" ${BIN} record --db sqlite:${RECORD_DIR}/timeout.db
+         --db-level serializable --txns 300000 --timeout 1 -o ${RECORD_DIR}/never.json)
 # Bad input is one line, exit 2: a level the database does not offer, a
 # database that cannot be reached, an option out of range.
 cli_test(record.sqlite-level-not-offered 2 "does not offer repeatable read" "" ${BIN} record
