@@ -352,16 +352,31 @@ TEST_CASE("recorder: a serial store's recording is serializable, with every tran
   }
 }
 
+namespace {
+
+// Records `plan` (rw-register over `keys` keys) on `store` in `sessions`
+// sessions, each connection a C made from the store and `args`.
+template <class C, class... Args>
+Recording record_on(Store& store, const std::vector<PlannedTxn>& plan, std::size_t keys, std::size_t sessions,
+                    Args... args) {
+  RecordOptions o;
+  o.sessions = sessions;
+  o.keys = keys;
+  return record([&] { return std::make_unique<C>(store, args...); }, plan, o);
+}
+
+std::vector<PlannedTxn> rw_plan(std::size_t keys, std::uint64_t seed, std::size_t n) {
+  WorkloadOptions w;
+  w.keys = keys;
+  w.seed = seed;
+  return generate_workload(w, n);
+}
+
+}  // namespace
+
 TEST_CASE("recorder: a store that loses updates is caught") {
   Store store;
-  WorkloadOptions w;
-  w.keys = 2;
-  w.seed = 5;
-  const auto plan = generate_workload(w, 200);
-  RecordOptions o;
-  o.sessions = 4;
-  o.keys = 2;
-  const Recording r = record([&] { return std::make_unique<MemoryConnection>(store, false); }, plan, o);
+  const Recording r = record_on<MemoryConnection>(store, rw_plan(2, 5, 200), 2, 4, false);
   CHECK(r.aborted == 0);
   CHECK(verdict(r.history, "biswas.SI") == Verdict::Violated);
 }
@@ -407,14 +422,8 @@ class TimingOut : public MemoryConnection {
 
 TEST_CASE("recorder: a statement timeout aborts its transaction, recorded with the operations before it") {
   Store store;
-  WorkloadOptions w;
-  w.keys = 3;
-  w.seed = 9;
-  const auto plan = generate_workload(w, 200);
-  RecordOptions o;
-  o.sessions = 2;
-  o.keys = 3;
-  const Recording r = record([&] { return std::make_unique<TimingOut>(store, true); }, plan, o);
+  const auto plan = rw_plan(3, 9, 200);
+  const Recording r = record_on<TimingOut>(store, plan, 3, 2, true);
   std::size_t expected = 0;
   for (const auto& t : plan)
     expected += std::any_of(t.ops.begin(), t.ops.end(),
