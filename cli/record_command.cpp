@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -85,6 +86,24 @@ class Progress {
   budget::Clock::time_point start_ = budget::Clock::now();
 };
 
+// The history's file can be written: checked before the run, so that a
+// recording is not lost to a typo in -o. Nothing is created yet: a failed
+// run leaves no file behind.
+void check_writable(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  const char* why = nullptr;
+  if (!fs::is_directory(dir, ec))
+    why = "no such directory";
+  else if (fs::is_directory(p, ec))
+    why = "is a directory";
+  else if (::access(fs::exists(p, ec) ? p.c_str() : dir.c_str(), W_OK) != 0)
+    why = "permission denied";
+  if (why) throw std::runtime_error(fmt::format("{}: cannot write the history: {}", display_text(path), why));
+}
+
 nlohmann::json summary_json(const RecordArgs& a, const db::RecordOptions& o, const db::Recording& r) {
   nlohmann::json aborts = nlohmann::json::object();
   for (const auto& [reason, n] : r.aborts) aborts[reason] = n;
@@ -119,6 +138,8 @@ int run_record(const RecordArgs& a) {
   const auto level = db::parse_level(a.level);
   const auto kind = db::parse_workload(a.workload);
   if (!level || !kind) throw std::invalid_argument(fmt::format("unknown level {} or workload {}", a.level, a.workload));
+
+  check_writable(a.output);
 
   db::WorkloadOptions w;
   w.kind = *kind;

@@ -33,6 +33,8 @@ cli_test(record.sqlite-level-not-offered 2 "does not offer repeatable read" "" $
 cli_test(record.unreachable 2 "postgresql:///isosynth\\?host=${RECORD_DIR}/no-server.*connect" "" ${BIN} record
             --db "postgresql:///isosynth?host=${RECORD_DIR}/no-server" --db-level serializable
             -o ${RECORD_DIR}/never.json)
+cli_test(record.unwritable-output 2 "no-such-dir/h.json: cannot write the history: no such directory" "" ${BIN}
+         record --db sqlite:${RECORD_DIR}/x.db --db-level serializable -o ${RECORD_DIR}/no-such-dir/h.json)
 cli_test(record.unknown-level 2 "--db-level" "" ${BIN} record --db sqlite:${RECORD_DIR}/x.db --db-level snapshot)
 cli_test(record.no-sessions 2 "--sessions" "" ${BIN} record --db sqlite:${RECORD_DIR}/x.db --db-level serializable
             --sessions 0)
