@@ -343,7 +343,8 @@ CLI::App* add_record(CLI::App& app, RecordArgs& record) {
                 "check's default set)")
       ->expected(0, -1);
   r->add_flag("--json", record.json, "Print the summary (and the check's verdicts) as JSON");
-  r->add_option("--timeout", record.timeout, "Give up after this many seconds in all (exit code 3; no history)")
+  r->add_option("--timeout", record.timeout, "Give up after this many seconds in all, recording and checking (exit code 3; a "
+                "recording cut short writes no history)")
       ->check(kPositiveSeconds);
   r->footer(
       "Examples:\n"
