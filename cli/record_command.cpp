@@ -33,7 +33,9 @@ namespace {
 // A connection that offers the level asked for; else one line naming the
 // database and the levels it offers.
 std::unique_ptr<db::Connection> connect_at(const RecordArgs& a, db::ProductLevel level) {
-  auto c = db::connect(a.db, a.statement_timeout);
+  // No statement outlasts the run's --timeout by much: a session waiting on
+  // a lock when time runs out would hold up the end of the run.
+  auto c = db::connect(a.db, std::min(a.statement_timeout, std::max(budget::remaining_seconds(), 0.001)));
   const auto offered = c->levels();
   if (std::find(offered.begin(), offered.end(), level) == offered.end()) {
     std::vector<std::string> names;
