@@ -104,6 +104,11 @@ int run_check(const CheckArgs& a) {
 
   double parse_seconds = 0;
   ReadResult loaded = load(a.file, a.input, parse_seconds);
+  return check_history(a, lib, std::move(choice), loaded, parse_seconds);
+}
+
+int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice choice, ReadResult& loaded,
+                  double parse_seconds, nlohmann::json* json_out) {
   loaded.history.set_clock_skew(a.clock_skew);
   const History& h = loaded.history;
   if (choice.set == LevelSet::Default && has_real_time(h)) choice.levels.push_back(&lib.level("biswas.StrictSER"));
@@ -193,7 +198,10 @@ int run_check(const CheckArgs& a) {
                        {"levels", std::string(level_set_name(choice.set))},
                        {"results", results}};
     if (!loaded.notes.empty()) doc["notes"] = loaded.notes;
-    fmt::print("{}\n", dump_json(doc));
+    if (json_out)
+      *json_out = std::move(doc);
+    else
+      fmt::print("{}\n", dump_json(doc));
   }
   // The decided levels say the exit code; those that do not apply say nothing.
   if (any_violated) return kExitNo;

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "cli/level_choice.hpp"
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/history.hpp"
 #include "lua/spec_library.hpp"
@@ -50,6 +53,13 @@ struct CheckArgs {
   double timeout = 0;
 };
 int run_check(const CheckArgs& a);
+// What run_check does once it has read the history: decides `choice` on
+// `loaded` (named a.file in the output), prints as check prints, returns
+// check's exit code. With a.json and `json_out`, the JSON document goes to
+// *json_out instead of standard output (for a command that wraps it in its
+// own). `isosynth record --check` decides what it recorded through it.
+int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice choice, ReadResult& loaded,
+                  double parse_seconds, nlohmann::json* json_out = nullptr);
 
 // Reads a history as check and show do (progress on stderr for a long
 // read); `seconds`: how long it took.
@@ -147,6 +157,26 @@ struct RunArgs : DbArgs {
   double timeout = 0;
 };
 int run_run(const RunArgs& a);
+
+// `isosynth record`: a random workload run on a database, recorded.
+struct RecordArgs {
+  std::string db;  // connect()'s URL
+  std::string level;           // read-committed, ... (db::parse_level)
+  std::string workload = "rw-register";  // db::parse_workload
+  std::size_t sessions = 4;
+  std::size_t txns = 1000;
+  std::size_t keys = 10;
+  std::uint64_t seed = 0;
+  std::size_t ops = 4;         // operations per transaction, at most
+  double skew = 0;             // Zipf exponent over the keys
+  double statement_timeout = 10;
+  std::string output = "record.json";
+  bool check = false;          // --check given (with no level: check's default set)
+  std::vector<std::string> levels;  // --check's levels
+  bool json = false;
+  double timeout = 0;
+};
+int run_record(const RecordArgs& a);
 
 struct LevelsArgs {
   std::vector<std::string> specs;

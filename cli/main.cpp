@@ -379,6 +379,73 @@ CLI::App* add_run(CLI::App& app, RunArgs& run) {
   return r;
 }
 
+// `isosynth record`: its options, into `record`.
+CLI::App* add_record(CLI::App& app, RecordArgs& record) {
+  auto* r = app.add_subcommand("record", "Run random transactions concurrently on a database and record what it "
+                                         "returned as a history, optionally checking it");
+  r->add_option("--db", record.db,
+                "The database: sqlite:FILE, postgresql:///DB?host=/socket/dir&user=U, "
+                "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?socket=/path]")
+      ->required();
+  r->add_option("--db-level", record.level, "The product's isolation level every transaction runs at")
+      ->required()
+      ->check(CLI::IsMember({"read-uncommitted", "read-committed", "repeatable-read", "serializable"}));
+  r->add_option("--workload", record.workload,
+                "rw-register: reads and writes of registers, many read-modify-writes; list-append: appends and "
+                "list reads (Elle's); predicate: registers and reads of key ranges, some with a value condition")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"rw-register", "list-append", "predicate"}));
+  r->add_option("--sessions", record.sessions, "Concurrent sessions, each its own connection and thread")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  r->add_option("--txns", record.txns, "Transactions in all, shared among the sessions")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  r->add_option("--keys", record.keys, "Keys (rows): 0 .. KEYS-1; fewer keys, more conflicts")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  r->add_option("--seed", record.seed, "The workload's seed: one seed, one plan of transactions (what the "
+                                        "database returns still depends on the interleaving)")
+      ->capture_default_str();
+  r->add_option("--ops", record.ops, "Operations per transaction, at most (1 .. OPS, uniformly)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  r->add_option("--skew", record.skew,
+                "Hot keys: the Zipf exponent of key choice (0: uniform; 1: key 0 twice as often as key 1; 2: "
+                "most accesses to the first few keys)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 10.0));
+  r->add_option("--statement-timeout", record.statement_timeout,
+                "Seconds one statement may take, lock waits included, before its transaction is aborted")
+      ->capture_default_str()
+      ->check(kPositiveSeconds);
+  r->add_option("-o,--output", record.output, "Write the recorded history (native JSON) to this file")
+      ->capture_default_str();
+  r->add_option("--check", record.levels,
+                "Check the recorded history at these levels, as check does (SER, SI, all, ...; with no level, "
+                "check's default set)")
+      ->expected(0, -1);
+  r->add_flag("--json", record.json, "Print the summary (and the check's verdicts) as JSON");
+  r->add_option("--timeout", record.timeout, "Give up after this many seconds in all, recording and checking (exit code 3; a "
+                "recording cut short writes no history)")
+      ->check(kPositiveSeconds);
+  r->footer(
+      "Examples:\n"
+      "  isosynth record --db sqlite:/tmp/r.db --db-level serializable --txns 2000 --check SER\n"
+      "  isosynth record --db 'postgresql:///postgres?host=/tmp/pg' --db-level repeatable-read \\\n"
+      "      --sessions 8 --keys 4 --txns 5000 --seed 1 --check SI SER   # write skew: SI allowed, SER not\n"
+      "  isosynth record --db 'mysql://root@localhost/test?socket=/tmp/my.sock' --db-level repeatable-read \\\n"
+      "      --keys 3 --check SI -o lost.json   # lost updates\n"
+      "  isosynth record --db sqlite:/tmp/r.db --db-level serializable --workload list-append --skew 1.5\n"
+      "Each transaction runs once; one the database aborts (serialization failure, deadlock, statement\n"
+      "timeout) is recorded as aborted, its SQLSTATE counted. The history has every transaction's client\n"
+      "begin and commit times. A database that fails (unreachable, lost mid-run) ends the run with one line\n"
+      "and no history.\n"
+      "Exit code: 0 recorded (and every level checked allows it), 1 a level checked is violated, 2 usage,\n"
+      "input or database error, 3 time limit.");
+  return r;
+}
+
 // `isosynth levels`: its options, into `levels`.
 CLI::App* add_levels(CLI::App& app, LevelsArgs& levels) {
   auto* l = app.add_subcommand("levels", "List every known level with its documentation");
@@ -448,6 +515,8 @@ int main(int argc, char** argv) {
   CLI::App* s = add_show(app, show);
   RunArgs run;
   CLI::App* ru = add_run(app, run);
+  RecordArgs record;
+  CLI::App* rec = add_record(app, record);
 
   try {
     app.parse(argc, argv);
@@ -472,7 +541,9 @@ int main(int argc, char** argv) {
                          : *pr ? predict.timeout
                          : *s  ? show.timeout
                          : *ru ? run.timeout
+                         : *rec ? record.timeout
                                : 0;
+  record.check = rec->count("--check") > 0;  // --check alone: check's default set
   iso::budget::ScopedDeadline deadline(timeout);
   predict.fewest_for = std::min(predict.fewest_for, iso::budget::kMaxSeconds);  // as --timeout saturates
   arm_memory_limit(max_memory);
@@ -486,6 +557,7 @@ int main(int argc, char** argv) {
                      : *l  ? run_levels(levels)
                      : *s  ? run_show(show)
                      : *ru ? run_run(run)
+                     : *rec ? run_record(record)
                            : kExitError;
     // Output that did not reach its file (a full disk, a closed pipe) is a
     // failed run, whatever the verdict: the buffered rest is written now.

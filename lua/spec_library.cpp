@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <new>
 #include <optional>
 #include <sstream>
 
@@ -974,7 +975,9 @@ SpecLibrary::SpecLibrary(Limits limits, bool standard_specs) : state_(std::make_
   state_->limits = limits;
   model::history_schema();  // names the sorts
   lua_State* L = lua_newstate(limited_alloc, state_.get());
-  if (!L) throw SpecError("cannot create the Lua state");
+  // lua_newstate fails only when its first allocations do: out of memory
+  // (under --max-memory, as any other allocation that fails).
+  if (!L) throw std::bad_alloc();
   state_->L = L;
   *static_cast<State**>(lua_getextraspace(L)) = state_.get();
   // The budget hook stays for the state's lifetime: whatever Lua code runs,
