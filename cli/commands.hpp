@@ -160,7 +160,7 @@ int run_run(const RunArgs& a);
 
 // `isosynth record`: a random workload run on a database, recorded.
 struct RecordArgs {
-  std::string db;  // connect()'s URL
+  std::string db = "sqlite:";  // connect()'s URL; "sqlite:" a temporary file
   std::string level;           // read-committed, ... (db::parse_level)
   std::string workload = "rw-register";  // db::parse_workload
   std::size_t sessions = 4;

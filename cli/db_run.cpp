@@ -76,8 +76,11 @@ std::vector<db::ProductLevel> Database::choose(const std::vector<std::string>& r
 
 db::ScheduleSearch schedules_for(const History& h, const std::string& schedule_text, std::size_t attempts) {
   if (schedule_text.empty()) {
+    // Schedules of every read model, a few each: each level tries those of
+    // its own model first (run_on_database).
     db::ScheduleOptions opt;
-    opt.max_schedules = attempts;
+    opt.max_schedules = 3 * attempts;
+    opt.max_per_pass = std::max<std::size_t>(1, attempts / 2);
     return db::find_schedules(h, opt);
   }
   // The user's order: each name is the next statement of that transaction
@@ -125,6 +128,27 @@ std::vector<const lua::Level*> exhibited_targets(const History& recorded,
   return out;
 }
 
+// How a database at `level` reads, as far as its name says: read
+// uncommitted sees uncommitted writes, read committed the latest committed
+// ones, repeatable read and serializable a snapshot (PostgreSQL, MariaDB's
+// consistent reads, SQLite).
+db::ReadModel model_of(db::ProductLevel level) {
+  switch (level) {
+    case db::ProductLevel::ReadUncommitted: return db::ReadModel::Uncommitted;
+    case db::ProductLevel::ReadCommitted: return db::ReadModel::Committed;
+    default: return db::ReadModel::Snapshot;
+  }
+}
+
+// The schedules of the level's own read model first, each group in the
+// search's order.
+std::vector<db::Schedule> ordered_for(db::ProductLevel level, const std::vector<db::Schedule>& all) {
+  std::vector<db::Schedule> out = all;
+  std::stable_partition(out.begin(), out.end(),
+                        [m = model_of(level)](const db::Schedule& s) { return s.model == m; });
+  return out;
+}
+
 RunVerdict attempt_verdict(const Attempt& a, bool has_targets) {
   if (has_targets && !a.exhibits.empty()) return RunVerdict::Exhibited;
   if (!has_targets && a.differences.empty()) return RunVerdict::Reproduced;
@@ -146,7 +170,7 @@ RunReport run_on_database(const Database& database, db::ProductLevel level, cons
   opt.level = level;
   opt.statement_timeout = settings.statement_timeout;
   opt.blocked_after = settings.blocked_after;
-  for (const db::Schedule& s : schedules.schedules) {
+  for (const db::Schedule& s : ordered_for(level, schedules.schedules)) {
     if (report.attempts.size() >= settings.attempts) break;
     Attempt a{s, db::run_schedule(database.url(), h, s, opt), {}, {}, RunVerdict::Diverged};
     a.differences = db::differences(h, a.record);

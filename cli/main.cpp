@@ -384,9 +384,8 @@ CLI::App* add_record(CLI::App& app, RecordArgs& record) {
   auto* r = app.add_subcommand("record", "Run random transactions concurrently on a database and record what it "
                                          "returned as a history, optionally checking it");
   r->add_option("--db", record.db,
-                "The database: sqlite:FILE, postgresql:///DB?host=/socket/dir&user=U, "
-                "mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?socket=/path]")
-      ->required();
+                "The database: sqlite:FILE (sqlite: alone, a temporary file: the default), "
+                "postgresql:///DB?host=/socket/dir&user=U, mysql://USER[:PASSWORD]@HOST[:PORT]/DB[?socket=/path]");
   r->add_option("--db-level", record.level, "The product's isolation level every transaction runs at")
       ->required()
       ->check(CLI::IsMember({"read-uncommitted", "read-committed", "repeatable-read", "serializable"}));

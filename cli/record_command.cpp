@@ -21,6 +21,7 @@
 #include "cli/dot.hpp"
 #include "cli/level_choice.hpp"
 #include "cli/render.hpp"
+#include "cli/db_run.hpp"
 #include "db/connection.hpp"
 #include "db/recorder.hpp"
 #include "engine/history/json_format.hpp"
@@ -32,10 +33,10 @@ namespace {
 
 // A connection that offers the level asked for; else one line naming the
 // database and the levels it offers.
-std::unique_ptr<db::Connection> connect_at(const RecordArgs& a, db::ProductLevel level) {
+std::unique_ptr<db::Connection> connect_at(const RecordArgs& a, const std::string& url, db::ProductLevel level) {
   // No statement outlasts the run's --timeout by much: a session waiting on
   // a lock when time runs out would hold up the end of the run.
-  auto c = db::connect(a.db, std::min(a.statement_timeout, std::max(budget::remaining_seconds(), 0.001)));
+  auto c = db::connect(url, std::min(a.statement_timeout, std::max(budget::remaining_seconds(), 0.001)));
   const auto offered = c->levels();
   if (std::find(offered.begin(), offered.end(), level) == offered.end()) {
     std::vector<std::string> names;
@@ -156,11 +157,13 @@ int run_record(const RecordArgs& a) {
   o.level = *level;
   o.kind = *kind;
   o.keys = a.keys;
+  // "sqlite:" alone: a temporary file, removed at the end.
+  const Database database(a.db);
   db::Recording r;
   {
     Progress progress(a.txns);
     o.progress = [&](std::size_t done, std::size_t aborted) { progress.show(done, aborted); };
-    r = db::record([&] { return connect_at(a, *level); }, plan, o);
+    r = db::record([&] { return connect_at(a, database.url(), *level); }, plan, o);
   }
 
   // The history first: whatever the check says, the run is kept, with how

@@ -109,6 +109,13 @@ class Search {
     for (TxnId t = 1; t < n; ++t) done_[t].assign(h.txn(t).ops.size(), 0);
     cur_.assign(h.sessions().size(), 0);
     last_session_ = kNoSession;
+    first_ = out.size();
+    // Real time: the transactions each must begin after (a recorded
+    // history's timestamps; none without them).
+    rt_before_.resize(n);
+    for (TxnId t = 1; t < n; ++t)
+      for (TxnId u = 1; u < n; ++u)
+        if (h.real_time_before(u, t)) rt_before_[t].push_back(u);
   }
 
   // False when the node budget ran out.
@@ -128,7 +135,19 @@ class Search {
     std::vector<KeyId> written;  // keys whose versions got one more, in order
   };
 
-  bool stop() const { return exhausted_ || out_.size() >= opt_.max_schedules; }
+  bool stop() const {
+    return exhausted_ || out_.size() >= opt_.max_schedules || out_.size() - first_ >= opt_.max_per_pass;
+  }
+
+  // May t begin now? Every transaction that committed before it began, in
+  // real time, has ended.
+  bool may_begin(TxnId t) const {
+    for (TxnId u : rt_before_[t]) {
+      const Phase p = ex_.phase(u);
+      if (p == Phase::Waiting || p == Phase::Running) return false;
+    }
+    return true;
+  }
 
   // Is op i of t's next under the pass's order? In program order, the
   // first not done; reordered, an op whose earlier conflicting ops (same
@@ -148,6 +167,7 @@ class Search {
     Undo u;
     u.step = Step{t, Step::Kind::Op, i};
     if (ex_.phase(t) == Phase::Waiting) {
+      if (!may_begin(t)) return std::nullopt;
       ex_.begin(t);
       u.began = true;
       // Under Snapshot every read of t is fixed now (its snapshot and its
@@ -273,6 +293,7 @@ class Search {
       const TxnId t = h_.sessions()[s][cur_[s]];
       const auto nops = static_cast<std::uint32_t>(h_.txn(t).ops.size());
       if (ndone_[t] == nops) {
+        if (ex_.phase(t) == Phase::Waiting && !may_begin(t)) continue;  // an empty transaction
         Undo u;
         place_end(t, u);
         found |= descend(u, s);
@@ -320,6 +341,8 @@ class Search {
   std::vector<Step> path_;
   int dirty_ = 0, reordered_ = 0;
   bool exhausted_ = false;
+  std::size_t first_ = 0;  // out_'s size when this pass began
+  std::vector<std::vector<TxnId>> rt_before_;
   FingerprintSet dead_;
   std::vector<std::uint32_t> words_;
 };

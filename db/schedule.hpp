@@ -34,7 +34,10 @@
 //      history cannot tell: operations on different keys may swap, those on
 //      one key (and predicate operations, with everything) keep their order;
 //   3. the same with writes over unfinished writes allowed (dirty writes).
-// and returns the first schedules found, each distinct, best first. Within
+// and returns the first schedules found, each distinct, best first. A
+// transaction the history says began after another committed, in real
+// time (History::real_time_before: a stale read's example), begins after
+// that one's end in every schedule. Within
 // one pass, among schedules, it prefers running a transaction to its end
 // (fewest switches between sessions first, in DFS order).
 #pragma once
@@ -68,6 +71,10 @@ struct Schedule {
 
 struct ScheduleOptions {
   std::size_t max_schedules = 4;      // distinct schedules to return
+  // At most this many from each pass, so that the later passes' read
+  // models are among those returned too (a database at read uncommitted
+  // is best tried with a schedule of that model first).
+  std::size_t max_per_pass = SIZE_MAX;
   std::uint64_t max_nodes = 2000000;  // search steps in all, for bounded time
 };
 
