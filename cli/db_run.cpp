@@ -88,6 +88,7 @@ db::ScheduleSearch schedules_for(const History& h, const std::string& schedule_t
   // when the history says it aborted).
   db::Schedule s;
   s.model = db::ReadModel::Committed;
+  s.models = {db::ReadModel::Snapshot, db::ReadModel::Committed, db::ReadModel::Uncommitted};
   std::vector<std::uint32_t> next(h.num_txns(), 0);
   std::istringstream in(schedule_text);
   std::string name;
@@ -144,8 +145,9 @@ db::ReadModel model_of(db::ProductLevel level) {
 // search's order.
 std::vector<db::Schedule> ordered_for(db::ProductLevel level, const std::vector<db::Schedule>& all) {
   std::vector<db::Schedule> out = all;
-  std::stable_partition(out.begin(), out.end(),
-                        [m = model_of(level)](const db::Schedule& s) { return s.model == m; });
+  std::stable_partition(out.begin(), out.end(), [m = model_of(level)](const db::Schedule& s) {
+    return std::find(s.models.begin(), s.models.end(), m) != s.models.end();
+  });
   return out;
 }
 
@@ -170,8 +172,12 @@ RunReport run_on_database(const Database& database, db::ProductLevel level, cons
   opt.level = level;
   opt.statement_timeout = settings.statement_timeout;
   opt.blocked_after = settings.blocked_after;
-  for (const db::Schedule& s : ordered_for(level, schedules.schedules)) {
+  for (db::Schedule s : ordered_for(level, schedules.schedules)) {
     if (report.attempts.size() >= settings.attempts) break;
+    // Said in the level's own model where the schedule realizes the
+    // history under it.
+    const db::ReadModel own = model_of(level);
+    if (std::find(s.models.begin(), s.models.end(), own) != s.models.end()) s.model = own;
     Attempt a{s, db::run_schedule(database.url(), h, s, opt), {}, {}, RunVerdict::Diverged};
     a.differences = db::differences(h, a.record);
     a.exhibits = exhibited_targets(a.record.recorded, targets);
