@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
