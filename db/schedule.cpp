@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <optional>
 #include <set>
-#include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
@@ -36,14 +35,14 @@ struct Pass {
   bool dirty = false;
 };
 
-// A set of 128-bit state fingerprints, open addressing: the dead states of
-// one pass. Two independent 64-bit hashes of the state's encoding make a
-// false "already dead" (which would lose schedules) as unlikely as a random
-// 128-bit collision.
+// A set of 128-bit state fingerprints (Execution::fingerprint()), open
+// addressing: the dead states of one pass. 128 bits make a false "already
+// dead" (which would lose schedules) as unlikely as a random collision.
 class FingerprintSet {
  public:
-  using Print = std::pair<std::uint64_t, std::uint64_t>;
+  using Print = Execution::Fingerprint;
   bool contains(Print p) const {
+    p = occupied(p);
     if (slots_.empty()) return false;
     for (std::size_t i = index(p);; i = (i + 1) & (slots_.size() - 1)) {
       if (slots_[i] == p) return true;
@@ -51,6 +50,7 @@ class FingerprintSet {
     }
   }
   void insert(Print p) {
+    p = occupied(p);
     if ((size_ + 1) * 2 > slots_.size()) grow();
     for (std::size_t i = index(p);; i = (i + 1) & (slots_.size() - 1)) {
       if (slots_[i] == p) return;
@@ -64,6 +64,7 @@ class FingerprintSet {
 
  private:
   static constexpr Print kEmpty{0, 0};
+  static Print occupied(Print p) { return p == kEmpty ? Print{0, 1} : p; }  // never the empty slot
   std::size_t index(Print p) const { return static_cast<std::size_t>(p.first) & (slots_.size() - 1); }
   void grow() {
     std::vector<Print> old = std::move(slots_);
@@ -75,24 +76,6 @@ class FingerprintSet {
   std::vector<Print> slots_;
   std::size_t size_ = 0;
 };
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-FingerprintSet::Print fingerprint(const std::vector<std::uint32_t>& words) {
-  std::uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0x243f6a8885a308d3ULL;
-  for (std::uint32_t w : words) {
-    a = mix(a ^ w);
-    b = mix(b + w * 0xff51afd7ed558ccdULL + 1);
-  }
-  if (a == 0 && b == 0) b = 1;  // never the empty slot
-  return {a, b};
-}
 
 // The search of one pass. The schedules it finds are appended to `out`
 // (unless `seen` has their steps already: an earlier pass found them).
@@ -190,6 +173,10 @@ class Search {
       if (ok)
         for (KeyId k : keys) ex_.write(t, k, op.value);
       u.written = keys;
+      if (ok && op.kind == OpKind::Write && ex_.read_lost_after_write(t, op.key, done_)) {
+        ex_.unwrite(op.key);
+        ok = false;
+      }
     }
     if (!ok) {
       if (u.began) ex_.unbegin(t);
@@ -198,6 +185,7 @@ class Search {
     u.reordered = i != first_not_done(t);
     done_[t][i] = 1;
     ++ndone_[t];
+    ex_.toggle_done(t, i);
     return u;
   }
 
@@ -223,6 +211,7 @@ class Search {
     if (u.step.kind == Step::Kind::Op) {
       done_[t][u.step.op] = 0;
       --ndone_[t];
+      ex_.toggle_done(t, u.step.op);
       for (auto it = u.written.rbegin(); it != u.written.rend(); ++it) ex_.unwrite(*it);
     } else {
       --cur_[h_.txn(t).session];
@@ -285,8 +274,7 @@ class Search {
       record();
       return true;
     }
-    ex_.encode(done_, words_);
-    const auto print = fingerprint(words_);
+    const auto print = ex_.fingerprint();
     if (dead_.contains(print)) return false;
     bool found = false;
     for (SessionId s : session_order()) {
@@ -296,7 +284,8 @@ class Search {
         if (ex_.phase(t) == Phase::Waiting && !may_begin(t)) continue;  // an empty transaction
         Undo u;
         place_end(t, u);
-        found |= descend(u, s);
+        if (u.step.kind == Step::Kind::Commit && ex_.read_lost_after_commit(t, done_)) undo(u);
+        else found |= descend(u, s);
       } else {
         for (std::uint32_t i = 0; i < nops && !stop(); ++i) {
           if (!available(t, i)) continue;
@@ -344,7 +333,6 @@ class Search {
   std::size_t first_ = 0;  // out_'s size when this pass began
   std::vector<std::vector<TxnId>> rt_before_;
   FingerprintSet dead_;
-  std::vector<std::uint32_t> words_;
 };
 
 // Can reordering change anything: has some transaction two operations

@@ -7,6 +7,25 @@
 
 namespace iso::db {
 
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64's finalizer
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// A part of the fingerprint: a tag (which kind of part) and two numbers.
+std::uint64_t part(std::uint64_t tag, std::uint64_t x, std::uint64_t y) {
+  return mix(mix(mix(tag) ^ x) + y);
+}
+
+enum : std::uint64_t { kPhasePart = 1, kSnapshotPart, kKeyPart, kCommittedPart, kDonePart };
+
+}  // namespace
+
 Execution::Execution(const History& h, ReadModel model)
     : h_(h), model_(model), list_key_(h.keys().size(), 0), versions_(h.keys().size()) {
   for (const Transaction& t : h.txns())
@@ -25,25 +44,131 @@ Execution::Execution(const History& h, ReadModel model)
     std::sort(result.begin(), result.end());
     results_.push_back(std::move(result));
   }
+  lookahead_ = !h.has_predicate_writes();
+  external_.resize(h.keys().size());
+  last_writers_.resize(h.keys().size());
+  writes_.resize(h.keys().size());
+  for (TxnId t = 1; lookahead_ && t < h.num_txns(); ++t) {
+    const auto& ops = h.txn(t).ops;
+    std::vector<char> written(h.keys().size(), 0);
+    std::vector<std::optional<ValueId>> last(h.keys().size());
+    for (std::uint32_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].kind == OpKind::Write) {
+        writes_[ops[i].key].push_back({ops[i].value, {t, i}});
+        written[ops[i].key] = 1;
+        last[ops[i].key] = ops[i].value;
+      }
+      if (ops[i].kind == OpKind::Read && ops[i].list == kNoList && !written[ops[i].key])
+        external_[ops[i].key].push_back(ExternalRead{t, i, ops[i].value});
+    }
+    if (h.txn(t).status == TxnStatus::Aborted) continue;  // never committed
+    for (KeyId k = 0; k < last.size(); ++k)
+      if (last[k]) last_writers_[k].emplace_back(*last[k], t);
+  }
+  for (auto& w : last_writers_) std::sort(w.begin(), w.end());
+  for (auto& w : writes_) std::sort(w.begin(), w.end());
   phase_.assign(h.num_txns(), Phase::Waiting);
   phase_[kInitTxn] = Phase::Committed;
   snapshot_.assign(h.num_txns(), 0);
   commit_seq_.assign(h.num_txns(), 0);
+  wrote_.resize(h.num_txns());
+  snapshot_hash_.assign(h.num_txns(), 0);
+  mark_.assign(h.num_txns(), 0);
+  for (TxnId t = 1; t < h.num_txns(); ++t) toggle(part(kPhasePart, t, static_cast<std::uint64_t>(Phase::Waiting)));
+  key_hash_.assign(h.keys().size(), 0);
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    toggle(part(kKeyPart, k, 0));
+    rehash(k);
+  }
+}
+
+void Execution::toggle(std::uint64_t p) {
+  print_.first ^= mix(p + 0x9e3779b97f4a7c15ULL);
+  print_.second ^= mix(p * 0xff51afd7ed558ccdULL + 0x243f6a8885a308d3ULL);
+}
+
+void Execution::toggle_done(TxnId t, std::uint32_t op) { toggle(part(kDonePart, t, op)); }
+
+void Execution::set_phase(TxnId t, Phase p) {
+  toggle(part(kPhasePart, t, static_cast<std::uint64_t>(phase_[t])));
+  phase_[t] = p;
+  toggle(part(kPhasePart, t, static_cast<std::uint64_t>(p)));
+}
+
+// Under Snapshot a running transaction's snapshot is part of the state (the
+// committed set at its first step); once it has ended, no longer.
+void Execution::toggle_snapshot(TxnId t) {
+  if (model_ == ReadModel::Snapshot) toggle(part(kSnapshotPart, t, snapshot_hash_[t]));
 }
 
 void Execution::begin(TxnId t) {
-  phase_[t] = Phase::Running;
+  set_phase(t, Phase::Running);
   snapshot_[t] = commits_;
+  snapshot_hash_[t] = committed_;
+  toggle_snapshot(t);
+}
+
+void Execution::unbegin(TxnId t) {
+  toggle_snapshot(t);
+  set_phase(t, Phase::Waiting);
 }
 
 void Execution::end(TxnId t, bool commit) {
-  phase_[t] = commit ? Phase::Committed : Phase::Aborted;
-  if (commit) commit_seq_[t] = commits_++;
+  toggle_snapshot(t);
+  set_phase(t, commit ? Phase::Committed : Phase::Aborted);
+  if (commit) {
+    commit_seq_[t] = commits_++;
+    committed_ ^= part(kCommittedPart, t, 0);
+  } else {
+    for (KeyId k : wrote_[t]) rehash(k);  // its versions are seen by no one now
+  }
 }
 
 void Execution::unend(TxnId t) {
-  if (phase_[t] == Phase::Committed) --commits_;
-  phase_[t] = Phase::Running;
+  const Phase was = phase_[t];
+  if (was == Phase::Committed) {
+    --commits_;
+    committed_ ^= part(kCommittedPart, t, 0);
+  }
+  set_phase(t, Phase::Running);
+  if (was == Phase::Aborted)
+    for (KeyId k : wrote_[t]) rehash(k);
+  toggle_snapshot(t);
+}
+
+void Execution::write(TxnId t, KeyId k, ValueId v) {
+  versions_[k].push_back(Version{t, v});
+  wrote_[t].push_back(k);
+  rehash(k);
+}
+
+void Execution::unwrite(KeyId k) {
+  wrote_[versions_[k].back().txn].pop_back();
+  versions_[k].pop_back();
+  rehash(k);
+}
+
+void Execution::rehash(KeyId k) {
+  toggle(part(kKeyPart, k, key_hash_[k]));
+  if (++stamp_ == 0) {  // wrapped: forget every visit
+    std::fill(mark_.begin(), mark_.end(), 0);
+    stamp_ = 1;
+  }
+  kept_.clear();
+  const auto& vs = versions_[k];
+  for (auto it = vs.rbegin(); it != vs.rend(); ++it) {
+    if (phase_[it->txn] == Phase::Aborted) continue;  // rolled back: seen by no one
+    if (!list_key_[k]) {
+      if (mark_[it->txn] == stamp_) continue;  // an earlier write by a transaction that wrote k again
+      mark_[it->txn] = stamp_;
+    }
+    kept_.push_back(&*it);
+  }
+  std::uint64_t h = 0;
+  for (auto it = kept_.rbegin(); it != kept_.rend(); ++it)
+    h = mix(h + ((static_cast<std::uint64_t>((*it)->txn) << 32) | (*it)->value) + 1);
+  key_hash_[k] = h;
+  toggle(part(kKeyPart, k, h));
 }
 
 bool Execution::sees(TxnId r, TxnId w) const {
@@ -130,6 +255,59 @@ bool Execution::snapshot_reads_hold(TxnId t) {
   return ok;
 }
 
+bool Execution::read_lost_after_write(TxnId t, KeyId k, const std::vector<std::vector<char>>& done) const {
+  if (!lookahead_ || model_ != ReadModel::Uncommitted) return false;
+  const auto& vs = versions_[k];
+  for (const ExternalRead& r : external_[k]) {
+    if (r.txn == t || done[r.txn][r.op] || phase_[r.txn] == Phase::Committed || phase_[r.txn] == Phase::Aborted)
+      continue;
+    // The versions the read may still return: from the latest down to the
+    // first that no rollback to come removes.
+    bool possible = false, reached_initial = true;
+    for (auto it = vs.rbegin(); it != vs.rend() && !possible; ++it) {
+      if (phase_[it->txn] == Phase::Aborted) continue;
+      possible = it->value == r.value;
+      if (!(phase_[it->txn] == Phase::Running && h_.txn(it->txn).status == TxnStatus::Aborted)) {
+        reached_initial = false;
+        break;
+      }
+    }
+    if (!possible && reached_initial) possible = born_initially(k) && h_.init_value(k) == r.value;
+    const auto& w = writes_[k];
+    for (auto it = std::lower_bound(w.begin(), w.end(), std::make_pair(r.value, std::make_pair(TxnId{0}, std::uint32_t{0})));
+         it != w.end() && it->first == r.value && !possible; ++it) {
+      const auto [writer, op] = it->second;
+      possible = writer != r.txn && !done[writer][op];
+    }
+    if (!possible) return true;
+  }
+  return false;
+}
+
+bool Execution::read_lost_after_commit(TxnId t, const std::vector<std::vector<char>>& done) const {
+  if (!lookahead_ || model_ == ReadModel::Uncommitted) return false;
+  for (KeyId k : wrote_[t]) {
+    // The latest committed version of k.
+    std::optional<ValueId> latest;
+    for (auto it = versions_[k].rbegin(); it != versions_[k].rend() && !latest; ++it)
+      if (phase_[it->txn] == Phase::Committed) latest = it->value;
+    if (!latest && born_initially(k)) latest = h_.init_value(k);
+    for (const ExternalRead& r : external_[k]) {
+      const bool pending = model_ == ReadModel::Snapshot ? phase_[r.txn] == Phase::Waiting
+                                                         : phase_[r.txn] != Phase::Committed &&
+                                                               phase_[r.txn] != Phase::Aborted && !done[r.txn][r.op];
+      if (!pending || (latest && *latest == r.value)) continue;
+      const auto& w = last_writers_[k];
+      bool possible = false;
+      for (auto it = std::lower_bound(w.begin(), w.end(), std::make_pair(r.value, TxnId{0}));
+           it != w.end() && it->first == r.value && !possible; ++it)
+        possible = it->second != r.txn && (phase_[it->second] == Phase::Waiting || phase_[it->second] == Phase::Running);
+      if (!possible) return true;
+    }
+  }
+  return false;
+}
+
 bool Execution::conflict(const Op& a, const Op& b) const {
   const auto predicate = [](const Op& o) {
     return o.kind == OpKind::PredicateRead || o.kind == OpKind::PredicateWrite;
@@ -165,52 +343,6 @@ bool Execution::values_written(const History& h) const {
           if (!has(k, v)) return false;
     }
   return true;
-}
-
-void Execution::encode(const std::vector<std::vector<char>>& done, std::vector<std::uint32_t>& words) const {
-  words.clear();
-  const auto n = static_cast<TxnId>(phase_.size());
-  for (TxnId t = 1; t < n; ++t) {
-    words.push_back(static_cast<std::uint32_t>(phase_[t]));
-    if (phase_[t] != Phase::Running) continue;
-    std::uint32_t bits = 0;
-    int used = 0;
-    for (char d : done[t]) {
-      bits |= static_cast<std::uint32_t>(d != 0) << used;
-      if (++used == 32) {
-        words.push_back(bits);
-        bits = 0;
-        used = 0;
-      }
-    }
-    words.push_back(bits);
-    if (model_ != ReadModel::Snapshot) continue;
-    bits = 0;
-    used = 0;
-    for (TxnId w = 1; w < n; ++w) {
-      bits |= static_cast<std::uint32_t>(sees(t, w)) << used;
-      if (++used == 32) {
-        words.push_back(bits);
-        bits = 0;
-        used = 0;
-      }
-    }
-    words.push_back(bits);
-  }
-  for (KeyId k = 0; k < versions_.size(); ++k) {
-    const auto& vs = versions_[k];
-    words.push_back(UINT32_MAX);  // between keys
-    for (std::size_t i = 0; i < vs.size(); ++i) {
-      if (phase_[vs[i].txn] == Phase::Aborted) continue;  // rolled back: seen by no one
-      // A register's earlier write by a transaction that wrote it again
-      // later is the latest of nothing any more.
-      if (!list_key_[k] && std::any_of(vs.begin() + static_cast<std::ptrdiff_t>(i) + 1, vs.end(),
-                                       [&](const Version& v) { return v.txn == vs[i].txn; }))
-        continue;
-      words.push_back(vs[i].txn);
-      words.push_back(vs[i].value);
-    }
-  }
 }
 
 }  // namespace iso::db

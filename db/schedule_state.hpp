@@ -28,14 +28,15 @@ class Execution {
   // The transaction's first step: under Snapshot, its snapshot is the
   // transactions committed now.
   void begin(TxnId t);
-  void unbegin(TxnId t) { phase_[t] = Phase::Waiting; }
+  void unbegin(TxnId t);
   // COMMIT, or ROLLBACK (which removes the transaction's writes from every
   // read's view: they stay in the key's versions, seen by no one).
   void end(TxnId t, bool commit);
   void unend(TxnId t);
 
-  void write(TxnId t, KeyId k, ValueId v) { versions_[k].push_back(Version{t, v}); }
-  void unwrite(KeyId k) { versions_[k].pop_back(); }
+  void write(TxnId t, KeyId k, ValueId v);
+  // Undoes the last write of k (writes are undone last first).
+  void unwrite(KeyId k);
   // Would a write of k by t land on the write of a transaction that has
   // not ended (a dirty write, which products block)?
   bool blocked(TxnId t, KeyId k) const;
@@ -57,6 +58,23 @@ class Execution {
   // earlier writes, which every order the search allows keeps before them.)
   bool snapshot_reads_hold(TxnId t);
 
+  // Under Snapshot and Committed, just after t committed: is some read not
+  // placed yet (`done`: per transaction and op) lost for good? A register
+  // read of k that its transaction's own writes do not answer returns the
+  // latest committed version of k when placed (Committed) or when its
+  // transaction begins (Snapshot); a version once overwritten by a commit
+  // never comes back, so the read needs the latest committed value now, or
+  // a transaction yet to commit whose last write of k is that value. (Not
+  // decided with predicate writes, which may write any key.)
+  bool read_lost_after_commit(TxnId t, const std::vector<std::vector<char>>& done) const;
+
+  // Under Uncommitted, just after t wrote k: is some read of k not placed
+  // yet lost for good? It needs the latest version not rolled back now, one
+  // that rollbacks still to come (of transactions that abort) uncover, or
+  // a write of its value not placed yet. (Not decided with predicate
+  // writes.)
+  bool read_lost_after_write(TxnId t, KeyId k, const std::vector<std::vector<char>>& done) const;
+
   // May the two operations of one transaction not swap: the same key, or
   // either a predicate operation?
   bool conflict(const Op& a, const Op& b) const;
@@ -64,11 +82,17 @@ class Execution {
   // value? (Otherwise no interleaving returns it.)
   bool values_written(const History& h) const;
 
-  // The state as words, equal for states from which the same schedules
-  // complete: phases, the operations done of the running transactions
-  // (`done`, per transaction and op), their snapshots, and each key's
-  // versions as reads and the dirty-write rule can still see them.
-  void encode(const std::vector<std::vector<char>>& done, std::vector<std::uint32_t>& words) const;
+  // A fingerprint of the state, kept up to date by every change: equal for
+  // states from which the same schedules complete (the transactions'
+  // phases, the running ones' snapshots, each key's versions as reads and
+  // the dirty-write rule can still see them, and the operations the caller
+  // marks done with toggle_done()), and, 128 bits wide, different otherwise but for a random
+  // collision. Each part is hashed and added by XOR, so that a step and its
+  // undo cost the parts they change, not the history's size.
+  using Fingerprint = std::pair<std::uint64_t, std::uint64_t>;
+  Fingerprint fingerprint() const { return print_; }
+  // Marks op `op` of t done in the fingerprint, or not done when it is.
+  void toggle_done(TxnId t, std::uint32_t op);
 
  private:
   struct Version {
@@ -78,6 +102,14 @@ class Execution {
   // May reader r see the writes of another transaction w?
   bool sees(TxnId r, TxnId w) const;
   bool born_initially(KeyId k) const { return h_.t0_writes(k); }
+  // Adds a part to the fingerprint, or removes it when it is in.
+  void toggle(std::uint64_t part);
+  void set_phase(TxnId t, Phase p);
+  void toggle_snapshot(TxnId t);
+  // Recomputes k's part of the fingerprint: its versions, without those
+  // rolled back and, for a register, without a transaction's writes before
+  // its last (the latest of nothing any more).
+  void rehash(KeyId k);
 
   const History& h_;
   ReadModel model_;
@@ -85,11 +117,31 @@ class Execution {
   std::vector<Predicate> predicates_;          // per History::predicate_reads() index
   std::vector<std::vector<KeyId>> covered_;    // the keys each covers
   std::vector<std::vector<std::pair<KeyId, ValueId>>> results_;  // each read's result, by key
+  // Per key: the reads no own write answers ("external"), and per value
+  // the transactions whose last write of the key writes it.
+  struct ExternalRead {
+    TxnId txn;
+    std::uint32_t op;
+    ValueId value;
+  };
+  std::vector<std::vector<ExternalRead>> external_;
+  std::vector<std::vector<std::pair<ValueId, TxnId>>> last_writers_;  // sorted
+  // Per key, every write as (value, (transaction, op)), sorted.
+  std::vector<std::vector<std::pair<ValueId, std::pair<TxnId, std::uint32_t>>>> writes_;
+  bool lookahead_ = false;
   std::vector<Phase> phase_;
   std::vector<std::uint32_t> snapshot_;    // per transaction: commits before its first step
   std::vector<std::uint32_t> commit_seq_;  // per committed transaction: its place among commits
   std::uint32_t commits_ = 0;
   std::vector<std::vector<Version>> versions_;  // per key, in schedule order
+  std::vector<std::vector<KeyId>> wrote_;       // per transaction, the keys of its writes in order
+  Fingerprint print_{0, 0};
+  std::uint64_t committed_ = 0;                 // the committed set's hash
+  std::vector<std::uint64_t> snapshot_hash_;    // per transaction: committed_ at its first step
+  std::vector<std::uint64_t> key_hash_;         // per key: its versions' hash
+  std::vector<std::uint32_t> mark_;             // per transaction: rehash()'s visits
+  std::uint32_t stamp_ = 0;
+  std::vector<const Version*> kept_;            // rehash()'s scratch
 };
 
 }  // namespace iso::db

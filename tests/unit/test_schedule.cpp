@@ -638,15 +638,17 @@ History realizable_history(std::mt19937_64& rng, int txns, int sessions, int key
 
 }  // namespace
 
-TEST_CASE("schedule: histories of ten transactions that some interleaving produced are realized") {
+TEST_CASE("schedule: histories of ten and twenty transactions that some interleaving produced are realized") {
   std::mt19937_64 rng(7);
-  for (int i = 0; i < 30; ++i) {
+  for (int i = 0; i < 45; ++i) {
     const ReadModel model = kModels[i % 3];
-    const History h = realizable_history(rng, 10, 1 + i % 4, 4, model);
-    INFO(format_history(h), "\nproduced under ", db::model_name(model));
+    const History h = i < 30 ? realizable_history(rng, 10, 1 + i % 4, 4, model)
+                             : realizable_history(rng, 20, 6, 8, model);
+    INFO(format_history(h), "\nproduced under ", db::model_name(model), " case ", i);
     const auto begin = std::chrono::steady_clock::now();
     const auto r = db::find_schedules(h);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    INFO("complete: ", r.complete, ", ", seconds, " s");
     REQUIRE(first_schedule(r));
     CHECK(model_index(first_schedule(r)->model) <= model_index(model));
     CHECK(!first_schedule(r)->reordered);
