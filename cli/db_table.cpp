@@ -48,9 +48,7 @@ Runnable choose(const Probe& e, const RunSettings& settings) {
   if (!e.run_example.empty())
     candidates.emplace_back(parse_one_line(e.run_example, e.target->name + ".run_example"), true);
   for (auto& [h, declared] : candidates) {
-    db::ScheduleOptions opt;
-    opt.max_schedules = settings.attempts;
-    db::ScheduleSearch s = db::find_schedules(h, opt);
+    db::ScheduleSearch s = schedules_for(h, "", settings.attempts);
     const bool better = !s.schedules.empty() &&
                         (!best.example || best.schedules.schedules.empty() ||
                          weakness(s.schedules.front()) < weakness(best.schedules.schedules.front()));

@@ -6,8 +6,8 @@
 #include "db/schedule.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
-#include <set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -77,6 +77,10 @@ class FingerprintSet {
   std::size_t size_ = 0;
 };
 
+// The schedules found so far, by their steps: the index of each in the
+// result.
+using Seen = std::map<std::vector<std::pair<TxnId, std::uint64_t>>, std::size_t>;
+
 // The search of one pass. The schedules it finds are appended to `out`
 // (unless `seen` has their steps already: an earlier pass found them).
 class Search {
@@ -84,7 +88,7 @@ class Search {
   // `nodes`: the nodes searched so far, in all passes; this pass stops
   // when they reach `limit`.
   Search(const History& h, const Pass& pass, const ScheduleOptions& opt, std::uint64_t& nodes,
-         std::uint64_t limit, std::vector<Schedule>& out, std::set<std::vector<std::pair<TxnId, std::uint64_t>>>& seen)
+         std::uint64_t limit, std::vector<Schedule>& out, Seen& seen)
       : h_(h), pass_(pass), opt_(opt), nodes_(nodes), limit_(limit), out_(out), seen_(seen), ex_(h, pass.model) {
     const std::size_t n = h.num_txns();
     done_.resize(n);
@@ -253,10 +257,18 @@ class Search {
     key.reserve(path_.size());
     for (const Step& s : path_)
       key.emplace_back(s.txn, (static_cast<std::uint64_t>(s.kind) << 32) | s.op);
-    if (!seen_.insert(std::move(key)).second) return;
+    // Steps an earlier pass found: they realize the history under this
+    // pass's model too.
+    if (const auto it = seen_.find(key); it != seen_.end()) {
+      auto& models = out_[it->second].models;
+      if (std::find(models.begin(), models.end(), pass_.model) == models.end()) models.push_back(pass_.model);
+      return;
+    }
+    seen_.emplace(std::move(key), out_.size());
     Schedule sc;
     sc.steps = path_;
     sc.model = pass_.model;
+    sc.models = {pass_.model};
     sc.reordered = reordered_ > 0;
     sc.dirty_writes = dirty_ > 0;
     out_.push_back(std::move(sc));
@@ -321,7 +333,7 @@ class Search {
   std::uint64_t& nodes_;
   std::uint64_t limit_;
   std::vector<Schedule>& out_;
-  std::set<std::vector<std::pair<TxnId, std::uint64_t>>>& seen_;
+  Seen& seen_;
   Execution ex_;
   std::vector<std::vector<char>> done_;  // per transaction, per op
   std::vector<std::uint32_t> ndone_;
@@ -356,7 +368,7 @@ ScheduleSearch find_schedules(const History& h, const ScheduleOptions& opt) {
   // A read of a value that no write of its key produces and that is not
   // the initial one: no interleaving returns it.
   if (!facts.values_written(h)) return result;
-  std::set<std::vector<std::pair<TxnId, std::uint64_t>>> seen;
+  Seen seen;
   const bool swappable = has_swappable_ops(facts, h);
   std::vector<Pass> passes;
   for (const bool dirty : {false, true})

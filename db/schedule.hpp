@@ -64,7 +64,10 @@ struct Step {
 
 struct Schedule {
   std::vector<Step> steps;  // every operation of every transaction but T0, each once, and each end
-  ReadModel model = ReadModel::Snapshot;
+  ReadModel model = ReadModel::Snapshot;  // the model of the pass that found it first
+  // Every model whose pass found these steps: the schedule realizes the
+  // history under each (`model` first).
+  std::vector<ReadModel> models;
   bool reordered = false;     // some transaction's operations are not in program order
   bool dirty_writes = false;  // some write lands on a key an unfinished transaction wrote
 };

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <string>
+
 #include "db/schedule.hpp"
 #include "engine/history/one_line.hpp"
 
@@ -59,4 +61,30 @@ TEST_CASE("schedules: each pass gives at most max_per_pass schedules") {
   }
   CHECK(snapshot == 2);
   CHECK(committed == 2);
+}
+
+TEST_CASE("schedules: a schedule found by several passes realizes the history under each of their models") {
+  bool several = false;  // some schedule realizes its history under two models
+  for (const char* text : {"T1: r(x,0) w(y,1) | T2: r(y,0) w(x,1)", "T1: w(x,1) | T2: r(x,1) r(y,0) | T3: r(x,0) r(y,1) | T4: w(y,1)",
+                           "T1: w(x,1) w(y,1) | T2: r(x,0) r(y,1)"}) {
+    INFO(std::string(text));
+    const History h = parse_one_line(text, "h");
+    db::ScheduleOptions opt;
+    opt.max_schedules = 40;
+    opt.max_per_pass = 10;
+    const db::ScheduleSearch s = db::find_schedules(h, opt);
+    REQUIRE_FALSE(s.schedules.empty());
+    for (const db::Schedule& sc : s.schedules) {
+      REQUIRE_FALSE(sc.models.empty());
+      CHECK(sc.models.front() == sc.model);
+      several |= sc.models.size() > 1;
+      const auto reads = db::expected_reads(h, sc);
+      for (db::ReadModel m : sc.models) {
+        db::Schedule other = sc;
+        other.model = m;
+        CHECK(db::expected_reads(h, other) == reads);
+      }
+    }
+  }
+  CHECK(several);
 }
