@@ -79,3 +79,24 @@ db_cli_test(run-my-wrong-password 2 "mysql://isosynth@localhost/isosynth.*connec
             --db "mysql://isosynth:wrong@localhost/isosynth?socket=${DBDIR}/mysql.sock")
 db_cli_test(run-my-ru-aborted-read 0 "" "read uncommitted: exhibited" ${BIN} run ${IN}/aborted-read.json
             --db ${MY} --db-level read-uncommitted)
+
+# Each exhibited cell's recorded run, checked again from its JSON.
+set(EXHIBITED ${CMAKE_CURRENT_SOURCE_DIR}/cli/db_exhibited.sh)
+cli_test(anomalies-db-exhibited-sqlite 1 "" "no cell exhibited anything" ${EXHIBITED} ${BIN} sqlite:)
+db_cli_test(anomalies-db-exhibited-pg 0 "" "exhibited cells, each violating serializability" ${EXHIBITED} ${BIN} ${PG})
+db_cli_test(anomalies-db-exhibited-mariadb 0 "" "exhibited cells, each violating serializability" ${EXHIBITED} ${BIN}
+            ${MY})
+# predict --validate on a trace recorded from MariaDB at read committed
+# (tests/cli/inputs/mariadb-rc-trace.json, its "recorded" field says how):
+# the prediction is run on the database by a schedule that should produce
+# it, and the database does.
+db_cli_test(predict-validate-mariadb-rc 0 "" "validated on MariaDB [0-9.]+, read committed: the database produced the prediction; the recorded run is unserializable"
+            ${BIN} predict ${IN}/mariadb-rc-trace.json --under RC --validate --db ${MY} --db-level read-committed)
+db_cli_test(predict-validate-json 0 "" "\"produced\": true" ${BIN} predict ${IN}/mariadb-rc-trace.json --under RC
+            --validate --db ${MY} --db-level read-committed --json)
+# At serializable the same prediction is prevented.
+db_cli_test(predict-validate-mariadb-ser 0 "" "serializable: (diverged|no recorded run is unserializable)" ${BIN} predict
+            ${IN}/mariadb-rc-trace.json --under RC --validate --db ${MY} --db-level serializable)
+# hierarchy --db: where PostgreSQL's levels sit among Adya's.
+db_cli_test(hierarchy-db-pg 0 "" "repeatable read: adya.PL-SI" ${BIN} hierarchy adya.PL-2 adya.PL-SI adya.PL-3
+            --scope 4,2,3 --db ${PG})
