@@ -122,7 +122,7 @@ void write_page(const TableOutput& out, const Database& database, const std::vec
   page += "<table>\n<tr><th>level</th>";
   for (const Runnable& r : rows)
     page += fmt::format("<th>{}</th>", html_escape(r.probe->label));
-  page += "<th>behaves as</th></tr>\n";
+  page += "</tr>\n";
   for (std::size_t l = 0; l < levels.size(); ++l) {
     page += "<tr><th>" + html_escape(db::level_name(levels[l])) + "</th>";
     for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -131,9 +131,13 @@ void write_page(const TableOutput& out, const Database& database, const std::vec
                           c == 'E' ? "allowed" : c == 'n' || c == '?' ? "" : "forbidden",
                           html_id(fmt::format("{}-{}", rows[r].probe->label, l)), c);
     }
-    page += "<td>" + html_escape(fmt::format("{}", fmt::join(matches[l], ", "))) + "</td></tr>\n";
+    page += "</tr>\n";
   }
-  page += "</table>\n";
+  page += "</table>\n<p>Behaves as, on these histories (the formal levels allowing exactly what it exhibited):</p>\n<ul>\n";
+  for (std::size_t l = 0; l < levels.size(); ++l)
+    page += fmt::format("<li>{}: {}</li>\n", html_escape(db::level_name(levels[l])),
+                        html_escape(matches[l].empty() ? "none of the levels" : fmt::format("{}", fmt::join(matches[l], ", "))));
+  page += "</ul>\n";
   for (std::size_t r = 0; r < rows.size(); ++r) {
     page += fmt::format("<h2>{}</h2>\n<p>{}</p>\n", html_escape(rows[r].probe->label),
                         html_escape(rows[r].probe->doc));

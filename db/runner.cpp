@@ -143,7 +143,6 @@ class Runner {
   void submit(std::size_t i) {
     const SessionId sess = session_of_[s_.steps[i].txn];
     threads_[sess]->post([this, i](Connection& c) { execute(c, i); });
-    last_submitted_ = static_cast<std::int64_t>(i);
     if (!threads_[sess]->wait_idle(std::chrono::duration_cast<Clock::duration>(
             std::chrono::duration<double>(opt_.blocked_after)))) {
       blocked_[i] = true;
@@ -335,7 +334,7 @@ class Runner {
   std::vector<std::unique_ptr<SessionThread>> threads_;  // after what their work touches: destroyed first
   std::vector<std::deque<std::size_t>> backlog_;
   std::vector<std::int64_t> busy_;  // per session: the blocked step, or -1
-  std::int64_t last_submitted_ = -1, last_finished_ = -1;
+  std::int64_t last_finished_ = -1;  // the step that last returned, for what released a blocked one
 };
 
 }  // namespace

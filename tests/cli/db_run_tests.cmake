@@ -100,3 +100,10 @@ db_cli_test(predict-validate-mariadb-ser 0 "" "serializable: (diverged|no record
 # hierarchy --db: where PostgreSQL's levels sit among Adya's.
 db_cli_test(hierarchy-db-pg 0 "" "repeatable read: adya.PL-SI" ${BIN} hierarchy adya.PL-2 adya.PL-SI adya.PL-3
             --scope 4,2,3 --db ${PG})
+# The page: the table, where each level sits, and a picture per run.
+set(DBPAGE ${CMAKE_CURRENT_BINARY_DIR}/db-page)
+cli_test(anomalies-db-sqlite-html 0 "" "^[1-9][0-9]*$" sh -c
+         "${BIN} anomalies --db sqlite: -l SER --html ${DBPAGE} > /dev/null && grep -q 'Behaves as' ${DBPAGE}/index.html && grep -c '<svg' ${DBPAGE}/index.html")
+# The recorded run's picture.
+cli_test(run-sqlite-svg 0 "" "^1$" sh -c
+         "${BIN} run ${EX}/write-skew.json --db sqlite: --svg ${CMAKE_CURRENT_BINARY_DIR}/run.svg > /dev/null || grep -c '<svg' ${CMAKE_CURRENT_BINARY_DIR}/run.svg")
