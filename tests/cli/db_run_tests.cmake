@@ -107,3 +107,6 @@ cli_test(anomalies-db-sqlite-html 0 "" "^[1-9][0-9]*$" sh -c
 # The recorded run's picture.
 cli_test(run-sqlite-svg 0 "" "^1$" sh -c
          "${BIN} run ${EX}/write-skew.json --db sqlite: --svg ${CMAKE_CURRENT_BINARY_DIR}/run.svg > /dev/null || grep -c '<svg' ${CMAKE_CURRENT_BINARY_DIR}/run.svg")
+# A server lost mid-run: one line, exit 2, no result.
+db_cli_test(run-pg-killed-mid-run 0 "" "^ok: isosynth: error: postgresql" bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/db_run_killed.sh
+            ${BIN} ${PG} ${EX}/lost-update.json)
