@@ -1,7 +1,9 @@
-// What the reader tests share: the message a read throws, and the notes a
-// read leaves.
+// What the reader tests share: the message a read throws, the notes a read
+// leaves, and counts over the history read.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,6 +13,28 @@
 #include "engine/history/input_error.hpp"
 
 namespace iso {
+
+inline std::size_t count_ops(const History& h, OpKind kind) {
+  std::size_t n = 0;
+  for (const Transaction& t : h.txns())
+    for (const Op& op : t.ops) n += op.kind == kind;
+  return n;
+}
+
+inline std::size_t count_status(const History& h, TxnStatus s) {
+  std::size_t n = 0;
+  for (TxnId t = 1; t < h.num_txns(); ++t) n += h.txn(t).status == s;
+  return n;
+}
+
+inline std::int64_t int_of(const History& h, ValueId v) { return std::get<std::int64_t>(h.values()[v]); }
+
+// How many keys the initial transaction writes.
+inline std::size_t t0_keys(const History& h) {
+  std::size_t n = 0;
+  for (KeyId k = 0; k < h.keys().size(); ++k) n += h.t0_writes(k) ? 1 : 0;
+  return n;
+}
 
 // The message of the InputError `read()` throws, or "no error".
 template <typename F>

@@ -7,7 +7,16 @@
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 namespace iso {
+
+// Fails the test, with a message, when a file or folder of ../shared is
+// missing: a test that needs the shared data does not pass without it.
+inline void require_shared(const std::filesystem::path& p) {
+  REQUIRE_MESSAGE(std::filesystem::exists(p),
+                  "missing " << p.string() << ": this test needs ../shared beside the repository");
+}
 
 inline std::string shared_history_dir() {
   return std::string(ISOSYNTH_SHARED_DIR) + "/data/histories";
@@ -16,14 +25,15 @@ inline std::string shared_history_dir() {
 // The histories of the given groups (folders under data/histories): a
 // folder history (Cobra, Viper) is one folder directly under its group; a
 // dbcop history is a history.bincode file; any other file is one history.
-// Empty when the shared data is absent.
+// Fails the test when the shared data or a group is absent.
 inline std::vector<std::string> shared_histories(const std::vector<std::string>& groups) {
   namespace fs = std::filesystem;
   std::vector<std::string> out;
   const std::string dir = shared_history_dir();
-  if (!fs::exists(dir)) return out;
+  require_shared(dir);
   for (const std::string& group : groups) {
     const fs::path root = fs::path(dir) / group;
+    require_shared(root);
     const bool folders = group == "cobra" || group == "viper-json" || group == "cobra-bench";
     const bool dbcop = group.starts_with("dbcop") && group.find("dbcop-tests") == std::string::npos;
     for (const auto& e : fs::recursive_directory_iterator(root)) {

@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/format_helpers.hpp"
+#include "tests/unit/shared_data.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -93,7 +94,7 @@ struct Case {
 }  // namespace
 
 TEST_CASE("chronos: the two samples read, with the database's timestamps and 50 sessions") {
-  if (!std::filesystem::exists(kKv)) return;
+  require_shared(kKv);
   for (const std::string& path : {kKv, kList}) {
     CAPTURE(path);
     ReadResult r = read_history_path(path, std::nullopt, {});
@@ -140,11 +141,10 @@ TEST_CASE("chronos: the two samples read, with the database's timestamps and 50 
 }
 
 TEST_CASE("chronos: detected from the first bytes, and named chronos") {
-  if (std::filesystem::exists(kKv)) {
-    CHECK(detect_format(kKv) == Format::Chronos);
-    CHECK(detect_format(kList) == Format::Chronos);
-    CHECK(detect_format_bytes(bytes_of(kKv), "input") == Format::Chronos);
-  }
+  require_shared(kKv);
+  CHECK(detect_format(kKv) == Format::Chronos);
+  CHECK(detect_format(kList) == Format::Chronos);
+  CHECK(detect_format_bytes(bytes_of(kKv), "input") == Format::Chronos);
   CHECK(detect_format_bytes("[{\"ops\": [], \"tid\": 1}]", "in") == Format::Chronos);
   CHECK(detect_format_bytes("[\n  {\n    \"tid\": \"a\", \"sid\": 3, \"sts\": {\"p\": 1}", "in") ==
         Format::Chronos);
@@ -257,7 +257,7 @@ TEST_CASE("chronos: the initial state, --init and the initial value") {
         "h: --init explicit is not supported for Chronos JSON: the file has no initial "
         "transaction (use auto, implicit or none)");
 
-  if (!std::filesystem::exists(kKv)) return;
+  require_shared(kKv);
   // The key-value sample reads 0 from keys nobody wrote: Chronos's quick
   // start gives --initial_value 0. With it, no read is thin-air.
   ReadOptions o;
@@ -274,7 +274,7 @@ TEST_CASE("chronos: the initial state, --init and the initial value") {
 TEST_CASE("chronos: --initial-value is refused for other formats") {
   const std::filesystem::path dir = std::filesystem::path(ISOSYNTH_SHARED_DIR) / "data" /
                                     "histories" / "dbcop-tests" / "dbcop-json";
-  if (!std::filesystem::exists(dir)) return;
+  require_shared(dir);
   std::string path;
   for (const auto& e : std::filesystem::directory_iterator(dir))
     if (path.empty() || e.path().string() < path) path = e.path().string();
@@ -283,8 +283,7 @@ TEST_CASE("chronos: --initial-value is refused for other formats") {
   CHECK(message_of([&] { read_history_path(path, std::nullopt, o); }) ==
         path + ": --initial-value applies to Chronos JSON only (dbcop-json histories say their "
                "own initial value)");
-  if (std::filesystem::exists(kKv))
-    CHECK(message_of([&] { read_history_path(kKv, Format::Native, o); })
+  CHECK(message_of([&] { read_history_path(kKv, Format::Native, o); })
               .ends_with("--initial-value applies to Chronos JSON only (native histories say "
                          "their own initial value)"));
 }

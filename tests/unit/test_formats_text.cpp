@@ -37,12 +37,6 @@ std::size_t count_sessions(const History& h) {
   return n;
 }
 
-std::size_t count_status(const History& h, TxnStatus st) {
-  std::size_t n = 0;
-  for (TxnId t = 1; t < h.num_txns(); ++t) n += h.txn(t).status == st ? 1 : 0;
-  return n;
-}
-
 // Everything a reader produces, spelled out, to compare two histories.
 std::string describe(const History& h) {
   std::string out;

@@ -19,6 +19,7 @@
 #include <doctest/doctest.h>
 
 #include "tests/unit/history_helpers.hpp"
+#include "tests/unit/shared_data.hpp"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -45,7 +46,7 @@ bool allowed(const History& h, const std::string& level) {
 }  // namespace
 
 TEST_CASE("AWDIT's test histories get AWDIT's RC, RA and CC verdicts") {
-  if (!fs::exists(data("awdit-test"))) return;
+  require_shared(data("awdit-test"));
   int files = 0;
   for (const auto& e : fs::recursive_directory_iterator(data("awdit-test"))) {
     if (!e.is_regular_file() || e.path().extension() != ".txt") continue;
@@ -68,7 +69,7 @@ TEST_CASE("AWDIT's test histories get AWDIT's RC, RA and CC verdicts") {
 
 TEST_CASE("dbcop's unit-test histories get dbcop's RC, RR, RA, CC, PC, SI and SER verdicts") {
   const std::string dir = data("dbcop-tests");
-  if (!fs::exists(dir)) return;
+  require_shared(dir);
   std::ifstream in(dir + "/expected.json");
   const nlohmann::json expected = nlohmann::json::parse(in);
   const std::map<std::string, std::string> level = {{"RC", "biswas.RC"},

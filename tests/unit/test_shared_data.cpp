@@ -28,7 +28,11 @@ std::string data(const std::string& rel) {
   return std::string(ISOSYNTH_SHARED_DIR) + "/data/histories/" + rel;
 }
 
-bool have_data() { return fs::exists(std::string(ISOSYNTH_SHARED_DIR) + "/data/histories"); }
+// The shared data is there, or the test fails saying so.
+bool have_data() {
+  require_shared(std::string(ISOSYNTH_SHARED_DIR) + "/data/histories");
+  return true;
+}
 
 // "allowed" / "violated" for SER and SI.
 std::pair<bool, bool> verdicts(const std::string& path, ReadOptions ro = {}) {
