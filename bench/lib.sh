@@ -76,3 +76,35 @@ bench_options() {
   cmake --build build -j2 --target isosynth >/dev/null
   bin=$PWD/build/isosynth
 }
+
+# bench_database_setup ARGS...: what the database benchmarks share. Reads
+# --out FILE (into $out, which the caller sets to its default first) and
+# --help (the script's header comment), builds isosynth ($bin), makes a
+# scratch folder ($work, removed on exit), and sets ISOSYNTH_PG_URL and
+# ISOSYNTH_MYSQL_URL: those given, or servers scripts/databases starts for
+# the run and stops on exit.
+bench_database_setup() {
+  while [[ $# -gt 0 ]]; do
+    case $1 in
+      --out) out=$2; shift 2 ;;
+      -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+      *) echo "unknown argument: $1" >&2; exit 2 ;;
+    esac
+  done
+  cmake --build build -j2 --target isosynth >/dev/null
+  bin=$PWD/build/isosynth
+  work=$(mktemp -d)
+  bench_servers=""
+  trap 'bench_database_cleanup' EXIT
+  if [[ -z ${ISOSYNTH_PG_URL:-} || -z ${ISOSYNTH_MYSQL_URL:-} ]]; then
+    bench_servers=/tmp/isosynth-bench-$$  # short: a Unix socket's path is at most 107 bytes
+    scripts/databases start "$bench_servers" >/dev/null
+    ISOSYNTH_PG_URL="postgresql:///isosynth?host=$bench_servers&user=postgres"
+    ISOSYNTH_MYSQL_URL="mysql://root@localhost/isosynth?socket=$bench_servers/mysql.sock"
+  fi
+}
+
+bench_database_cleanup() {
+  [[ -n ${bench_servers:-} ]] && scripts/databases stop "$bench_servers" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}

@@ -42,13 +42,19 @@ std::string anomaly_display_name(const lua::Level& anomaly) {
   return out;
 }
 
-std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h) {
+std::vector<const Level*> violated_levels(const History& h, const std::vector<const Level*>& levels) {
   DecideOptions opt;
   opt.explain = false;
   opt.witness = false;
+  std::vector<const Level*> out;
+  for (const Level* l : levels)
+    if (decide(h, *l, opt).verdict == Verdict::Violated) out.push_back(l);
+  return out;
+}
+
+std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h) {
   std::vector<std::string> out;
-  for (const lua::Level* a : lib.anomalies())
-    if (decide(h, *a, opt).verdict == Verdict::Violated) out.push_back(anomaly_display_name(*a));
+  for (const Level* a : violated_levels(h, lib.anomalies())) out.push_back(anomaly_display_name(*a));
   return out;
 }
 

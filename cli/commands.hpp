@@ -141,6 +141,9 @@ struct AnomaliesArgs {
 int run_anomalies(const AnomaliesArgs& a);
 // The catalogue's anomalies `h` exhibits, by their display names.
 std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h);
+// The levels of `levels` (or anomalies: they are levels that forbid their
+// pattern) that `h` violates, decided without explanations or witnesses.
+std::vector<const Level*> violated_levels(const History& h, const std::vector<const Level*>& levels);
 // How people name an anomaly: its title, else its name split into words
 // ("anomalies.LongFork" -> "long fork").
 std::string anomaly_display_name(const lua::Level& anomaly);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/dot.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/input_error.hpp"
@@ -74,6 +75,14 @@ std::vector<db::ProductLevel> Database::choose(const std::vector<std::string>& r
   return out;
 }
 
+RunSettings run_settings(const DbArgs& a) {
+  RunSettings s;
+  s.statement_timeout = a.statement_timeout;
+  s.blocked_after = a.blocked_after;
+  s.attempts = a.attempts;
+  return s;
+}
+
 db::ScheduleSearch schedules_for(const History& h, const std::string& schedule_text, std::size_t attempts) {
   if (schedule_text.empty()) {
     // Schedules of every read model, a few each: each level tries those of
@@ -117,17 +126,6 @@ db::ScheduleSearch schedules_for(const History& h, const std::string& schedule_t
 }
 
 namespace {
-
-std::vector<const lua::Level*> exhibited_targets(const History& recorded,
-                                                const std::vector<const lua::Level*>& targets) {
-  DecideOptions opt;
-  opt.explain = false;
-  opt.witness = false;
-  std::vector<const lua::Level*> out;
-  for (const lua::Level* t : targets)
-    if (decide(recorded, *t, opt).verdict == Verdict::Violated) out.push_back(t);
-  return out;
-}
 
 // How a database at `level` reads, as far as its name says: read
 // uncommitted sees uncommitted writes, read committed the latest committed
@@ -180,7 +178,7 @@ RunReport run_on_database(const Database& database, db::ProductLevel level, cons
     if (std::find(s.models.begin(), s.models.end(), own) != s.models.end()) s.model = own;
     Attempt a{s, db::run_schedule(database.url(), h, s, opt), {}, {}, RunVerdict::Diverged};
     a.differences = db::differences(h, a.record);
-    a.exhibits = exhibited_targets(a.record.recorded, targets);
+    a.exhibits = violated_levels(a.record.recorded, targets);
     a.verdict = attempt_verdict(a, !targets.empty());
     const bool done = a.verdict == RunVerdict::Exhibited || a.verdict == RunVerdict::Reproduced;
     report.attempts.push_back(std::move(a));
@@ -247,6 +245,20 @@ std::vector<std::string> names(const std::vector<const lua::Level*>& levels) {
 }
 
 }  // namespace
+
+std::string recorded_run_dot(const RunReport& r) {
+  if (r.attempts.empty()) return {};
+  const Attempt& last = r.attempts.back();
+  std::vector<Decision> decisions;
+  std::vector<Denial> denials;
+  decisions.reserve(last.exhibits.size());  // denials point into it
+  for (const lua::Level* t : last.exhibits) {
+    decisions.push_back(decide(last.record.recorded, *t));
+    denials.push_back({t->name, &decisions.back()});
+  }
+  return history_dot(last.record.recorded, {}, denials,
+                     fmt::format("recorded at {}: {}", db::level_name(r.level), run_verdict_word(r.verdict)));
+}
 
 std::vector<std::string> describe(const History& h, const RunReport& r) {
   std::vector<std::string> out;

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/commands.hpp"
 #include "db/connection.hpp"
 #include "db/runner.hpp"
 #include "db/schedule.hpp"
@@ -60,6 +61,8 @@ struct RunSettings {
   double blocked_after = 0.25;
   std::size_t attempts = 4;  // schedules tried at most
 };
+// The settings --statement-timeout, --blocked-after and --attempts give.
+RunSettings run_settings(const DbArgs& a);
 
 struct Attempt {
   db::Schedule schedule;
@@ -87,6 +90,10 @@ db::ScheduleSearch schedules_for(const History& h, const std::string& schedule_t
 RunReport run_on_database(const Database& db, db::ProductLevel level, const History& h,
                           const db::ScheduleSearch& schedules, const std::vector<const lua::Level*>& targets,
                           const RunSettings& settings);
+
+// The picture of the last recorded run: the history the database returned,
+// and in red why each target it exhibits rejects it. Empty when nothing ran.
+std::string recorded_run_dot(const RunReport& r);
 
 // Text lines for people (indented under a heading the caller prints) and
 // JSON for machines.

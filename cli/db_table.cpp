@@ -152,20 +152,8 @@ void write_page(const TableOutput& out, const Database& database, const std::vec
       std::string lines;
       for (const std::string& line : describe(*rows[r].example, *c.report)) lines += line + "\n";
       page += "<pre>" + html_escape(lines) + "</pre>\n";
-      if (c.report->attempts.empty()) continue;
-      const Attempt& last = c.report->attempts.back();
-      std::vector<Decision> decisions;
-      std::vector<Denial> denials;
-      decisions.reserve(last.exhibits.size());
-      for (const lua::Level* t : last.exhibits) {
-        decisions.push_back(decide(last.record.recorded, *t));
-        denials.push_back({t->name, &decisions.back()});
-      }
-      page += render_svg(history_dot(last.record.recorded, {}, denials,
-                                     fmt::format("recorded at {}: {}", db::level_name(levels[l]),
-                                                 run_verdict_word(c.report->verdict))),
-                         "a recorded run's picture") +
-              "\n";
+      if (!c.report->attempts.empty())
+        page += render_svg(recorded_run_dot(*c.report), "a recorded run's picture") + "\n";
     }
   }
   page += html_end();
@@ -178,10 +166,7 @@ int run_probes_on_database(const DbArgs& dba, const TableOutput& out, const std:
                            const std::vector<const lua::Level*>& formal_levels) {
   const Database database(dba.db);
   const std::vector<db::ProductLevel> levels = database.choose(dba.db_levels);
-  RunSettings settings;
-  settings.statement_timeout = dba.statement_timeout;
-  settings.blocked_after = dba.blocked_after;
-  settings.attempts = dba.attempts;
+  const RunSettings settings = run_settings(dba);
 
   std::vector<Runnable> rows;
   for (const Probe& e : probes) {

@@ -99,6 +99,52 @@ std::string validation_text(const Validation& v, const History& p, const std::ve
   return out;
 }
 
+// The line that opens prediction i of n, or, when the observed run itself
+// is the prediction, the line that says so.
+std::string heading(const lua::Level& under, const lua::Level& ser, const std::string& mode, std::size_t i,
+                    std::size_t n, bool unchanged) {
+  if (unchanged)
+    return fmt::format("the observed run itself is allowed by {} and forbidden by {}: nothing needs to change\n\n",
+                       under.name, ser.name);
+  if (n == 1)
+    return fmt::format("predicted: a run that {} allows and {} forbids ({} boundary)\n\n", under.name, ser.name,
+                       mode);
+  return fmt::format("{}prediction {} of {}: a run that {} allows and {} forbids ({} boundary)\n\n", i ? "\n" : "",
+                     i + 1, n, under.name, ser.name, mode);
+}
+
+nlohmann::json changed_json(const History& h, const std::vector<cegis::ChangedRead>& changed) {
+  nlohmann::json cs = nlohmann::json::array();
+  for (const auto& c : changed)
+    cs.push_back({{"reader", h.txn_name(c.reader)}, {"op", c.op + 1}, {"observed", h.txn_name(c.observed)},
+                  {"writer", h.txn_name(c.writer)}});
+  return cs;
+}
+
+// Prediction p run on the database at each level asked (none without
+// --validate), the recorded runs decided against serializability.
+std::vector<RunReport> validate(const Validation& v, const History& p, const lua::Level& ser,
+                                const std::string& file) {
+  std::vector<RunReport> out;
+  if (!v.database) return out;
+  if (auto why = db::unsupported(p)) throw InputError(fmt::format("{}: --validate: {}", file, *why));
+  const db::ScheduleSearch schedules = schedules_for(p, "", v.settings.attempts);
+  for (db::ProductLevel l : v.levels)
+    out.push_back(run_on_database(*v.database, l, p, schedules, {&ser}, v.settings));
+  return out;
+}
+
+nlohmann::json validation_json(const Validation& v, const History& p, const std::vector<RunReport>& reports) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const RunReport& rep : reports) {
+    nlohmann::json j = report_json(p, rep);
+    j["produced"] = produced(rep);
+    runs.push_back(std::move(j));
+  }
+  return {{"database", db::redact_url(v.database->url())}, {"product", v.database->product()},
+          {"runs", std::move(runs)}};
+}
+
 }  // namespace
 
 int run_predict(const PredictArgs& a) {
@@ -132,9 +178,7 @@ int run_predict(const PredictArgs& a) {
   if (a.validate) {
     validation.database.emplace(a.db.db);
     validation.levels = validation.database->choose(a.db.db_levels);
-    validation.settings.statement_timeout = a.db.statement_timeout;
-    validation.settings.blocked_after = a.db.blocked_after;
-    validation.settings.attempts = a.db.attempts;
+    validation.settings = run_settings(a.db);
   }
   const cegis::PredictResult r = cegis::predict(*trace, under, ser, o);
   if (tty && r.seconds >= 1.0) fmt::print(stderr, "\n");
@@ -178,13 +222,7 @@ int run_predict(const PredictArgs& a) {
     const auto& changed = r.runs[i].changed;
     const Decision allowed = decide(p, under, opt);
     const Decision denied = decide(p, ser, opt);
-    std::vector<RunReport> validated;
-    if (validation.database) {
-      if (auto why = db::unsupported(p)) throw InputError(fmt::format("{}: --validate: {}", a.file, *why));
-      const db::ScheduleSearch schedules = schedules_for(p, "", validation.settings.attempts);
-      for (db::ProductLevel l : validation.levels)
-        validated.push_back(run_on_database(*validation.database, l, p, schedules, {&ser}, validation.settings));
-    }
+    const std::vector<RunReport> validated = validate(validation, p, ser, a.file);
     if (i == 0 && !a.dot.empty() && denied.anomaly) {
       std::string title = fmt::format("{} in a run {} allows", denied.anomaly->name, under.name);
       for (const auto& c : changed)
@@ -193,40 +231,17 @@ int run_predict(const PredictArgs& a) {
       write_text_file(a.dot, anomaly_dot(p, *denied.anomaly, title));
     }
     if (a.json) {
-      nlohmann::json cs = nlohmann::json::array();
-      for (const auto& c : changed)
-        cs.push_back({{"reader", h.txn_name(c.reader)}, {"op", c.op + 1}, {"observed", h.txn_name(c.observed)},
-                      {"writer", h.txn_name(c.writer)}});
       nlohmann::json run{{"history", write_native_json(p)},
-                         {"changed", cs},
+                         {"changed", changed_json(h, changed)},
                          {"dropped", dropped_ops(h, p)},
                          {"allowed", decision_json(p, under, allowed, true)},
                          {"denied", decision_json(p, ser, denied, false)}};
-      if (validation.database) {
-        nlohmann::json v = nlohmann::json::array();
-        for (const RunReport& rep : validated) {
-          nlohmann::json j = report_json(p, rep);
-          j["produced"] = produced(rep);
-          v.push_back(std::move(j));
-        }
-        run["validation"] = {{"database", db::redact_url(validation.database->url())},
-                             {"product", validation.database->product()},
-                             {"runs", std::move(v)}};
-      }
+      if (validation.database) run["validation"] = validation_json(validation, p, validated);
       runs.push_back(std::move(run));
       continue;
     }
     const std::size_t dropped = dropped_ops(h, p);
-    if (changed.empty() && dropped == 0)
-      text += fmt::format("the observed run itself is allowed by {} and forbidden by {}: nothing needs to "
-                          "change\n\n",
-                          under.name, ser.name);
-    else if (r.runs.size() == 1)
-      text += fmt::format("predicted: a run that {} allows and {} forbids ({} boundary)\n\n", under.name,
-                          ser.name, a.mode);
-    else
-      text += fmt::format("{}prediction {} of {}: a run that {} allows and {} forbids ({} boundary)\n\n",
-                          i ? "\n" : "", i + 1, r.runs.size(), under.name, ser.name, a.mode);
+    text += heading(under, ser, a.mode, i, r.runs.size(), changed.empty() && dropped == 0);
     text += format_history(p) + "\n";
     for (const auto& c : changed) text += fmt::format("changed: {}\n", changed_text(h, c, p));
     if (changed.empty() && dropped > 0)

@@ -269,25 +269,6 @@ nlohmann::json decision_json(const History& h, const Level& level, const Decisio
   return j;
 }
 
-std::string history_one_line(const History& h, bool times) {
-  std::string out;
-  for (const auto& session : h.sessions()) {
-    if (session.empty()) continue;
-    std::string s;
-    for (TxnId t : session)
-    {
-      const Transaction& txn = h.txn(t);
-      const std::string notes = times                              ? transaction_notes(txn)
-                                : txn.status == TxnStatus::Aborted ? "[aborted]"
-                                : txn.status == TxnStatus::Unknown ? "[status unknown]"
-                                                                   : "";
-      s += (s.empty() ? "" : "; ") + format_txn(h, t) + (notes.empty() ? "" : " " + notes);
-    }
-    out += (out.empty() ? "" : " | ") + s;
-  }
-  return out;
-}
-
 std::string dump_json(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -24,10 +24,5 @@ nlohmann::json decision_json(const History& h, const Level& level, const Decisio
 // JSON text that is always valid: invalid UTF-8 in strings is replaced.
 std::string dump_json(const nlohmann::json& j);
 
-// A history on one line: sessions separated by " | ", transactions of a
-// session by "; " ("T1: w(x,1) | T2: r(x,1); T3: r(x,0)"), each with its
-// notes (aborted, timestamps); with `times` false, the aborted and unknown
-// marks only (a recorded run, whose client times differ at every run).
-std::string history_one_line(const History& h, bool times = true);
 
 }  // namespace iso::cli

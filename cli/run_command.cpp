@@ -17,6 +17,7 @@
 #include "engine/decide/decide.hpp"
 #include "engine/history/input_error.hpp"
 #include "engine/history/json_format.hpp"
+#include "engine/history/printer.hpp"
 
 namespace iso::cli {
 
@@ -30,31 +31,15 @@ std::vector<const lua::Level*> choose_targets(const lua::SpecLibrary& lib, const
   for (const auto& n : a.exhibit) out.push_back(&lib.anomaly(n));
   for (const auto& n : a.deny) out.push_back(&lib.level(n));
   if (!out.empty()) return out;
-  DecideOptions opt;
-  opt.explain = false;
-  opt.witness = false;
-  for (const lua::Level* an : lib.anomalies())
-    if (decide(h, *an, opt).verdict == Verdict::Violated) out.push_back(an);
+  out = violated_levels(h, lib.anomalies());
   if (!out.empty()) return out;
-  for (const Level* l : choose_levels(lib, {}).levels)
-    if (decide(h, *l, opt).verdict == Verdict::Violated) out.push_back(l);
-  return out;
+  return violated_levels(h, choose_levels(lib, {}).levels);
 }
 
-// The picture of the last attempt's recorded run: why the first target it
-// exhibits rejects it.
+// The picture of the last level's last recorded run.
 void write_picture(const RunArgs& a, const RunReport& r) {
   if ((a.dot.empty() && a.svg.empty()) || r.attempts.empty()) return;
-  const Attempt& last = r.attempts.back();
-  std::vector<Decision> decisions;
-  std::vector<Denial> denials;
-  decisions.reserve(last.exhibits.size());
-  for (const lua::Level* l : last.exhibits) {
-    decisions.push_back(decide(last.record.recorded, *l));
-    denials.push_back({l->name, &decisions.back()});
-  }
-  const std::string dot = history_dot(last.record.recorded, {}, denials,
-                                      fmt::format("recorded at {}: {}", db::level_name(r.level), run_verdict_word(r.verdict)));
+  const std::string dot = recorded_run_dot(r);
   if (!a.dot.empty()) write_text_file(a.dot, dot);
   if (!a.svg.empty()) write_svg(a.svg, dot);
 }
@@ -71,10 +56,7 @@ int run_run(const RunArgs& a) {
   const db::ScheduleSearch schedules = schedules_for(h, a.schedule, a.attempts);
   const Database database(a.db);
   const std::vector<db::ProductLevel> levels = database.choose(a.db_levels);
-  RunSettings settings;
-  settings.statement_timeout = a.statement_timeout;
-  settings.blocked_after = a.blocked_after;
-  settings.attempts = a.attempts;
+  const RunSettings settings = run_settings(a);
 
   std::vector<RunReport> reports;
   const auto start = std::chrono::steady_clock::now();

@@ -1,6 +1,5 @@
 // The helpers of db/clients.hpp the three clients share.
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -26,14 +25,6 @@ void fail(const std::string& url, std::string_view step, std::string_view messag
   throw DbError(fmt::format("{}: {}: {}", url, one_line(step), one_line(message)));
 }
 
-std::optional<std::int64_t> key_integer(std::string_view key) {
-  std::int64_t v = 0;
-  if (key.empty()) return std::nullopt;
-  const auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), v);
-  if (ec != std::errc() || end != key.data() + key.size()) return std::nullopt;
-  return v;
-}
-
 long long timeout_ms(double seconds) {
   return std::max(1LL, static_cast<long long>(std::ceil(seconds * 1000.0)));
 }
@@ -44,7 +35,7 @@ std::vector<std::int64_t> parse_list(const std::string& url, const std::string& 
   while (pos < text.size()) {
     auto comma = text.find(',', pos);
     if (comma == std::string::npos) comma = text.size();
-    const auto v = key_integer(std::string_view(text).substr(pos, comma - pos));
+    const auto v = spelled_integer(std::string_view(text).substr(pos, comma - pos));
     if (!v) fail(url, "read list " + key, fmt::format("not a list of integers: '{}'", text));
     out.push_back(*v);
     pos = comma + 1;

@@ -22,10 +22,6 @@ std::string one_line(std::string_view message);
 // The DbError of a failed step: "URL: STEP: MESSAGE", one line.
 [[noreturn]] void fail(const std::string& url, std::string_view step, std::string_view message);
 
-// The integer a key is spelled as, exactly as Predicate::covers reads it
-// (std::from_chars over the whole text), else nullopt: the table's ikey.
-std::optional<std::int64_t> key_integer(std::string_view key);
-
 // Seconds as whole milliseconds, at least 1 (a zero timeout would mean
 // "none" to every database).
 long long timeout_ms(double seconds);

@@ -27,7 +27,7 @@ SqlConnection::Table SqlConnection::must(const std::string& sql, std::string_vie
 std::optional<std::int64_t> SqlConnection::integer(const std::optional<std::string>& text,
                                                    std::string_view step) const {
   if (!text) return std::nullopt;
-  const auto v = key_integer(*text);
+  const auto v = spelled_integer(*text);
   if (!v) fail(url_, step, fmt::format("not an integer: '{}'", *text));
   return v;
 }
@@ -50,7 +50,7 @@ void SqlConnection::reset_table(const std::vector<KeyRow>& rows) {
                                   col("value"), col("list"));
     for (std::size_t i = start; i < std::min(rows.size(), start + insert_batch()); ++i) {
       const std::string k = sql_param(dialect_, rows[i].key, params);
-      const std::string ik = sql_value(dialect_, key_integer(rows[i].key), params);
+      const std::string ik = sql_value(dialect_, spelled_integer(rows[i].key), params);
       const std::string v = sql_value(dialect_, rows[i].initial, params);
       sql += fmt::format("{}({}, {}, {}, '')", i == start ? "" : ", ", k, ik, v);
     }

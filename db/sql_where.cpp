@@ -36,7 +36,7 @@ std::string col(Dialect d, const char* name) {
 // by bytes.
 std::string bound(Dialect d, const std::string& b, const char* op, std::vector<SqlParam>& params) {
   const std::string key = col(d, "key"), ikey = col(d, "ikey");
-  if (const auto i = detail::key_integer(b)) {
+  if (const auto i = spelled_integer(b)) {
     const std::string ip = sql_param(d, *i, params);
     const std::string sp = sql_param(d, b, params);
     return fmt::format("(({1} IS NOT NULL AND {1} {2} {3}) OR ({1} IS NULL AND {0} {2} {4}))", key, ikey, op, ip,

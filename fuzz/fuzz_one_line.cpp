@@ -17,16 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const iso::History h = iso::parse_one_line(text, "fuzz");
     // What was read prints in the notation, and the print reads again into
     // as many transactions.
-    std::string printed;
-    for (const auto& session : h.sessions()) {
-      std::string s;
-      for (iso::TxnId t : session) {
-        s += (s.empty() ? "" : "; ") + iso::format_txn(h, t);
-        if (h.txn(t).status == iso::TxnStatus::Aborted) s += " [aborted]";
-        if (h.txn(t).status == iso::TxnStatus::Unknown) s += " [status unknown]";
-      }
-      printed += (printed.empty() ? "" : " | ") + s;
-    }
+    const std::string printed = iso::history_one_line(h, false);
     const iso::History again = iso::parse_one_line(printed, "printed");
     if (again.num_txns() != h.num_txns()) throw std::logic_error("the printed history reads back differently");
   } catch (const iso::InputError&) {

@@ -12,28 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib.sh
 out=bench/results/databases-tables-$(date -u +%Y-%m-%d).md
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --out) out=$2; shift 2 ;;
-    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) echo "unknown argument: $1" >&2; exit 2 ;;
-  esac
-done
-cmake --build build -j2 --target isosynth >/dev/null
-bin=$PWD/build/isosynth
-work=$(mktemp -d)
-servers=""
-cleanup() {
-  [[ -n $servers ]] && scripts/databases stop "$servers" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-if [[ -z ${ISOSYNTH_PG_URL:-} || -z ${ISOSYNTH_MYSQL_URL:-} ]]; then
-  servers=/tmp/isosynth-bench-$$  # short: a Unix socket's path is at most 107 bytes
-  scripts/databases start "$servers" >/dev/null
-  ISOSYNTH_PG_URL="postgresql:///isosynth?host=$servers&user=postgres"
-  ISOSYNTH_MYSQL_URL="mysql://root@localhost/isosynth?socket=$servers/mysql.sock"
-fi
+bench_database_setup "$@"
 
 levels=(-l adya.PL-1 -l adya.PL-2 -l adya.PL-2.99 -l adya.PL-SI -l adya.PL-3 -l biswas.RC -l biswas.SI -l biswas.SER)
 tables=""

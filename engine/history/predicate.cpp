@@ -8,9 +8,7 @@
 
 namespace iso {
 
-namespace {
-
-std::optional<std::int64_t> integer(std::string_view s) {
+std::optional<std::int64_t> spelled_integer(std::string_view s) {
   std::int64_t v = 0;
   if (s.empty()) return std::nullopt;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -18,9 +16,11 @@ std::optional<std::int64_t> integer(std::string_view s) {
   return v;
 }
 
+namespace {
+
 // a <= b for key texts: as integers when both are, else by bytes.
 bool key_le(std::string_view a, std::string_view b) {
-  const auto x = integer(a), y = integer(b);
+  const auto x = spelled_integer(a), y = spelled_integer(b);
   if (x && y) return *x <= *y;
   return a <= b;
 }
@@ -72,8 +72,8 @@ bool parse_value(std::string_view s, Predicate& p, std::string* error) {
   s.remove_prefix(1);
   if (!s.empty() && s.front() == '%') {
     const auto eq = s.find('=');
-    const auto m = eq == std::string_view::npos ? std::nullopt : integer(trim(s.substr(1, eq - 1)));
-    const auto r = eq == std::string_view::npos ? std::nullopt : integer(trim(s.substr(eq + 1)));
+    const auto m = eq == std::string_view::npos ? std::nullopt : spelled_integer(trim(s.substr(1, eq - 1)));
+    const auto r = eq == std::string_view::npos ? std::nullopt : spelled_integer(trim(s.substr(eq + 1)));
     if (!m || !r || *m <= 0)
       return fail(error, "a remainder condition is v%m=r, with integers m > 0 and r");
     p.cmp = Predicate::Cmp::Mod;
@@ -94,7 +94,7 @@ bool parse_value(std::string_view s, Predicate& p, std::string* error) {
       p.constant = Value{std::monostate{}};
     } else if (c.size() >= 2 && c.front() == '"' && c.back() == '"') {
       p.constant = Value{std::string(c.substr(1, c.size() - 2))};
-    } else if (auto i = integer(c)) {
+    } else if (auto i = spelled_integer(c)) {
       p.constant = Value{*i};
     } else {
       return fail(error, "the constant of a value condition is an integer, a string in double "
@@ -186,7 +186,7 @@ std::optional<Predicate> parse_predicate(std::string_view text, std::string* err
 KeyIndex::KeyIndex(const History& h) : h_(&h) {
   for (KeyId k = 0; k < h.keys().size(); ++k) {
     all_.push_back(k);
-    if (auto v = integer(h.keys()[k].text)) integers_.emplace_back(*v, k);
+    if (auto v = spelled_integer(h.keys()[k].text)) integers_.emplace_back(*v, k);
     else texts_.push_back(k);
   }
   auto by_bytes = [&](KeyId a, KeyId b) { return h.keys()[a].text < h.keys()[b].text; };
@@ -217,7 +217,7 @@ std::vector<KeyId> KeyIndex::covered(const Predicate& p) const {
       bytes_between(all_, p.prefix, std::nullopt, true);
       break;
     case Predicate::Keys::Range: {
-      const auto lo = integer(p.lo), hi = integer(p.hi);
+      const auto lo = spelled_integer(p.lo), hi = spelled_integer(p.hi);
       if (lo && hi) {
         // Integer keys by value; the others by bytes (key_le).
         auto it = std::lower_bound(integers_.begin(), integers_.end(), std::pair{*lo, KeyId{0}});

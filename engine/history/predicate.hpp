@@ -51,6 +51,11 @@ struct Predicate {
   friend bool operator==(const Predicate&, const Predicate&) = default;
 };
 
+// The integer a key or a bound spells: the whole text, in the signed 64-bit
+// range (std::from_chars), else nullopt. Integer keys and bounds compare as
+// these integers; the database clients store it as a row's `ikey`.
+std::optional<std::int64_t> spelled_integer(std::string_view s);
+
 // Parses the text form; nullopt with `error` saying what is wrong.
 std::optional<Predicate> parse_predicate(std::string_view text, std::string* error = nullptr);
 

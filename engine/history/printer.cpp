@@ -103,4 +103,22 @@ std::string format_history(const History& h) {
   return out;
 }
 
+std::string history_one_line(const History& h, bool times) {
+  std::string out;
+  for (const auto& session : h.sessions()) {
+    if (session.empty()) continue;
+    std::string s;
+    for (TxnId t : session) {
+      const Transaction& txn = h.txn(t);
+      const std::string notes = times                              ? transaction_notes(txn)
+                                : txn.status == TxnStatus::Aborted ? "[aborted]"
+                                : txn.status == TxnStatus::Unknown ? "[status unknown]"
+                                                                   : "";
+      s += (s.empty() ? "" : "; ") + format_txn(h, t) + (notes.empty() ? "" : " " + notes);
+    }
+    out += (out.empty() ? "" : " | ") + s;
+  }
+  return out;
+}
+
 }  // namespace iso

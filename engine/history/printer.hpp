@@ -19,5 +19,11 @@ std::string transaction_notes(const Transaction& txn);
 // Aborted / unknown transactions are marked, and explicit initial values are
 // listed first as "init: x=0 y=0".
 std::string format_history(const History& h);
+// A history on one line, the notation engine/history/one_line.hpp reads
+// back: sessions separated by " | ", transactions of a session by "; "
+// ("T1: w(x,1) | T2: r(x,1); T3: r(x,0)"), each with its notes (aborted,
+// timestamps); with `times` false, the aborted and unknown marks only (a
+// recorded run, whose client times differ at every run).
+std::string history_one_line(const History& h, bool times = true);
 
 }  // namespace iso

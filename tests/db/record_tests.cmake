@@ -64,5 +64,7 @@ if(COMMAND db_cli_test)
   # A server lost mid-run: one line, exit 2, no history (the check is the
   # script's own: progress lines precede the error).
   db_cli_test(record.pg-killed-mid-run 0 "" "^ok: isosynth: error: postgresql" bash
-              ${CMAKE_CURRENT_LIST_DIR}/record_killed.sh ${BIN} "${ISOSYNTH_PG_URL}")
+              ${CMAKE_CURRENT_LIST_DIR}/killed_mid_run.sh "${ISOSYNTH_PG_URL}" ${CMAKE_CURRENT_BINARY_DIR}/killed.json --
+              ${BIN} record --db "${ISOSYNTH_PG_URL}" --db-level read-committed --sessions 4 --txns 200000 --keys 100
+              --seed 1 -o ${CMAKE_CURRENT_BINARY_DIR}/killed.json)
 endif()

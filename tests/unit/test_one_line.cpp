@@ -10,25 +10,6 @@
 
 using namespace iso;
 
-namespace {
-
-// The notation as `anomalies` prints it: sessions by '|', transactions of
-// a session by ';', an aborted one marked.
-std::string one_line(const History& h) {
-  std::string out;
-  for (const auto& session : h.sessions()) {
-    std::string s;
-    for (TxnId t : session) {
-      s += (s.empty() ? "" : "; ") + format_txn(h, t);
-      if (h.txn(t).status == TxnStatus::Aborted) s += " [aborted]";
-    }
-    out += (out.empty() ? "" : " | ") + s;
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("one-line notation: the catalogue's forms read back") {
   const History h = parse_one_line("T1: r(x,0) w(x,1); T3: w(y,2) [aborted] | T2: r(y,[2 3]) pr(v!=0: {x=1, 7=2}) "
                                    "pw([1,5]: 7)",
@@ -47,7 +28,7 @@ TEST_CASE("one-line notation: the catalogue's forms read back") {
   CHECK(h.keys()[*h.find_key("7")].integer);
   CHECK(!h.keys()[*h.find_key("x")].integer);
   CHECK(h.txn(t2).ops[2].kind == OpKind::PredicateWrite);
-  CHECK(one_line(h) == "T1: r(x,0) w(x,1); T3: w(y,2) [aborted] | T2: r(y,[2 3]) pr(v!=0: {x=1, 7=2}) pw([1,5]: 7)");
+  CHECK(history_one_line(h, false) == "T1: r(x,0) w(x,1); T3: w(y,2) [aborted] | T2: r(y,[2 3]) pr(v!=0: {x=1, 7=2}) pw([1,5]: 7)");
 }
 
 TEST_CASE("one-line notation: random histories round-trip through the printer") {
@@ -55,9 +36,9 @@ TEST_CASE("one-line notation: random histories round-trip through the printer") 
   brute::RandomHistoryOptions opt;
   for (int i = 0; i < 300; ++i) {
     const History h = brute::random_history(rng, opt);
-    const std::string text = one_line(h);
+    const std::string text = history_one_line(h, false);
     const History back = parse_one_line(text, "random");
-    CHECK(one_line(back) == text);
+    CHECK(history_one_line(back, false) == text);
     CHECK(back.num_txns() == h.num_txns());
   }
 }

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# A server lost mid-run ends the recording with one line naming the database
-# and the step, exit 2, and no history written.
-#   record_killed.sh ISOSYNTH URL
-# Records a long run on the PostgreSQL at URL and, a second in, terminates
-# every other backend of its database (pg_terminate_backend, as an
-# administrator killing the sessions would).
+# A server lost mid-run ends a command with one line naming the database and
+# the step, exit 2, nothing printed as a result, and no file written.
+#   killed_mid_run.sh URL NO_FILE -- COMMAND...
+# Runs COMMAND against the PostgreSQL at URL and, 1.5 s in, terminates every
+# other backend of its database (pg_terminate_backend, as an administrator
+# killing the sessions would). NO_FILE must not exist afterwards (the
+# history a recording would have written; "-" for none).
 set -u
-bin=$1 url=$2
+url=$1 no_file=$2
+shift 3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$bin" record --db "$url" --db-level read-committed --sessions 4 --txns 200000 --keys 100 --seed 1 \
-  -o "$work/h.json" >"$work/out" 2>"$work/err" &
+"$@" >"$work/out" 2>"$work/err" &
 pid=$!
 sleep 1.5
 psql "$url" -qAt -c "select count(pg_terminate_backend(pid)) from pg_stat_activity
@@ -25,6 +26,6 @@ fail() { echo "FAIL: $*"; echo "--- stdout"; cat "$work/out"; echo "--- stderr";
 grep -v '^recording \[' "$work/err" >"$work/errors"
 [ "$(wc -l <"$work/errors")" -eq 1 ] || fail "expected a one-line error"
 grep -Eq "^isosynth: error: postgresql://[^ ]*: [a-z]" "$work/errors" || fail "the error does not name the database and the step"
-[ ! -e "$work/h.json" ] || fail "a history was written"
+[ "$no_file" = - ] || [ ! -e "$no_file" ] || fail "$no_file was written"
 [ ! -s "$work/out" ] || fail "something was printed as a result"
 echo "ok: $(cat "$work/errors")"
