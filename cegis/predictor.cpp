@@ -16,6 +16,7 @@
 #include "engine/sat/solver.hpp"
 #include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::cegis {
 
@@ -35,19 +36,19 @@ constexpr std::size_t kJoinedBudget = 4'000'000;
 // read-from and a writer that so ∪ wr makes visible). Any other level's
 // formula is asserted over the space, its witness free: exact for every
 // level, but its quantifiers unroll over the trace.
-bool held_lazily(const Level& under) { return under.graph && poly::saturated(*under.graph); }
+bool held_lazily(const Level& under) { return under.graph && saturated(*under.graph); }
 
 // What the cycle of a saturation violation rests on, as literals of the
 // space: the read-froms (every read of the key by the reader that took the
 // writer in this candidate) and the writes its forced edges need. nullopt
 // when an edge is of no kind saturation makes.
-std::optional<std::vector<BLit>> cycle_facts(const poly::Anomaly& a, const Candidate& cand,
+std::optional<std::vector<BLit>> cycle_facts(const Anomaly& a, const Candidate& cand,
                                              const ObservedTrace& tr, const PredictionSpace& space) {
   std::vector<BLit> facts;
-  auto add = [&](const poly::DepEdge& e) {
+  auto add = [&](const DepEdge& e) {
     switch (e.type) {
-      case poly::Dep::SO: return true;  // session order is the trace's
-      case poly::Dep::WR: {
+      case Dep::SO: return true;  // session order is the trace's
+      case Dep::WR: {
         bool found = false;
         const auto [first, last] = tr.reads_of(e.to);
         for (std::size_t r = first; r < last; ++r)
@@ -57,12 +58,12 @@ std::optional<std::vector<BLit>> cycle_facts(const poly::Anomaly& a, const Candi
           }
         return found;
       }
-      case poly::Dep::WW: facts.push_back(space.writes(e.from, e.key)); return true;
+      case Dep::WW: facts.push_back(space.writes(e.from, e.key)); return true;
       default: return false;
     }
   };
   for (const auto* edges : {&a.cycle, &a.context})
-    for (const poly::DepEdge& e : *edges)
+    for (const DepEdge& e : *edges)
       if (!add(e)) return std::nullopt;
   if (a.cycle.empty()) return std::nullopt;
   return facts;
@@ -183,7 +184,7 @@ PredictResult predict(const ObservedTrace& trace, const lua::Level& under, const
   for (const lua::Level* l : {&under, &ser})
     if (l->uses_real_time() || l->uses_db_timestamps())
       throw std::invalid_argument(fmt::format("{} reads time, which a trace has none of", l->name));
-  if (ser.graph != poly::GraphLevel::Ser || decided_without_sessions(observed, ser, SessionMode::Auto))
+  if (ser.graph != GraphLevel::Ser || decided_without_sessions(observed, ser, SessionMode::Auto))
     throw std::invalid_argument(fmt::format("{} is not serializability with session order", ser.name));
   budget::ScopedDeadline deadline(options.timeout_seconds);
   try {
@@ -212,7 +213,7 @@ PredictResult predict(const ObservedTrace& trace, const lua::Level& under, const
     CnfEncoder cnf(c, solver);
     const PredictionSpace space(trace, mode, c, !lazy);
     cnf.assert_true(space.constraints());
-    if (under.graph == poly::GraphLevel::Cc) {
+    if (under.graph == GraphLevel::Cc) {
       const CausalPasts pasts(trace, mode);
       const std::vector<BLit> stale = pasts.rule_out_all(space, c);
       for (BLit clause : stale) cnf.assert_true(clause);

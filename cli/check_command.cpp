@@ -24,6 +24,7 @@
 #include "engine/logic/translator.hpp"
 #include "engine/util/budget.hpp"
 #include "engine/util/timing.hpp"
+#include "engine/verdict/graph_level.hpp"
 #include "lua/spec_library.hpp"
 
 namespace iso::cli {
@@ -217,7 +218,7 @@ int run_levels(const LevelsArgs& a) {
     for (const Level* l : lib.levels()) {
       nlohmann::json j{{"name", l->name}, {"framework", l->framework->name}, {"doc", l->doc},
                        {"defined_at", l->location}, {"sessions", l->uses_sessions()}};
-      if (l->graph) j["graph"] = std::string(poly::graph_level_name(*l->graph));
+      if (l->graph) j["graph"] = std::string(graph_level_name(*l->graph));
       out.push_back(std::move(j));
     }
     fmt::print("{}\n", dump_json(out));

@@ -26,11 +26,11 @@ std::string ops_text(const History& h, TxnId t, std::size_t max_ops = 12) {
 
 // What an edge of the cycle rests on: the explanation the checker gave, or
 // what the operations say.
-std::string edge_why(const History& h, const poly::Anomaly& a, std::size_t i) {
+std::string edge_why(const History& h, const Anomaly& a, std::size_t i) {
   return i < a.why.size() ? a.why[i] : poly::edge_fact(h, a.cycle[i]);
 }
 
-std::vector<TxnId> anomaly_txns(const poly::Anomaly& a) {
+std::vector<TxnId> anomaly_txns(const Anomaly& a) {
   std::vector<TxnId> out;
   auto add = [&](TxnId t) {
     if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
@@ -46,14 +46,14 @@ std::vector<TxnId> anomaly_txns(const poly::Anomaly& a) {
 
 }  // namespace
 
-std::string edge_label(const History& h, const poly::DepEdge& e) {
-  if (!poly::keyed(e.type)) return std::string(poly::edge_type_name(e));
-  return fmt::format("{}({})", poly::dep_name(e.type), h.key_text(e.key));
+std::string edge_label(const History& h, const DepEdge& e) {
+  if (!keyed(e.type)) return std::string(edge_type_name(e));
+  return fmt::format("{}({})", dep_name(e.type), h.key_text(e.key));
 }
 
-std::string anomaly_title(const poly::Anomaly& a) {
+std::string anomaly_title(const Anomaly& a) {
   std::string others;
-  for (const poly::OtherName& o : a.also_known_as) {
+  for (const OtherName& o : a.also_known_as) {
     std::string one = o.code.empty() ? o.tool : fmt::format("{} {}", o.tool, o.code);
     // Spelled out only when it says more than the name already shown.
     if (o.name != a.name) one += ": " + o.name;
@@ -62,7 +62,7 @@ std::string anomaly_title(const poly::Anomaly& a) {
   return others.empty() ? a.name : fmt::format("{} ({})", a.name, others);
 }
 
-std::string anomaly_text(const History& h, const poly::Anomaly& a) {
+std::string anomaly_text(const History& h, const Anomaly& a) {
   std::string out;
   if (a.cycle.empty()) {
     out += fmt::format("  {}\n", a.description);
@@ -86,11 +86,11 @@ std::string anomaly_text(const History& h, const poly::Anomaly& a) {
   return out;
 }
 
-nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a) {
-  auto edge_json = [&](const poly::DepEdge& e) {
+nlohmann::json anomaly_json(const History& h, const Anomaly& a) {
+  auto edge_json = [&](const DepEdge& e) {
     nlohmann::json j{{"from", h.txn(e.from).name}, {"to", h.txn(e.to).name},
-                     {"type", std::string(poly::edge_type_name(e))}};
-    if (poly::keyed(e.type)) j["key"] = h.keys()[e.key].text;
+                     {"type", std::string(edge_type_name(e))}};
+    if (keyed(e.type)) j["key"] = h.keys()[e.key].text;
     return j;
   };
   nlohmann::json cycle = nlohmann::json::array();
@@ -112,7 +112,7 @@ nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a) {
                    {"transactions", txns}};
   if (!a.also_known_as.empty()) {
     nlohmann::json others = nlohmann::json::array();
-    for (const poly::OtherName& o : a.also_known_as)
+    for (const OtherName& o : a.also_known_as)
       others.push_back({{"tool", o.tool}, {"code", o.code}, {"name", o.name}});
     j["also_known_as"] = others;
   }
@@ -120,7 +120,7 @@ nlohmann::json anomaly_json(const History& h, const poly::Anomaly& a) {
   return j;
 }
 
-std::string anomaly_dot(const History& h, const poly::Anomaly& a, const std::string& title) {
+std::string anomaly_dot(const History& h, const Anomaly& a, const std::string& title) {
   std::string out = fmt::format(
       "digraph anomaly {{\n  label=\"{}\";\n  labelloc=t;\n  node [shape=box, fontname=\"monospace\"];\n",
       dot_escape(title));
@@ -129,13 +129,13 @@ std::string anomaly_dot(const History& h, const poly::Anomaly& a, const std::str
     out += fmt::format("  {} [label=\"{}\\n{}\"];\n", node(t), dot_escape(h.txn_name(t)),
                        dot_escape(ops_text(h, t, 8)));
   for (const auto& e : a.cycle) {
-    const char* color = e.type == poly::Dep::RW   ? "#d62728"
-                        : e.type == poly::Dep::WW ? "#1f77b4"
-                        : e.type == poly::Dep::WR ? "#2ca02c"
+    const char* color = e.type == Dep::RW   ? "#d62728"
+                        : e.type == Dep::WW ? "#1f77b4"
+                        : e.type == Dep::WR ? "#2ca02c"
                                                   : "#555555";
     out += fmt::format("  {} -> {} [label=\"{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2{}];\n",
                        node(e.from), node(e.to), dot_escape(edge_label(h, e)), color, color,
-                       e.type == poly::Dep::RW ? ", style=dashed" : "");
+                       e.type == Dep::RW ? ", style=dashed" : "");
   }
   // The reads that force the cycle, off it: thin and grey.
   for (const auto& e : a.context)

@@ -20,9 +20,9 @@
 #include "engine/history/input_error.hpp"
 #include "engine/history/one_line.hpp"
 #include "engine/model/schema.hpp"
-#include "engine/polygraph/dependency.hpp"
 #include "engine/util/budget.hpp"
 #include "engine/util/utf8.hpp"
+#include "engine/verdict/graph_level.hpp"
 #include "lua/embedded_specs.hpp"
 #include "lua/sandbox.hpp"
 
@@ -35,10 +35,10 @@ namespace {
 using namespace sandbox;
 
 // Does a characterization model the real-time orders a level mentions?
-bool graph_models_real_time(poly::GraphLevel g, model::RealTimeUse use) {
+bool graph_models_real_time(GraphLevel g, model::RealTimeUse use) {
   if (!use.any()) return true;
-  if (g == poly::GraphLevel::Si) return true;
-  return g == poly::GraphLevel::Ser && !use.begin_commit;
+  if (g == GraphLevel::Si) return true;
+  return g == GraphLevel::Ser && !use.begin_commit;
 }
 
 // `seconds` from now (budget::time_after: saturated); never, when it is not
@@ -651,7 +651,7 @@ int declare_level(lua_State* L) {
   lv->framework = fw->second;
   const std::string graph = opt_string_field(L, 1, "graph");
   if (!graph.empty()) {
-    lv->graph = poly::graph_level_from_name(graph);
+    lv->graph = graph_level_from_name(graph);
     if (!lv->graph)
       return luaL_error(L, "level '%s': graph = '%s' is not a known graph characterization "
                         "(\"SER\", \"SI\", \"RC\", \"RA\" or \"CC\")",
@@ -678,10 +678,10 @@ int declare_level(lua_State* L) {
     return luaL_error(L, "level '%s': graph = '%s' does not model the real-time order%s it "
                       "mentions (\"SER\" models h.rt and h.rt_cc, \"SI\" also h.rt_bc)",
                       name.c_str(), graph.c_str(),
-                      *lv->graph == poly::GraphLevel::Ser ? " h.rt_bc" : "");
+                      *lv->graph == GraphLevel::Ser ? " h.rt_bc" : "");
   // The database's timestamps are read only by the characterizations that
   // trust them, and those need them.
-  const bool trusted = lv->graph && poly::trusts_timestamps(*lv->graph);
+  const bool trusted = lv->graph && trusts_timestamps(*lv->graph);
   if (lv->graph && trusted != model::mentions_db_timestamps(lv->axiom))
     return luaL_error(L, trusted ? "level '%s': graph = '%s' decides levels that read the "
                                    "database's timestamps (h.ts_vis, h.ts_ar), and this one does not"

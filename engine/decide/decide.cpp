@@ -14,6 +14,7 @@
 #include "engine/util/budget.hpp"
 #include "engine/util/memory.hpp"
 #include "engine/util/timing.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso {
 
@@ -39,8 +40,8 @@ constexpr std::size_t kRecheckMaxTxns = 16;
 constexpr std::size_t kExplainMaxTxns = 24;
 
 void decide_graph(const History& h, const Level& level, const DecideOptions& opt, Decision& d) {
-  const poly::GraphLevel g = *level.graph;
-  d.checker = poly::saturated(g) ? Checker::Saturation : Checker::Polygraph;
+  const GraphLevel g = *level.graph;
+  d.checker = saturated(g) ? Checker::Saturation : Checker::Polygraph;
   poly::CheckOptions po;
   po.level = g;
   const model::RealTimeUse rt = level.real_time();  // the spec loader checks the graph models it
@@ -113,7 +114,7 @@ void decide_timestamps(const History& h, const Level& level, Decision& d) {
   if (a.has_predicate_reads)
     d.notes.push_back("predicate reads are not checked by the timestamps' check; the verdict "
                       "covers the key reads only");
-  const auto tl = *level.graph == poly::GraphLevel::TsSer ? timestamps::TrustedLevel::SER
+  const auto tl = *level.graph == GraphLevel::TsSer ? timestamps::TrustedLevel::SER
                                                          : timestamps::TrustedLevel::SI;
   const auto check_start = Clock::now();
   const timestamps::TrustedResult r = timestamps::check_trusted(h, tl, level.uses_sessions());
@@ -125,7 +126,7 @@ void decide_timestamps(const History& h, const Level& level, Decision& d) {
   }
   d.verdict = Verdict::Violated;
   const timestamps::Violation& v = r.violations.front();
-  poly::Anomaly an;
+  Anomaly an;
   an.name = std::string(timestamps::violation_kind_name(v.kind));  // Chronos's own names
   an.description = v.description;
   an.txns = v.txns;
@@ -210,7 +211,7 @@ std::optional<KeyId> ambiguous_list_key(const History& h) {
 // predicate writes (whose writes exist or not), so histories with predicate
 // writes go to the generic oracle.
 bool generic_for_predicate_writes(const History& h, const Level& level) {
-  return h.has_predicate_writes() && level.graph && poly::saturated(*level.graph);
+  return h.has_predicate_writes() && level.graph && saturated(*level.graph);
 }
 
 }  // namespace
@@ -284,7 +285,7 @@ Decision decide(const History& original, const Level& level, const DecideOptions
   try {
     if (level.graph && !opt.force_generic && !generic_for_predicate_writes(h, level)) {
       if (auto why = refusal(h, level, opt)) throw DecideRefused(*why);
-      if (poly::trusts_timestamps(*level.graph))
+      if (trusts_timestamps(*level.graph))
         decide_timestamps(h, level, d);
       else
         decide_graph(h, level, opt, d);

@@ -46,8 +46,8 @@
 #include "engine/decide/witness.hpp"
 #include "engine/history/history.hpp"
 #include "engine/level/level.hpp"
-#include "engine/level/verdict.hpp"
 #include "engine/polygraph/checker.hpp"
+#include "engine/verdict/verdict.hpp"
 
 namespace iso {
 
@@ -116,7 +116,7 @@ struct Decision {
   bool sessions_ignored = false;
   // Violated: what breaks the level, named (a read anomaly, INT, or a
   // dependency cycle), when the checker can name it.
-  std::optional<poly::Anomaly> anomaly;
+  std::optional<Anomaly> anomaly;
   // Violated without an anomaly (the generic oracle: "no co satisfies ...")
   // or Unknown: why, in one line.
   std::string reason;

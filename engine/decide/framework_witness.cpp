@@ -5,6 +5,7 @@
 
 #include "engine/history/abstract.hpp"
 #include "engine/model/schema.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso {
 
@@ -33,9 +34,9 @@ std::optional<Witness> framework_witness(const History& h, const Framework& fw,
     const WitnessDecl& vis = is_txn_order(decls[0]) ? decls[1] : decls[0];
     if (vis.order || vis.rel->type != txn_txn) return std::nullopt;
     Form visible;
-    if (e.level == poly::GraphLevel::Ser) {
+    if (e.level == GraphLevel::Ser) {
       visible = Form::Order;  // every earlier transaction
-    } else if (e.level == poly::GraphLevel::Si) {
+    } else if (e.level == GraphLevel::Si) {
       visible = Form::Snapshots;
     } else {
       return std::nullopt;

@@ -21,11 +21,12 @@
 
 #include "engine/decide/witness.hpp"
 #include "engine/level/level.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso {
 
 struct GraphExecution {
-  poly::GraphLevel level = poly::GraphLevel::Ser;
+  GraphLevel level = GraphLevel::Ser;
   std::vector<TxnId> commit_order;                  // T0 first: the members that committed
   std::vector<ScheduleEvent> schedule;              // SI: begins and commits (T0 excluded)
   std::vector<poly::ChosenRead> chosen_reads;

@@ -21,7 +21,7 @@ namespace iso::generic {
 struct Result {
   Verdict verdict = Verdict::Unknown;
   std::optional<Witness> witness;         // Allowed
-  std::optional<poly::Anomaly> anomaly;   // Violated by a read anomaly or INT
+  std::optional<Anomaly> anomaly;   // Violated by a read anomaly or INT
   std::string reason;                     // Violated otherwise: "no co satisfies ..."
   std::vector<std::string> notes;         // reads set aside as the level permits
   GenericStats stats;

@@ -12,7 +12,7 @@
 
 #include "engine/logic/ast.hpp"
 #include "engine/model/schema.hpp"
-#include "engine/polygraph/dependency.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso {
 
@@ -43,7 +43,7 @@ struct Level {
   // A graph characterization the level declares (`graph = "SER"`): the
   // hyper-polygraph (SER, SI) or saturation (RC, RA, CC) decides it, and must
   // agree with the formula (tests check that they do).
-  std::optional<poly::GraphLevel> graph;
+  std::optional<GraphLevel> graph;
   // Reads of writes that never became committed versions, which the level's
   // definition allows (Adya's PL-1: aborted reads, G1a, and intermediate
   // reads, G1b). They carry no dependency (Adya: only committed final

@@ -5,6 +5,7 @@
 
 #include "engine/sat/cardinality.hpp"
 #include "engine/util/budget.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

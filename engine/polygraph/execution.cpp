@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "engine/polygraph/encoder.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

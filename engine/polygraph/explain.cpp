@@ -7,6 +7,7 @@
 
 #include "engine/history/predicate.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

@@ -14,6 +14,7 @@
 #include "engine/history/read_anomaly.hpp"
 #include "engine/polygraph/checker.hpp"
 #include "engine/polygraph/polygraph.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

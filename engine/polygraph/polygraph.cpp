@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "engine/util/budget.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

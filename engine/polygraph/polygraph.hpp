@@ -27,6 +27,7 @@
 #include "engine/history/abstract.hpp"
 #include "engine/polygraph/dependency.hpp"
 #include "engine/polygraph/theory_graph.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

@@ -36,6 +36,7 @@
 #include "engine/history/abstract.hpp"
 #include "engine/polygraph/checker.hpp"
 #include "engine/util/timing.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

@@ -10,6 +10,7 @@
 #include "engine/polygraph/explain.hpp"
 #include "engine/polygraph/saturation_impl.hpp"
 #include "engine/util/budget.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly::saturation {
 

@@ -83,6 +83,7 @@
 #include "engine/graph/digraph.hpp"
 #include "engine/polygraph/saturation.hpp"
 #include "engine/sat/solver.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly::saturation {
 

@@ -25,6 +25,7 @@
 
 #include "engine/graph/digraph.hpp"
 #include "engine/polygraph/dependency.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly {
 

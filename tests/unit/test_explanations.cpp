@@ -19,6 +19,7 @@
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/explain.hpp"
 #include "engine/polygraph/polygraph.hpp"
+#include "engine/verdict/graph_level.hpp"
 #include "lua/spec_library.hpp"
 #include "tests/brute/random_history.hpp"
 #include "tests/unit/shared_data.hpp"
@@ -30,17 +31,17 @@ namespace {
 
 // Empty when no edge of `cycle` contradicts a certain edge of the history's
 // polygraph for `level`; otherwise what does.
-std::string contradiction(const History& h, const std::vector<poly::DepEdge>& cycle,
-                          poly::GraphLevel level) {
+std::string contradiction(const History& h, const std::vector<DepEdge>& cycle,
+                          GraphLevel level) {
   AbstractHistory a = poly::check_abstraction(h);
   poly::Polygraph pg(h, a, level);
   std::size_t passes = 0;
   if (pg.prune(true, passes)) return {};  // the certain edges alone are cyclic
-  auto known = [&](const poly::DepEdge& e) { return pg.known_id(e).has_value(); };
+  auto known = [&](const DepEdge& e) { return pg.known_id(e).has_value(); };
   // The writer a read of `key` by `reader` is certain to read from, if any.
   auto certain_writer = [&](TxnId reader, KeyId key) -> std::optional<TxnId> {
     for (const auto& e : pg.known())
-      if (e.type == poly::Dep::WR && e.to == reader && e.key == key) return e.from;
+      if (e.type == Dep::WR && e.to == reader && e.key == key) return e.from;
     return std::nullopt;
   };
   for (std::size_t i = 0; i < cycle.size(); ++i) {
@@ -48,11 +49,11 @@ std::string contradiction(const History& h, const std::vector<poly::DepEdge>& cy
     if (e.to != cycle[(i + 1) % cycle.size()].from) return "the edges do not chain";
     const std::string edge = poly::format_cycle(h, {e});
     switch (e.type) {
-      case poly::Dep::SO:
+      case Dep::SO:
         break;
-      case poly::Dep::RT:
-      case poly::Dep::RTCC:
-      case poly::Dep::RTBC: {
+      case Dep::RT:
+      case Dep::RTCC:
+      case Dep::RTBC: {
         const poly::ScheduleArc arc = poly::schedule_arc(e.type);
         using Event = History::Event;
         if (!h.time_before(e.from, arc.from_commit ? Event::Commit : Event::Begin, e.to,
@@ -60,17 +61,17 @@ std::string contradiction(const History& h, const std::vector<poly::DepEdge>& cy
           return fmt::format("{}: not ordered in real time", edge);
         break;
       }
-      case poly::Dep::WW:
-        if (known({e.to, e.from, poly::Dep::WW, e.key}))
+      case Dep::WW:
+        if (known({e.to, e.from, Dep::WW, e.key}))
           return fmt::format("{}: the reverse order is certain", edge);
         break;
-      case poly::Dep::WR:
+      case Dep::WR:
         if (auto w = certain_writer(e.to, e.key); w && *w != e.from)
           return fmt::format("{}: the read certainly reads from {}", edge, h.txn_name(*w));
         break;
-      case poly::Dep::RW:
+      case Dep::RW:
         if (auto w = certain_writer(e.from, e.key);
-            w && *w != kInitTxn && known({e.to, *w, poly::Dep::WW, e.key}))
+            w && *w != kInitTxn && known({e.to, *w, Dep::WW, e.key}))
           return fmt::format("{}: the version read certainly follows {}'s", edge,
                              h.txn_name(e.to));
         break;
@@ -83,23 +84,23 @@ std::string contradiction(const History& h, const std::vector<poly::DepEdge>& cy
 int check_explanation(const History& h, const Level& level, const Decision& d,
                       const std::string& what) {
   if (d.verdict != Verdict::Violated || !d.anomaly || d.anomaly->cycle.empty()) return 0;
-  const poly::Anomaly& an = *d.anomaly;
+  const Anomaly& an = *d.anomaly;
   INFO(what, " ", level.name, ": ", an.name, ": ", an.description);
   CHECK(an.why.size() == an.cycle.size());
   for (const auto& w : an.why) CHECK_FALSE(w.empty());
-  if (level.graph == poly::GraphLevel::Si) {
+  if (level.graph == GraphLevel::Si) {
     CHECK(an.name != "G2-item");
     CHECK(an.name != "write skew");
     for (std::size_t k = 0; k < an.cycle.size(); ++k)
-      CHECK_FALSE((an.cycle[k].type == poly::Dep::RW &&
-                   an.cycle[(k + 1) % an.cycle.size()].type == poly::Dep::RW));
+      CHECK_FALSE((an.cycle[k].type == Dep::RW &&
+                   an.cycle[(k + 1) % an.cycle.size()].type == Dep::RW));
   }
-  if (level.graph == poly::GraphLevel::Ser || level.graph == poly::GraphLevel::Si) {
+  if (level.graph == GraphLevel::Ser || level.graph == GraphLevel::Si) {
     const History& checked = d.sessions_ignored ? h.each_in_own_session() : h;
     CHECK(contradiction(checked, an.cycle, *level.graph) == "");
     // An inferred write-write order says why.
     for (std::size_t k = 0; k < an.cycle.size(); ++k)
-      if (an.cycle[k].type == poly::Dep::WW && an.cycle[k].from != kInitTxn)
+      if (an.cycle[k].type == Dep::WW && an.cycle[k].from != kInitTxn)
         CHECK(an.why[k].find(": ") != std::string::npos);
   }
   return 1;

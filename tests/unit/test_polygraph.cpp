@@ -18,6 +18,7 @@
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/checker.hpp"
 #include "engine/polygraph/polygraph.hpp"
+#include "engine/verdict/graph_level.hpp"
 #include "lua/spec_library.hpp"
 #include "tests/brute/brute.hpp"
 #include "tests/brute/random_history.hpp"
@@ -27,7 +28,7 @@ using namespace iso;
 namespace {
 
 
-poly::CheckResult check(const History& h, poly::GraphLevel level, bool prune = true,
+poly::CheckResult check(const History& h, GraphLevel level, bool prune = true,
                         bool two_width = true,
                         poly::Acyclicity acyclicity = poly::Acyclicity::Lazy) {
   poly::CheckOptions opt;
@@ -52,14 +53,14 @@ History random_case(std::mt19937_64& rng, int i) {
 // Enumerates the read-from choices and version orders of the committed
 // transactions (the histories here have no unknown ones) and builds each
 // dependency graph by the definitions (Adya; VeriStrong Def. 3.3).
-bool cycle_in_some_compatible_graph(const History& h, const std::vector<poly::DepEdge>& cycle) {
+bool cycle_in_some_compatible_graph(const History& h, const std::vector<DepEdge>& cycle) {
   AbstractHistory a = abstract_history(h);
   // The cycle closes.
   for (std::size_t i = 0; i < cycle.size(); ++i)
     if (cycle[i].to != cycle[(i + 1) % cycle.size()].from) return false;
   // Session order edges are real.
   for (const auto& e : cycle) {
-    if (e.type != poly::Dep::SO) continue;
+    if (e.type != Dep::SO) continue;
     const auto& ta = h.txn(e.from);
     const auto& tb = h.txn(e.to);
     if (e.from == kInitTxn || ta.session != tb.session || ta.position >= tb.position) return false;
@@ -92,21 +93,21 @@ bool cycle_in_some_compatible_graph(const History& h, const std::vector<poly::De
         };
         for (const auto& e : cycle) {
           switch (e.type) {
-            case poly::Dep::SO: break;
-            case poly::Dep::RT:
+            case Dep::SO: break;
+            case Dep::RT:
               if (!h.real_time_before(e.from, e.to)) return false;
               break;
-            case poly::Dep::RTCC:
-            case poly::Dep::RTBC: return false;  // no SER level orders by these
-            case poly::Dep::WR:
+            case Dep::RTCC:
+            case Dep::RTBC: return false;  // no SER level orders by these
+            case Dep::WR:
               if (wr_of(e.to, e.key) != e.from) return false;
               break;
-            case poly::Dep::WW: {
+            case Dep::WW: {
               long p = pos(e.key, e.from), q = pos(e.key, e.to);
               if (p == -2 || q < 0 || p >= q) return false;
               break;
             }
-            case poly::Dep::RW: {
+            case Dep::RW: {
               auto w = wr_of(e.from, e.key);
               if (!w) return false;
               long p = pos(e.key, *w), q = pos(e.key, e.to);
@@ -141,8 +142,8 @@ TEST_CASE("polygraph SER and SI agree with the oracle and the brute force on ran
   const int n = 2000;
   for (int i = 0; i < n; ++i) {
     History h = random_case(rng, i);
-    for (auto [level, name] : {std::pair{poly::GraphLevel::Ser, "SER"},
-                               std::pair{poly::GraphLevel::Si, "SI"}}) {
+    for (auto [level, name] : {std::pair{GraphLevel::Ser, "SER"},
+                               std::pair{GraphLevel::Si, "SI"}}) {
       // Lazy acyclicity, and eager (whose violations are explained by a
       // lazy search that must agree, or check_history throws).
       poly::CheckResult r = check(h, level, i % 4 != 3, i % 5 != 4);
@@ -194,12 +195,12 @@ TEST_CASE("read-modify-write chains: the version order they fix keeps every verd
     History h = brute::random_history(rng, opt);
     if (i % 3 == 0) brute::randomize_status(rng, h);
     const AbstractHistory a = poly::check_abstraction(h);
-    const poly::Polygraph pg(h, a, poly::GraphLevel::Ser);
+    const poly::Polygraph pg(h, a, GraphLevel::Ser);
     int here = 0;
     for (KeyId k = 0; k < h.keys().size(); ++k) here += pg.chain(k) != nullptr;
     chained += here;
     histories_with_chain += here > 0;
-    for (auto [level, name] : {std::pair{poly::GraphLevel::Ser, "SER"}, std::pair{poly::GraphLevel::Si, "SI"}}) {
+    for (auto [level, name] : {std::pair{GraphLevel::Ser, "SER"}, std::pair{GraphLevel::Si, "SI"}}) {
       poly::CheckResult r = check(h, level, i % 2 == 0);
       poly::CheckResult e = check(h, level, true, false, poly::Acyclicity::Eager);
       REQUIRE(r.verdict != Verdict::Unknown);
@@ -208,7 +209,7 @@ TEST_CASE("read-modify-write chains: the version order they fix keeps every verd
       if (got != expect || e.verdict != r.verdict)
         FAIL_CHECK(fmt::format("{} on history #{}: brute force {}, lazy {}, eager {}\n{}", name, i, expect, got,
                                e.verdict == Verdict::Allowed, format_history(h)));
-      if (got && level == poly::GraphLevel::Ser)
+      if (got && level == GraphLevel::Ser)
         CHECK(replay::serial_problem(h, r.commit_order, r.committed_unknown) == "");
       counts[fmt::format("{} {}", name, got ? "allowed" : "violated")]++;
     }
@@ -236,7 +237,7 @@ TEST_CASE("read-modify-write chains: a hot key, and a lost update on it, without
       h.add_read(t, x, h.intern_value(Value{std::int64_t{99}}));
       h.add_write(t, x, h.intern_value(Value{std::int64_t{1000}}));
     }
-    for (auto level : {poly::GraphLevel::Ser, poly::GraphLevel::Si}) {
+    for (auto level : {GraphLevel::Ser, GraphLevel::Si}) {
       poly::CheckResult r = check(h, level);
       CHECK(r.stats.ww_pairs == 0);  // 19,900 pairs in the general case
       CHECK(r.verdict == (lost ? Verdict::Violated : Verdict::Allowed));
@@ -270,7 +271,7 @@ TEST_CASE("lazy and eager acyclicity agree on mid-size histories") {
     opt.thin_air = 0;
     opt.int_violation = 0;
     History h = brute::random_history(rng, opt);
-    for (auto level : {poly::GraphLevel::Ser, poly::GraphLevel::Si}) {
+    for (auto level : {GraphLevel::Ser, GraphLevel::Si}) {
       poly::CheckResult lazy = check(h, level, i % 3 != 0, i % 4 != 0);
       poly::CheckResult eager = check(h, level, i % 3 != 0, false, poly::Acyclicity::Eager);
       REQUIRE(lazy.verdict != Verdict::Unknown);
@@ -278,7 +279,7 @@ TEST_CASE("lazy and eager acyclicity agree on mid-size histories") {
       if (lazy.stats.rounds > 2) ++multi_round;
       if (lazy.verdict == Verdict::Allowed) {
         ++allowed;
-        if (level == poly::GraphLevel::Ser) {
+        if (level == GraphLevel::Ser) {
           CHECK(replay::serial_problem(h, lazy.commit_order) == "");
           CHECK(replay::serial_problem(h, eager.commit_order) == "");
         }
@@ -299,8 +300,8 @@ TEST_CASE("SER witnesses are serializations") {
     brute::RandomHistoryOptions opt;
     opt.unique_values = i % 2 == 0;
     History h = brute::random_history(rng, opt);
-    poly::CheckResult r = check(h, poly::GraphLevel::Ser);
-    poly::CheckResult e = check(h, poly::GraphLevel::Ser, true, true, poly::Acyclicity::Eager);
+    poly::CheckResult r = check(h, GraphLevel::Ser);
+    poly::CheckResult e = check(h, GraphLevel::Ser, true, true, poly::Acyclicity::Eager);
     REQUIRE(e.verdict == r.verdict);
     if (r.verdict != Verdict::Allowed) continue;
     CHECK(replay::serial_problem(h, r.commit_order) == "");
@@ -319,7 +320,7 @@ TEST_CASE("explanations are real cycles of some compatible graph") {
     opt.thin_air = 0;
     opt.int_violation = 0;
     History h = brute::random_history(rng, opt);
-    for (auto level : {poly::GraphLevel::Ser, poly::GraphLevel::Si}) {
+    for (auto level : {GraphLevel::Ser, GraphLevel::Si}) {
       poly::CheckResult r = check(h, level, i % 2 == 0);
       if (r.verdict != Verdict::Violated) continue;
       REQUIRE(r.anomaly.has_value());
@@ -327,11 +328,11 @@ TEST_CASE("explanations are real cycles of some compatible graph") {
       REQUIRE_MESSAGE(!cyc.empty(), format_history(h));
       CHECK_MESSAGE(cycle_in_some_compatible_graph(h, cyc),
                     fmt::format("{}\n{}", r.anomaly->description, format_history(h)));
-      if (level == poly::GraphLevel::Si) {
+      if (level == GraphLevel::Si) {
         // No two adjacent rw edges (cyclically) under SI.
         for (std::size_t k = 0; k < cyc.size(); ++k)
-          CHECK_FALSE((cyc[k].type == poly::Dep::RW &&
-                       cyc[(k + 1) % cyc.size()].type == poly::Dep::RW));
+          CHECK_FALSE((cyc[k].type == Dep::RW &&
+                       cyc[(k + 1) % cyc.size()].type == Dep::RW));
       }
       ++cycles;
     }
@@ -406,7 +407,7 @@ TEST_CASE("Adya's levels: PL-3 = PL-2.99 => PL-2 => PL-1 without predicates") {
   g.add_read(t2, x, g.intern_value(std::int64_t{1}));
   CHECK(generic_decision(g, library().level("adya.PL-1")).verdict == Verdict::Allowed);
   CHECK(generic_decision(g, library().level("adya.PL-2")).verdict == Verdict::Violated);
-  poly::CheckResult r = check(g, poly::GraphLevel::Ser);
+  poly::CheckResult r = check(g, GraphLevel::Ser);
   REQUIRE(r.anomaly.has_value());
   CHECK(r.anomaly->name == "G1c");
 }
@@ -427,7 +428,7 @@ struct ListHistory {
     for (auto v : list) chain.push_back(h.intern_value(v));
     h.add_list_read(t, k, chain, h.init_value(k));
   }
-  Verdict check(poly::GraphLevel level, poly::Acyclicity a) const {
+  Verdict check(GraphLevel level, poly::Acyclicity a) const {
     poly::CheckOptions opt;
     opt.level = level;
     opt.acyclicity = a;
@@ -453,8 +454,8 @@ TEST_CASE("list-append reads: unknown-status writers, forced commits, incompatib
       l.read_list(t3, x, {1});
       l.h.add_read(t3, y, l.h.intern_value(std::int64_t{2}));
       for (auto a : modes) {
-        CHECK(l.check(poly::GraphLevel::Ser, a) == Verdict::Violated);
-        CHECK(l.check(poly::GraphLevel::Si, a) == Verdict::Violated);  // G-single
+        CHECK(l.check(GraphLevel::Ser, a) == Verdict::Violated);
+        CHECK(l.check(GraphLevel::Si, a) == Verdict::Violated);  // G-single
       }
     }
     SUBCASE("an element inside a list read proves its writer committed") {
@@ -467,7 +468,7 @@ TEST_CASE("list-append reads: unknown-status writers, forced commits, incompatib
       l.append(t2, x, 2);
       l.h.add_read(t2, y, l.h.intern_value(std::int64_t{5}));
       l.read_list(t3, x, {2, 1});
-      for (auto a : modes) CHECK(l.check(poly::GraphLevel::Ser, a) == Verdict::Violated);
+      for (auto a : modes) CHECK(l.check(GraphLevel::Ser, a) == Verdict::Violated);
       // Without T2's impossible read, the history is fine.
       ListHistory ok;
       KeyId x2 = ok.key("x");
@@ -475,7 +476,7 @@ TEST_CASE("list-append reads: unknown-status writers, forced commits, incompatib
       ok.append(u1, x2, 1);
       ok.append(u2, x2, 2);
       ok.read_list(u3, x2, {2, 1});
-      for (auto a : modes) CHECK(ok.check(poly::GraphLevel::Ser, a) == Verdict::Allowed);
+      for (auto a : modes) CHECK(ok.check(GraphLevel::Ser, a) == Verdict::Allowed);
     }
     SUBCASE("two reads that saw incompatible orders") {
       ListHistory l;
@@ -485,7 +486,7 @@ TEST_CASE("list-append reads: unknown-status writers, forced commits, incompatib
       l.append(t2, x, 2);
       l.read_list(t3, x, {1, 2});
       l.read_list(t4, x, {2, 1});
-      for (auto a : modes) CHECK(l.check(poly::GraphLevel::Si, a) == Verdict::Violated);
+      for (auto a : modes) CHECK(l.check(GraphLevel::Si, a) == Verdict::Violated);
       poly::CheckOptions opt;
       auto r = poly::check_history(l.h, opt);
       REQUIRE(r.anomaly.has_value());

@@ -423,7 +423,7 @@ TEST_CASE("predicate writes: graph, generic oracle, brute force and serial order
       const bool got = graph.verdict == Verdict::Allowed;
       CHECK(got == brute::allows(abstract_history(h), name));
       CHECK((generic_decision(h, level).verdict == Verdict::Allowed) == got);
-      if (level.graph && !poly::saturated(*level.graph)) {
+      if (level.graph && !saturated(*level.graph)) {
         DecideOptions eager;
         eager.acyclicity = poly::Acyclicity::Eager;
         CHECK((decide(h, level, eager).verdict == Verdict::Allowed) == got);

@@ -82,7 +82,7 @@ TEST_CASE("real time: a stale read is serializable, not strictly, until the skew
   REQUIRE(d.anomaly.has_value());
   CHECK(d.anomaly->name == "G-single-realtime");
   const TxnId t1 = *h.find_txn("T1"), t2 = *h.find_txn("T2");
-  CHECK(std::count(d.anomaly->cycle.begin(), d.anomaly->cycle.end(), poly::DepEdge{t1, t2, poly::Dep::RT, 0}) == 1);
+  CHECK(std::count(d.anomaly->cycle.begin(), d.anomaly->cycle.end(), DepEdge{t1, t2, Dep::RT, 0}) == 1);
   // The generic oracle: its failing instances name the real-time pair.
   DecideOptions generic;
   generic.force_generic = true;
@@ -121,7 +121,7 @@ TEST_CASE("real time: StrictSER agrees with the brute force on random histories 
     if (!got && d.anomaly) {
       // A named cycle: every real-time edge on it is one.
       for (const auto& e : d.anomaly->cycle)
-        if (e.type == poly::Dep::RT) CHECK(h.real_time_before(e.from, e.to));
+        if (e.type == Dep::RT) CHECK(h.real_time_before(e.from, e.to));
     }
     const bool ser = decide(h, library().level("biswas.SER")).verdict == Verdict::Allowed;
     if (got) {

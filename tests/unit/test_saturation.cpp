@@ -21,6 +21,7 @@
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/checker.hpp"
 #include "engine/polygraph/saturation.hpp"
+#include "engine/verdict/graph_level.hpp"
 #include "lua/spec_library.hpp"
 #include "tests/brute/brute.hpp"
 #include "tests/brute/random_history.hpp"
@@ -30,14 +31,14 @@ using namespace iso;
 namespace {
 
 
-poly::CheckResult check(const History& h, poly::GraphLevel level) {
+poly::CheckResult check(const History& h, GraphLevel level) {
   poly::CheckOptions opt;
   opt.level = level;
   return poly::check_history(h, opt);
 }
 
-const char* level_name(poly::GraphLevel level) {
-  return level == poly::GraphLevel::Ra ? "RA" : "CC";
+const char* level_name(GraphLevel level) {
+  return level == GraphLevel::Ra ? "RA" : "CC";
 }
 
 History random_case(std::mt19937_64& rng, int i) {
@@ -63,7 +64,7 @@ History random_case(std::mt19937_64& rng, int i) {
 
 // solve_saturation with a given representation of happens-before, after the
 // pre-checks check_history does; nullopt when those already decide.
-std::optional<Verdict> saturation_with(const History& h, poly::GraphLevel level,
+std::optional<Verdict> saturation_with(const History& h, GraphLevel level,
                                              poly::HbRepresentation hb) {
   AbstractHistory a = poly::check_abstraction(h);
   std::vector<TxnId> forced;
@@ -83,15 +84,15 @@ std::optional<Verdict> saturation_with(const History& h, poly::GraphLevel level,
 
 // The graph checker's execution, checked against the Biswas axiom of RA or
 // CC by tests/unit/replay.hpp (its read-from choices included).
-std::string commit_order_problem(const History& h, poly::GraphLevel level,
+std::string commit_order_problem(const History& h, GraphLevel level,
                                  const poly::CheckResult& r) {
   return replay::axiom_problem(h, r.commit_order, r.chosen_reads, r.committed_unknown,
-                               level == poly::GraphLevel::Cc);
+                               level == GraphLevel::Cc);
 }
 
 // Each edge of an explanation is a possible dependency of the history, and
 // the edges close a cycle.
-std::string cycle_problem(const History& h, const std::vector<poly::DepEdge>& cycle) {
+std::string cycle_problem(const History& h, const std::vector<DepEdge>& cycle) {
   if (cycle.empty()) return "empty cycle";
   for (std::size_t i = 0; i < cycle.size(); ++i)
     if (cycle[i].to != cycle[(i + 1) % cycle.size()].from) return "edges do not chain";
@@ -102,13 +103,13 @@ std::string cycle_problem(const History& h, const std::vector<poly::DepEdge>& cy
   for (const auto& e : cycle) {
     if (!a.member[e.from] || !a.member[e.to]) return "an edge of a non-member";
     switch (e.type) {
-      case poly::Dep::SO:
+      case Dep::SO:
         if (e.to == kInitTxn) return "so into T0";
         if (e.from != kInitTxn && (h.txn(e.from).session != h.txn(e.to).session ||
                                    h.txn(e.from).position >= h.txn(e.to).position))
           return "so edge not in session order";
         break;
-      case poly::Dep::WR: {
+      case Dep::WR: {
         bool ok = false;
         for (std::size_t i = 0; i < a.abs[e.to].reads.size(); ++i)
           if (a.abs[e.to].reads[i].key == e.key) {  // any read of the key (re-reads too)
@@ -118,14 +119,14 @@ std::string cycle_problem(const History& h, const std::vector<poly::DepEdge>& cy
         if (!ok) return "wr edge from a transaction that is no candidate";
         break;
       }
-      case poly::Dep::WW:
+      case Dep::WW:
         if (e.from == e.to || !a.writes(e.from, e.key) || !a.writes(e.to, e.key))
           return "ww edge between transactions that do not both write the key";
         break;
-      case poly::Dep::RW: return "rw edge in an RA/CC explanation";
-      case poly::Dep::RT:
-      case poly::Dep::RTCC:
-      case poly::Dep::RTBC: return "real-time edge in an RA/CC explanation";
+      case Dep::RW: return "rw edge in an RA/CC explanation";
+      case Dep::RT:
+      case Dep::RTCC:
+      case Dep::RTBC: return "real-time edge in an RA/CC explanation";
     }
   }
   return "";
@@ -162,7 +163,7 @@ TEST_CASE("saturation RA and CC agree with the brute force and the oracle on ran
   int oracle_checked = 0;
   for (int i = 0; i < n; ++i) {
     History h = random_case(rng, i);
-    for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
+    for (auto level : {GraphLevel::Ra, GraphLevel::Cc}) {
       const std::string name = level_name(level);
       poly::CheckResult r = check(h, level);
       REQUIRE(r.verdict != Verdict::Unknown);
@@ -192,7 +193,7 @@ TEST_CASE("saturation RA and CC agree with the brute force and the oracle on ran
                                     format_history(h)));
       }
       // Both representations of happens-before give the same verdict.
-      if (level == poly::GraphLevel::Cc) {
+      if (level == GraphLevel::Cc) {
         auto vc = saturation_with(h, level, poly::HbRepresentation::VectorClocks);
         auto bits = saturation_with(h, level, poly::HbRepresentation::Bitsets);
         REQUIRE(vc.has_value() == bits.has_value());
@@ -223,7 +224,7 @@ TEST_CASE("saturation on classic anomalies") {
   SUBCASE("fractured read: violates RA and CC") {
     // T1: w(x,1) w(y,1) | T2: r(x,1) r(y,0)
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'r', "x", 1}, {'r', "y", 0}}}});
-    for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
+    for (auto level : {GraphLevel::Ra, GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
       REQUIRE(r.verdict == Verdict::Violated);
       REQUIRE(r.anomaly.has_value());
@@ -231,8 +232,8 @@ TEST_CASE("saturation on classic anomalies") {
       CHECK(cycle_problem(h, r.anomaly->cycle).empty());
       // T1's write of y must precede T0's, which precedes T1.
       REQUIRE(r.anomaly->cycle.size() == 2);
-      CHECK(r.anomaly->cycle[0] == poly::DepEdge{1, 0, poly::Dep::WW, *h.find_key("y")});
-      CHECK(r.anomaly->cycle[1] == poly::DepEdge{0, 1, poly::Dep::SO, 0});
+      CHECK(r.anomaly->cycle[0] == DepEdge{1, 0, Dep::WW, *h.find_key("y")});
+      CHECK(r.anomaly->cycle[1] == DepEdge{0, 1, Dep::SO, 0});
       CHECK(r.anomaly->description.find("T2 reads y from T0") != std::string::npos);
     }
   }
@@ -240,10 +241,10 @@ TEST_CASE("saturation on classic anomalies") {
     // T1: w(x,1) | T2: r(x,1) w(y,1) | T3: r(y,1) r(x,0)
     History h = build({{{{'w', "x", 1}}}, {{{'r', "x", 1}, {'w', "y", 1}}},
                        {{{'r', "y", 1}, {'r', "x", 0}}}});
-    poly::CheckResult ra = check(h, poly::GraphLevel::Ra);
+    poly::CheckResult ra = check(h, GraphLevel::Ra);
     CHECK(ra.verdict == Verdict::Allowed);
-    CHECK(commit_order_problem(h, poly::GraphLevel::Ra, ra).empty());
-    poly::CheckResult cc = check(h, poly::GraphLevel::Cc);
+    CHECK(commit_order_problem(h, GraphLevel::Ra, ra).empty());
+    poly::CheckResult cc = check(h, GraphLevel::Cc);
     REQUIRE(cc.verdict == Verdict::Violated);
     CHECK(cc.anomaly->name == "causality violation");
     CHECK(cycle_problem(h, cc.anomaly->cycle).empty());
@@ -253,7 +254,7 @@ TEST_CASE("saturation on classic anomalies") {
   SUBCASE("missed session write") {
     // T1: w(x,1) -so-> T2: r(x,0)
     History h = build({{{{'w', "x", 1}}, {{'r', "x", 0}}}});
-    poly::CheckResult r = check(h, poly::GraphLevel::Ra);
+    poly::CheckResult r = check(h, GraphLevel::Ra);
     REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "missed session write");
     CHECK(cycle_problem(h, r.anomaly->cycle).empty());
@@ -261,7 +262,7 @@ TEST_CASE("saturation on classic anomalies") {
   SUBCASE("cyclic read-from: G1c") {
     // T1: w(x,1) r(y,1) | T2: w(y,1) r(x,1)
     History h = build({{{{'w', "x", 1}, {'r', "y", 1}}}, {{{'w', "y", 1}, {'r', "x", 1}}}});
-    for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
+    for (auto level : {GraphLevel::Ra, GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
       REQUIRE(r.verdict == Verdict::Violated);
       CHECK(r.anomaly->name == "G1c");
@@ -273,7 +274,7 @@ TEST_CASE("saturation on classic anomalies") {
     // T1: w(x,1) w(y,1) -so-> T2: r(x,1) w(y,2) | T3: r(y,2) r(x,1)
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}, {{'r', "x", 1}, {'w', "y", 2}}},
                        {{{'r', "y", 2}, {'r', "x", 1}}}});
-    for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
+    for (auto level : {GraphLevel::Ra, GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
       REQUIRE(r.verdict == Verdict::Allowed);
       CHECK(r.commit_order == std::vector<TxnId>{0, 1, 2, 3});
@@ -287,7 +288,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     // is a fractured read, from T2 it is not.
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'w', "x", 1}}},
                        {{{'r', "x", 1}, {'r', "y", 0}}}});
-    poly::CheckResult r = check(h, poly::GraphLevel::Ra);
+    poly::CheckResult r = check(h, GraphLevel::Ra);
     CHECK(r.verdict == Verdict::Allowed);
     CHECK(r.commit_order.size() == 4);
     CHECK(brute::allows_some_commit(h, "biswas.RA"));
@@ -296,7 +297,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     // T1: w(x,1) w(y,1) | T2: w(x,1) w(y,2) | T3: r(x,1) r(y,0)
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'w', "x", 1}, {'w', "y", 2}}},
                        {{{'r', "x", 1}, {'r', "y", 0}}}});
-    poly::CheckResult r = check(h, poly::GraphLevel::Ra);
+    poly::CheckResult r = check(h, GraphLevel::Ra);
     REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "fractured read");
     CHECK(cycle_problem(h, r.anomaly->cycle).empty());
@@ -308,15 +309,15 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'w', "x", 1}}},
                        {{{'r', "x", 1}, {'r', "y", 0}}}});
     h.txn(1).status = TxnStatus::Unknown;
-    poly::CheckResult r = check(h, poly::GraphLevel::Cc);
+    poly::CheckResult r = check(h, GraphLevel::Cc);
     REQUIRE(r.verdict == Verdict::Allowed);
-    CHECK(commit_order_problem(h, poly::GraphLevel::Cc, r).empty());
+    CHECK(commit_order_problem(h, GraphLevel::Cc, r).empty());
   }
   SUBCASE("an unknown-status writer that must have committed") {
     // T1 (unknown): w(x,1) w(y,1) | T2: r(x,1) r(y,0)
     History h = build({{{{'w', "x", 1}, {'w', "y", 1}}}, {{{'r', "x", 1}, {'r', "y", 0}}}});
     h.txn(1).status = TxnStatus::Unknown;
-    poly::CheckResult r = check(h, poly::GraphLevel::Ra);
+    poly::CheckResult r = check(h, GraphLevel::Ra);
     REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "fractured read");
   }
@@ -324,7 +325,7 @@ TEST_CASE("saturation with choices: repeated values and unknown-status transacti
     // T1 (unknown): w(x,1) r(z,7) (thin air) | T2: r(x,1)
     History h = build({{{{'w', "x", 1}, {'r', "z", 7}}}, {{{'r', "x", 1}}}});
     h.txn(1).status = TxnStatus::Unknown;
-    poly::CheckResult r = check(h, poly::GraphLevel::Ra);
+    poly::CheckResult r = check(h, GraphLevel::Ra);
     REQUIRE(r.verdict == Verdict::Violated);
     CHECK(r.anomaly->name == "read of an unknown-status write");
     CHECK(r.anomaly->cycle.empty());
@@ -349,7 +350,7 @@ TEST_CASE("saturation: vector clocks and bitsets agree on medium histories") {
     opt.read_latest = 0.9;
     opt.read_earlier = 0.1;
     History h = brute::random_history(rng, opt);
-    for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
+    for (auto level : {GraphLevel::Ra, GraphLevel::Cc}) {
       poly::CheckResult r = check(h, level);
       REQUIRE(r.verdict != Verdict::Unknown);
       if (r.verdict == Verdict::Allowed) {
@@ -359,7 +360,7 @@ TEST_CASE("saturation: vector clocks and bitsets agree on medium histories") {
         ++violated;
         CHECK(cycle_problem(h, r.anomaly->cycle).empty());
       }
-      if (level == poly::GraphLevel::Cc) {
+      if (level == GraphLevel::Cc) {
         CHECK(saturation_with(h, level, poly::HbRepresentation::VectorClocks) == r.verdict);
         CHECK(saturation_with(h, level, poly::HbRepresentation::Bitsets) == r.verdict);
       }
@@ -393,7 +394,7 @@ TEST_CASE("saturation: serial histories with repeated values are allowed") {
     History h;
     do h = brute::random_history(rng, opt);
     while (h.keys().size() < 15);
-    for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
+    for (auto level : {GraphLevel::Ra, GraphLevel::Cc}) {
       poly::CheckOptions copt;
       copt.level = level;
       copt.timeout_seconds = 20;
@@ -434,7 +435,7 @@ TEST_CASE("saturation: a cycle behind a long acyclic stretch is found") {
     h.add_read(t303, key("z"), v1);
     // An unknown-status transaction makes the choices go through the solver.
     if (unknown) h.add_write(h.add_txn(e, "T304", TxnStatus::Unknown), key("v"), v1);
-    for (auto level : {poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
+    for (auto level : {GraphLevel::Ra, GraphLevel::Cc}) {
       poly::CheckOptions opt;
       opt.level = level;
       opt.timeout_seconds = 20;
@@ -463,11 +464,11 @@ TEST_CASE("saturation: runs of session order are one edge in explanations") {
   TxnId reader = h.add_txn(b, "T51");
   h.add_read(reader, x, h.intern_value(std::int64_t{1}));
   h.add_read(reader, y, h.intern_value(std::int64_t{0}));
-  poly::CheckResult r = check(h, poly::GraphLevel::Ra);
+  poly::CheckResult r = check(h, GraphLevel::Ra);
   REQUIRE(r.verdict == Verdict::Violated);
   CHECK(r.anomaly->name == "fractured read");
-  CHECK(r.anomaly->cycle == std::vector<poly::DepEdge>{{last, 0, poly::Dep::WW, y},
-                                                       {0, last, poly::Dep::SO, 0}});
+  CHECK(r.anomaly->cycle == std::vector<DepEdge>{{last, 0, Dep::WW, y},
+                                                       {0, last, Dep::SO, 0}});
 }
 
 TEST_CASE("saturation: transactions with many reads agree with the oracle at RC, RA and CC") {
@@ -500,8 +501,8 @@ TEST_CASE("saturation: transactions with many reads agree with the oracle at RC,
     opt.thin_air = 0;
     opt.int_violation = 0;
     const History h = brute::random_history(rng, opt);
-    for (auto level : {poly::GraphLevel::Rc, poly::GraphLevel::Ra, poly::GraphLevel::Cc}) {
-      const std::string name = level == poly::GraphLevel::Rc ? "RC" : level_name(level);
+    for (auto level : {GraphLevel::Rc, GraphLevel::Ra, GraphLevel::Cc}) {
+      const std::string name = level == GraphLevel::Rc ? "RC" : level_name(level);
       poly::CheckResult r = check(h, level);
       REQUIRE(r.verdict != Verdict::Unknown);
       const bool got = r.verdict == Verdict::Allowed;
@@ -511,7 +512,7 @@ TEST_CASE("saturation: transactions with many reads agree with the oracle at RC,
                     fmt::format("{} on #{}: oracle {}, saturation {}\n{}", name, i,
                                 verdict_word(o.verdict), verdict_word(r.verdict),
                                 format_history(h)));
-      if (got && level != poly::GraphLevel::Rc)
+      if (got && level != GraphLevel::Rc)
         CHECK_MESSAGE(commit_order_problem(h, level, r).empty(),
                       fmt::format("{} on #{}: {}\n{}", name, i, commit_order_problem(h, level, r),
                                   format_history(h)));

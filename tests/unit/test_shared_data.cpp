@@ -17,6 +17,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/polygraph/checker.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 using namespace iso;
 namespace fs = std::filesystem;
@@ -37,7 +38,7 @@ bool have_data() {
 // "allowed" / "violated" for SER and SI.
 std::pair<bool, bool> verdicts(const std::string& path, ReadOptions ro = {}) {
   ReadResult r = read_history_path(path, std::nullopt, ro);
-  auto run = [&](poly::GraphLevel level) {
+  auto run = [&](GraphLevel level) {
     poly::CheckOptions opt;
     opt.level = level;
     opt.timeout_seconds = 120;
@@ -45,7 +46,7 @@ std::pair<bool, bool> verdicts(const std::string& path, ReadOptions ro = {}) {
     REQUIRE_MESSAGE(c.verdict != Verdict::Unknown, path);
     return c.verdict == Verdict::Allowed;
   };
-  return {run(poly::GraphLevel::Ser), run(poly::GraphLevel::Si)};
+  return {run(GraphLevel::Ser), run(GraphLevel::Si)};
 }
 
 // One table-2 history where our SI verdict differs from VeriStrong's.
@@ -163,16 +164,16 @@ TEST_CASE("the table-2 SI disagreement is a session-order violation") {
   ReadResult r = read_history_path(data("dbcop/table2-sample/" + kSessionDisagreement),
                                    std::nullopt, {});
   poly::CheckOptions opt;
-  opt.level = poly::GraphLevel::Si;
+  opt.level = GraphLevel::Si;
   poly::CheckResult with = poly::check_history(r.history, opt);
   REQUIRE(with.verdict == Verdict::Violated);
   REQUIRE(with.anomaly.has_value());
   bool uses_so = false;
-  for (const auto& e : with.anomaly->cycle) uses_so |= e.type == poly::Dep::SO;
+  for (const auto& e : with.anomaly->cycle) uses_so |= e.type == Dep::SO;
   CHECK(uses_so);
   History flat = r.history.each_in_own_session();
   CHECK(poly::check_history(flat, opt).verdict == Verdict::Allowed);
-  opt.level = poly::GraphLevel::Ser;
+  opt.level = GraphLevel::Ser;
   CHECK(poly::check_history(flat, opt).verdict == Verdict::Violated);
 }
 

@@ -19,6 +19,7 @@
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/checker.hpp"
 #include "engine/polygraph/polygraph.hpp"
+#include "engine/verdict/graph_level.hpp"
 #include "tests/brute/brute.hpp"
 #include "tests/brute/random_history.hpp"
 #include "tests/unit/brute_witness.hpp"
@@ -202,19 +203,19 @@ TEST_CASE("SI variants: the real-time edges reach exactly the real-time pairs") 
     h.set_clock_skew(static_cast<std::int64_t>(rng() % 2 == 0 ? 0 : rng() % 10));
     const AbstractHistory a = poly::check_abstraction(h);
     // Strict serializability's, Strong SI's and GSI's kinds.
-    for (const poly::RealTimeEdges kinds : {poly::RealTimeEdges{true, false, false},
-                                            poly::RealTimeEdges{true, true, true},
-                                            poly::RealTimeEdges{false, true, true}}) {
+    for (const RealTimeEdges kinds : {RealTimeEdges{true, false, false},
+                                            RealTimeEdges{true, true, true},
+                                            RealTimeEdges{false, true, true}}) {
       const bool cc = kinds.commit_commit;
-      poly::Polygraph pg(h, a, poly::GraphLevel::Si, kinds);
+      poly::Polygraph pg(h, a, GraphLevel::Si, kinds);
       pg.add_real_time_edges();
       for (const bool with_unknown : {false, true}) {
         // Closure over begin (2t) and commit (2t + 1) nodes.
         const std::size_t m = 2 * h.num_txns();
         std::vector<std::vector<bool>> reach(m, std::vector<bool>(m, false));
         auto present = [&](TxnId t) { return h.txn(t).status == TxnStatus::Committed || with_unknown; };
-        auto arc = [&](const poly::DepEdge& e) {
-          if (!poly::real_time(e.type) || !present(e.from) || !present(e.to)) return;
+        auto arc = [&](const DepEdge& e) {
+          if (!real_time(e.type) || !present(e.from) || !present(e.to)) return;
           const poly::ScheduleArc sa = poly::schedule_arc(e.type);
           reach[2 * e.from + (sa.from_commit ? 1 : 0)][2 * e.to + (sa.to_commit ? 1 : 0)] = true;
         };
@@ -253,17 +254,17 @@ TEST_CASE("real time fixes write orders and anti-dependencies before the search 
                     {3, 0, 8, {{'r', "x", 0}}}},
                    4);
   const AbstractHistory a = poly::check_abstraction(h);
-  for (const poly::GraphLevel g : {poly::GraphLevel::Ser, poly::GraphLevel::Si}) {
-    poly::Polygraph pg(h, a, g, {true, g == poly::GraphLevel::Si, g == poly::GraphLevel::Si});
+  for (const GraphLevel g : {GraphLevel::Ser, GraphLevel::Si}) {
+    poly::Polygraph pg(h, a, g, {true, g == GraphLevel::Si, g == GraphLevel::Si});
     pg.add_real_time_edges();
     REQUIRE(pg.pairs().size() == 1);
     CHECK(pg.pairs()[0].state == 0);  // open before pruning
     std::size_t passes = 0;
     CHECK_FALSE(pg.prune(true, passes).has_value());
     CHECK(pg.pairs()[0].state == 1);  // T1 -> T2 on x
-    CHECK(pg.known_id({1, 2, poly::Dep::WW, 0}).has_value());
-    CHECK(pg.known_id({3, 2, poly::Dep::RW, 0}).has_value());
-    CHECK(pg.known_id({4, 2, poly::Dep::RW, 0}).has_value());
+    CHECK(pg.known_id({1, 2, Dep::WW, 0}).has_value());
+    CHECK(pg.known_id({3, 2, Dep::RW, 0}).has_value());
+    CHECK(pg.known_id({4, 2, Dep::RW, 0}).has_value());
     // Without time both orders of T1 and T2 remain.
     poly::Polygraph plain(h, a, g);
     CHECK_FALSE(plain.prune(true, passes).has_value());
