@@ -10,6 +10,10 @@
 # 3. The levels of its spec library list ("- **LIB** levels: A, B, ...") are
 #    exactly the levels `isosynth levels` prints for LIB, and every level
 #    named in backquotes (`biswas.SER`) exists.
+# 4. Every #include of the product folders goes down the layers of its
+#    "```layers" block (top first, folders of one layer on one line): a
+#    folder includes its own headers and those of lower layers only; every
+#    product folder is in the block.
 # Every problem is printed; exit 1 when there is one.
 set -u
 bin=$(realpath "$1") root=$(realpath "$2")
@@ -97,5 +101,25 @@ while read -r l; do
   grep -qxF "$l" shipped.txt || problem "names the level \`$l\`, which isosynth levels does not print"
 done < named.txt
 
-[ $status -eq 0 ] && echo "ok: docs/design.md names $(wc -l < layout.txt) folders and $(wc -l < quoted.txt) quoted terms that exist, the commands of isosynth --help, and $(wc -l < shipped.txt) levels"
+# 4. Layers. A file's folder is its top folder, or engine/NAME inside engine/.
+awk '/^```layers/ { s = 1; next } s && /^```/ { exit } s { for (i = 1; i <= NF; i++) print $i, NR }' "$doc" > layers.txt
+[ -s layers.txt ] || problem "no \`\`\`layers block found"
+component() { printf '%s\n' "$1" | sed -E 's#^(engine/[a-z_]+)/.*#\1#; t; s#^([a-z_]+)/.*#\1#'; }
+layer() { awk -v c="$1" '$1 == c { print $2; f = 1 } END { if (!f) print "" }' layers.txt; }
+(cd "$root" && git ls-files 'engine/*.[ch]pp' 'lua/*.[ch]pp' 'cegis/*.[ch]pp' 'db/*.[ch]pp' 'cli/*.[ch]pp' 2>/dev/null ||
+  find engine lua cegis db cli -name '*.[ch]pp') > product.txt
+edges=0
+while read -r f; do
+  from=$(component "$f") lf=$(layer "$(component "$f")")
+  [ -n "$lf" ] || { problem "the layers block lacks $from (of $f)"; continue; }
+  while read -r inc; do
+    to=$(component "$inc") lt=$(layer "$(component "$inc")")
+    [ -n "$lt" ] || continue
+    edges=$((edges + 1))
+    [ "$to" = "$from" ] && continue
+    [ "$lt" -gt "$lf" ] || problem "$f includes $inc: $from may not include $to (layer $lt is not below $lf)"
+  done < <(sed -nE 's/^#include "([a-z_]+\/[^"]+)".*/\1/p' "$root/$f")
+done < product.txt
+
+[ $status -eq 0 ] && echo "ok: docs/design.md names $(wc -l < layout.txt) folders and $(wc -l < quoted.txt) quoted terms that exist, the commands of isosynth --help, $(wc -l < shipped.txt) levels, and layers that $edges includes respect"
 exit $status
