@@ -117,21 +117,31 @@ Framework* framework_field(lua_State* L, const char* kind, const std::string& sh
   return fw->second;
 }
 
-// [-0, +1, e] Runs the function in the field `field` ("axiom", "pattern") of
-// the declaration `name` (table at index 1) on h and its framework's e;
-// leaves the function on the stack.
-FormulaPtr eval_field(lua_State* L, const char* kind, const std::string& name, const char* field,
+// A declaration's function field (a level's axiom, an anomaly's pattern),
+// and how errors name it: opening + name + closing is "level 'NAME': axiom".
+struct FunctionField {
+  const char* kind;     // "level"
+  const char* field;    // "axiom"
+  const char* opening;  // "level '"
+  const char* closing;  // "': axiom"
+};
+constexpr FunctionField kAxiom{"level", "axiom", "level '", "': axiom"};
+constexpr FunctionField kPattern{"anomaly", "pattern", "anomaly '", "': pattern"};
+
+// [-0, +1, e] Runs the function in the field `f` of the declaration `name`
+// (table at index 1) on h and its framework's e; leaves the function on the
+// stack.
+FormulaPtr eval_field(lua_State* L, const FunctionField& f, const std::string& name,
                       const std::string& fw_name) {
-  lua_getfield(L, 1, field);  // stack: ... fn
+  lua_getfield(L, 1, f.field);  // stack: ... fn
   if (!lua_isfunction(L, -1))
-    luaL_error(L, "%s '%s': '%s' must be a function(h, e) returning a formula", kind, name.c_str(),
-               field);
+    luaL_error(L, "%s '%s': '%s' must be a function(h, e) returning a formula", f.kind, name.c_str(),
+               f.field);
   const int fn = lua_gettop(L);
   lua_getfield(L, LUA_REGISTRYINDEX, witness_key(fw_name).c_str());  // stack: ... fn e
-  FormulaPtr f = eval_spec_function(L, fn, lua_gettop(L),
-                                    fmt::format("{} '{}': {}", kind, name, field), field);
+  FormulaPtr formula = eval_spec_function(L, fn, lua_gettop(L), f.opening + name + f.closing, f.field);
   lua_pop(L, 1);  // stack: ... fn
-  return f;
+  return formula;
 }
 
 // --- framework --------------------------------------------------------------------
@@ -307,7 +317,7 @@ int declare_level(lua_State* L) {
   if (lv->graph && (lv->permits.aborted_reads || lv->permits.intermediate_reads))
     return luaL_error(L, "level '%s': a level with a graph characterization counts every read, "
                       "so it cannot permit aborted or intermediate reads", name.c_str());
-  lv->axiom = eval_field(L, "level", name, "axiom", fw_name);  // stack: decl axiom
+  lv->axiom = eval_field(L, kAxiom, name, fw_name);  // stack: decl axiom
   const int fn = lua_gettop(L);
   check_graph_models_axiom(L, *lv, graph);
   // levels["name"] = axiom, for composition in later specs.
@@ -369,7 +379,7 @@ int declare_anomaly(lua_State* L) {
   an->list_reads = histories == "list-append";
   an->run_example = opt_string_field(L, 1, "run_example");
   check_run_example(L, name, an->run_example);
-  an->axiom = logic::not_(eval_field(L, "anomaly", name, "pattern", fw_name));
+  an->axiom = logic::not_(eval_field(L, kPattern, name, fw_name));
   Level* raw = an.get();
   s.anomalies.push_back(std::move(an));
   s.anomaly_index[name] = raw;

@@ -290,13 +290,16 @@ const luaL_Reg kGlobals[] = {
     {"any", guarded<f_fold<false>>},               {"empty", guarded<f_empty>},
     {nullptr, nullptr}};
 
+// The constants, each made as it is set (in this order).
+const std::pair<const char*, ExprPtr (*)()> kConstants[] = {
+    {"Txn", [] { return sort(model::kTxn); }}, {"Obj", [] { return sort(model::kObj); }},
+    {"Val", [] { return sort(model::kVal); }}, {"Read", [] { return sort(model::kRead); }},
+    {"iden", iden},                            {"univ", univ}};
+
 // stack: G -> G (the constants set in the global table G)
 void set_constants(lua_State* L) {
-  const std::pair<const char*, ExprPtr> exprs[] = {
-      {"Txn", sort(model::kTxn)}, {"Obj", sort(model::kObj)}, {"Val", sort(model::kVal)},
-      {"Read", sort(model::kRead)}, {"iden", iden()}, {"univ", univ()}};
-  for (const auto& [name, e] : exprs) {
-    push_expr(L, e);  // stack: G box
+  for (const auto& [name, make] : kConstants) {
+    push_expr(L, make());  // stack: G box
     lua_setfield(L, -2, name);
   }
   for (const bool value : {true, false}) {

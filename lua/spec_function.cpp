@@ -3,7 +3,6 @@
 
 #include <optional>
 #include <string>
-#include <utility>
 
 #include <fmt/format.h>
 
@@ -34,28 +33,47 @@ int strict_index(lua_State* L) {
                     known.c_str());
 }
 
+// A field of `h`: a relation of the schema (`relation`) or an expression
+// over them (`expr`).
+struct HistoryField {
+  const char* name;
+  logic::RelationPtr model::HistorySchema::*relation;
+  ExprPtr model::HistorySchema::*expr;
+};
+constexpr HistoryField relation_field(const char* name, logic::RelationPtr model::HistorySchema::*r) {
+  return {name, r, nullptr};
+}
+constexpr HistoryField expr_field(const char* name, ExprPtr model::HistorySchema::*e) {
+  return {name, nullptr, e};
+}
+
+using S = model::HistorySchema;
+const HistoryField kHistoryFields[] = {
+    relation_field("reads", &S::reads), relation_field("writes", &S::writes),
+    relation_field("so", &S::so), relation_field("wrx", &S::wrx),
+    // The read-from of item reads only (Adya's item read-dependencies).
+    relation_field("item_wrx", &S::iwrx),
+    expr_field("wr", &S::wr), expr_field("writer", &S::writer), expr_field("reader", &S::reader),
+    expr_field("T0", &S::T0), expr_field("Tplus", &S::Tplus), expr_field("U", &S::U),
+    expr_field("hb", &S::hb),
+    relation_field("vo", &S::vo), relation_field("rt", &S::rt), relation_field("rt_cc", &S::rt_cc),
+    relation_field("rt_bc", &S::rt_bc), relation_field("ts_vis", &S::ts_vis),
+    relation_field("ts_ar", &S::ts_ar),
+    // Reads of writes that never became committed versions (seen only by a
+    // level that permits them: Level::permits).
+    relation_field("aborted_reads", &S::abr), relation_field("intermediate_reads", &S::irr),
+    // The operation level: read events (sort Read).
+    relation_field("txn", &S::rtxn), relation_field("key", &S::rkey), relation_field("val", &S::rval),
+    relation_field("po", &S::po), relation_field("rf", &S::rf)};
+
 // [-0, +1] Pushes the history table `h`: the schema's expressions under
 // their spec names, guarded by a metatable that rejects unknown names.
 void push_history(lua_State* L) {
   const auto& s = model::history_schema();
-  const std::pair<const char*, ExprPtr> fields[] = {
-      {"reads", rel(s.reads)}, {"writes", rel(s.writes)}, {"so", rel(s.so)}, {"wrx", rel(s.wrx)},
-      // The read-from of item reads only (Adya's item read-dependencies).
-      {"item_wrx", rel(s.iwrx)},
-      {"wr", s.wr}, {"writer", s.writer}, {"reader", s.reader}, {"T0", s.T0}, {"Tplus", s.Tplus},
-      {"U", s.U}, {"hb", s.hb}, {"vo", rel(s.vo)},
-      {"rt", rel(s.rt)}, {"rt_cc", rel(s.rt_cc)}, {"rt_bc", rel(s.rt_bc)},
-      {"ts_vis", rel(s.ts_vis)}, {"ts_ar", rel(s.ts_ar)},
-      // Reads of writes that never became committed versions (seen only by a
-      // level that permits them: Level::permits).
-      {"aborted_reads", rel(s.abr)}, {"intermediate_reads", rel(s.irr)},
-      // The operation level: read events (sort Read).
-      {"txn", rel(s.rtxn)}, {"key", rel(s.rkey)}, {"val", rel(s.rval)}, {"po", rel(s.po)},
-      {"rf", rel(s.rf)}};
   lua_newtable(L);  // stack: ... h
-  for (const auto& [name, e] : fields) {
-    push_expr(L, e);  // stack: ... h box
-    lua_setfield(L, -2, name);
+  for (const HistoryField& field : kHistoryFields) {
+    push_expr(L, field.relation ? rel(s.*field.relation) : s.*field.expr);  // stack: ... h box
+    lua_setfield(L, -2, field.name);
   }
   luaL_setmetatable(L, kStrictMeta);
 }
