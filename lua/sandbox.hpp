@@ -3,7 +3,8 @@
 // instructions and wall-clock time (the count hook), the work of library
 // calls that the hook cannot see (charged before they run), and the
 // standard library as specs see it. Internal to lua/: spec_library.cpp
-// builds the Lua state with these and binds the spec language on top.
+// builds the Lua state with these, api.cpp opens the libraries of the spec
+// language on top (boxes, operators, declarations).
 #pragma once
 
 #include <cstddef>
@@ -173,9 +174,9 @@ int guarded(lua_State* L) {
 }
 
 // Sets __metatable = false on the table at the top of the stack: getmetatable
-// then returns false, and setmetatable refuses to replace it.
+// then returns false, and setmetatable refuses to replace it. [-0, +0]
 inline void protect_metatable(lua_State* L) {
-  lua_pushboolean(L, 0);
+  lua_pushboolean(L, 0);  // stack: ... mt false
   lua_setfield(L, -2, "__metatable");
 }
 
