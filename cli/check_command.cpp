@@ -84,6 +84,46 @@ double decide_level(const History& h, DecideOptions& opt, LevelOutcome& o) {
   return seconds_since(start);
 }
 
+// How check decides: --sessions, --no-prune, --acyclicity.
+DecideOptions decide_options(const CheckArgs& a) {
+  DecideOptions opt;
+  opt.sessions = a.sessions == "ignore" ? SessionMode::Ignore : SessionMode::Auto;
+  opt.prune = !a.no_prune;
+  opt.acyclicity = a.acyclicity == "eager"  ? poly::Acyclicity::Eager
+                   : a.acyclicity == "lazy" ? poly::Acyclicity::Lazy
+                                            : poly::Acyclicity::Auto;
+  return opt;
+}
+
+// --dot and --svg: the first violation's picture, its cycle, or, on a small
+// history, the history with the level's reason (failing instances, core) in
+// red. False when there is nothing to draw (no cycle, a large history).
+bool write_violation_picture(const CheckArgs& a, const History& h, const Level& level, const Decision& d,
+                             bool small) {
+  std::string picture;
+  if (d.anomaly && !d.anomaly->cycle.empty())
+    picture = anomaly_dot(h, *d.anomaly, fmt::format("{}: {}", level.name, d.anomaly->name));
+  else if (small)
+    picture = history_dot(h, {}, {Denial{level.name, &d}}, fmt::format("{} rejects this history", level.name));
+  if (picture.empty()) return false;
+  if (!a.dot.empty()) write_text_file(a.dot, picture);
+  if (!a.svg.empty()) write_svg(a.svg, picture);
+  return true;
+}
+
+// check --json's document: what was read and how, the level set, each
+// level's result.
+nlohmann::json check_json(const std::string& file, const ReadResult& loaded, LevelSet set, nlohmann::json results) {
+  nlohmann::json doc{{"history", file},
+                     {"format", std::string(format_name(loaded.format))},
+                     {"initial_state", std::string(initial_state_name(loaded.initial_state))},
+                     {"explicit_init", loaded.explicit_init},
+                     {"levels", std::string(level_set_name(set))},
+                     {"results", std::move(results)}};
+  if (!loaded.notes.empty()) doc["notes"] = loaded.notes;
+  return doc;
+}
+
 }  // namespace
 
 ReadResult load(const std::string& file, const InputArgs& in, double& seconds) {
@@ -113,12 +153,7 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
   loaded.history.set_clock_skew(a.clock_skew);
   const History& h = loaded.history;
   if (choice.set == LevelSet::Default && has_real_time(h)) choice.levels.push_back(&lib.level("biswas.StrictSER"));
-  DecideOptions opt;
-  opt.sessions = a.sessions == "ignore" ? SessionMode::Ignore : SessionMode::Auto;
-  opt.prune = !a.no_prune;
-  opt.acyclicity = a.acyclicity == "eager"  ? poly::Acyclicity::Eager
-                   : a.acyclicity == "lazy" ? poly::Acyclicity::Lazy
-                                            : poly::Acyclicity::Auto;
+  DecideOptions opt = decide_options(a);
   // The levels this history cannot decide, before any verdict: when none
   // can be decided, one line and no half-printed output.
   std::vector<LevelOutcome> outcomes;
@@ -167,20 +202,8 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
       fmt::print("{}", decision_text(h, *level, d, show_witness));
     }
     if (a.stats && o.refused.empty()) print_stats(*level, d, parse_seconds, seconds);
-    // The first violation's picture: its cycle, or, on a small history, the
-    // history with the level's reason (failing instances, core) in red.
-    if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.verdict == Verdict::Violated) {
-      std::string picture;
-      if (d.anomaly && !d.anomaly->cycle.empty())
-        picture = anomaly_dot(h, *d.anomaly, fmt::format("{}: {}", level->name, d.anomaly->name));
-      else if (small)
-        picture = history_dot(h, {}, {Denial{level->name, &d}}, fmt::format("{} rejects this history", level->name));
-      if (!picture.empty()) {
-        if (!a.dot.empty()) write_text_file(a.dot, picture);
-        if (!a.svg.empty()) write_svg(a.svg, picture);
-        dot_written = true;
-      }
-    }
+    if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.verdict == Verdict::Violated)
+      dot_written = write_violation_picture(a, h, *level, d, small);
   }
   // Every level was refused, some only while deciding: as when all are
   // refused at the start.
@@ -192,13 +215,7 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
                any_violated ? "the violation has no cycle to draw and the history is too large to draw whole"
                             : "no level rejects the history (a picture shows why one does)");
   if (a.json) {
-    nlohmann::json doc{{"history", a.file},
-                       {"format", std::string(format_name(loaded.format))},
-                       {"initial_state", std::string(initial_state_name(loaded.initial_state))},
-                       {"explicit_init", loaded.explicit_init},
-                       {"levels", std::string(level_set_name(choice.set))},
-                       {"results", results}};
-    if (!loaded.notes.empty()) doc["notes"] = loaded.notes;
+    nlohmann::json doc = check_json(a.file, loaded, choice.set, std::move(results));
     if (json_out)
       *json_out = std::move(doc);
     else

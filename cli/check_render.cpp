@@ -1,3 +1,5 @@
+// The graph checker's anomalies rendered (check_render.hpp): text, JSON and
+// DOT of a cycle with its typed, keyed edges.
 #include "cli/check_render.hpp"
 
 #include <algorithm>

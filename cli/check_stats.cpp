@@ -1,3 +1,5 @@
+// check --stats (check_stats.hpp): phase times and sizes on stderr and in
+// JSON.
 #include "cli/check_stats.hpp"
 
 #include <cstdio>

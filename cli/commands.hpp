@@ -96,11 +96,8 @@ struct SearchArgs {
   std::string scope = "4,3,3";
   bool minimize = true;  // --no-minimize: the first history found
   bool json = false;
-  bool no_blind_writes = false;
-  bool no_sessions = false;
-  bool duplicates = false;
-  bool dirty_reads = false;
-  bool lists = false;
+  // The history space (cegis::SpaceOptions) as the flags say it.
+  bool no_blind_writes = false, no_sessions = false, duplicates = false, dirty_reads = false, lists = false;
   double timeout = 0;
 };
 

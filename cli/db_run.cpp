@@ -1,3 +1,5 @@
+// Histories run on a database and judged (db_run.hpp): the schedules tried,
+// the recorded runs decided, the verdict per level, as text and JSON.
 #include "cli/db_run.hpp"
 
 #include <algorithm>

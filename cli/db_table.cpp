@@ -1,3 +1,5 @@
+// Hermitage's table (db_table.hpp): every probe run at every level the
+// database offers, as text, JSON and HTML.
 #include "cli/db_table.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Graphviz pictures (dot.hpp): the DOT text of a history with its witnesses
+// and reasons, and its rendering to SVG by Graphviz's dot program.
 #include "cli/dot.hpp"
 
 #include <algorithm>
@@ -58,146 +60,208 @@ std::string dot_escape(const std::string& s) {
   return out;
 }
 
-std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses,
-                        const std::vector<Denial>& denials, const std::string& title) {
-  AbstractHistory ah = abstract_history(h);
+namespace {
+
+// One picture being written (history_dot): the history, the allowed levels'
+// witnesses, the denied levels' reasons, and the DOT text so far. Each step
+// appends one part of it, in the order history_dot calls them.
+class HistoryDot {
+ public:
+  HistoryDot(const History& h, const std::vector<LabelledWitness>& witnesses, const std::vector<Denial>& denials)
+      : h_(h), ah_(abstract_history(h)), witnesses_(witnesses), denials_(denials) {}
+
+  std::string write(const std::string& title) {
+    header(title);
+    transactions();
+    read_from();
+    witness_edges();
+    for (std::size_t k = 0; k < denials_.size(); ++k) denial(k);
+    out_ += "}\n";
+    return std::move(out_);
+  }
+
+ private:
   // A node id: the transaction's printed name, quoted.
-  auto node = [&](TxnId t) { return fmt::format("\"{}\"", dot_escape(h.txn_name(t))); };
-  // The legend says what each kind of edge is, so that the picture reads
-  // without the text.
-  std::vector<std::string> legend;
-  if (!title.empty()) legend.push_back(title);
-  legend.push_back("bold: session order; grey: read-from (wr)");
-  for (std::size_t k = 0; k < witnesses.size(); ++k)
-    legend.push_back(fmt::format("{}'s witness: its order in the boxes, other relations dotted {}",
-                                 witnesses[k].level, kColorNames[k % std::size(kColorNames)]));
-  for (const Denial& d : denials)
-    legend.push_back(fmt::format("red: why {} rejects it ({})", d.level,
-                                 d.decision->anomaly && !d.decision->anomaly->cycle.empty()
-                                     ? "a cycle of dependencies: " + d.decision->anomaly->name
-                                     : "see the note"));
-  std::string label;
-  for (const auto& line : legend) label += dot_escape(line) + "\\l";
-  std::string out = fmt::format(
-      "digraph history {{\n  rankdir=TB;\n  nodesep=0.6;\n  ranksep=0.7;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
-      "  node [shape=box, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
-      label);
+  std::string node(TxnId t) const { return fmt::format("\"{}\"", dot_escape(h_.txn_name(t))); }
+
+  // The graph's settings and its legend, which says what each kind of edge
+  // is, so that the picture reads without the text.
+  void header(const std::string& title) {
+    std::vector<std::string> legend;
+    if (!title.empty()) legend.push_back(title);
+    legend.push_back("bold: session order; grey: read-from (wr)");
+    for (std::size_t k = 0; k < witnesses_.size(); ++k)
+      legend.push_back(fmt::format("{}'s witness: its order in the boxes, other relations dotted {}",
+                                   witnesses_[k].level, kColorNames[k % std::size(kColorNames)]));
+    for (const Denial& d : denials_)
+      legend.push_back(fmt::format("red: why {} rejects it ({})", d.level,
+                                   d.decision->anomaly && !d.decision->anomaly->cycle.empty()
+                                       ? "a cycle of dependencies: " + d.decision->anomaly->name
+                                       : "see the note"));
+    std::string label;
+    for (const auto& line : legend) label += dot_escape(line) + "\\l";
+    out_ += fmt::format(
+        "digraph history {{\n  rankdir=TB;\n  nodesep=0.6;\n  ranksep=0.7;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
+        "  node [shape=box, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
+        label);
+  }
+
   // An order witness is written into the nodes ("biswas.SI co: 2nd"), not
   // drawn: its edges would lie on top of the dependencies between the same
-  // transactions.
-  std::vector<std::string> rank_lines(h.num_txns());
-  for (std::size_t k = 0; k < witnesses.size(); ++k)
-    for (const auto& rel : witnesses[k].witness->relations)
-      if (rel.order)
-        for (std::size_t i = 1; i < rel.sequence.size(); ++i)
-          if (rel.sequence[i] < rank_lines.size())
-            rank_lines[rel.sequence[i]] += fmt::format("\\n{} {}: {}", dot_escape(witnesses[k].level),
-                                                       dot_escape(rel.name), ordinal(i));
-  auto declare = [&](TxnId t, const std::string& indent) {
-    std::string text = t == kInitTxn ? "T0 (initial values)" : format_txn(h, t);
-    if (h.txn(t).status == TxnStatus::Aborted) text += " [aborted]";
-    out += fmt::format("{}{} [label=\"{}{}\"];\n", indent, node(t), dot_escape(text), rank_lines[t]);
-  };
-  if (ah.member[kInitTxn]) declare(kInitTxn, "  ");
-  // Each session a box of its own.
-  for (std::size_t s = 0; s < h.sessions().size(); ++s) {
-    const auto& session = h.sessions()[s];
-    if (session.empty()) continue;
-    out += fmt::format("  subgraph \"cluster_s{}\" {{\n    label=\"session {}\";\n    style=\"rounded,dashed\";\n"
-                       "    color=\"#aaaaaa\";\n",
-                       s + 1, s + 1);
-    for (TxnId t : session) declare(t, "    ");
-    for (std::size_t i = 1; i < session.size(); ++i)
-      out += fmt::format("    {} -> {} [label=\"so\", penwidth=2];\n", node(session[i - 1]), node(session[i]));
-    out += "  }\n";
+  // transactions. Per transaction, the lines its node gets.
+  std::vector<std::string> order_ranks() const {
+    std::vector<std::string> ranks(h_.num_txns());
+    for (std::size_t k = 0; k < witnesses_.size(); ++k)
+      for (const auto& rel : witnesses_[k].witness->relations)
+        if (rel.order)
+          for (std::size_t i = 1; i < rel.sequence.size(); ++i)
+            if (rel.sequence[i] < ranks.size())
+              ranks[rel.sequence[i]] += fmt::format("\\n{} {}: {}", dot_escape(witnesses_[k].level),
+                                                    dot_escape(rel.name), ordinal(i));
+    return ranks;
   }
+
+  // The nodes: T0 when it is a member, then each session in a box of its
+  // own, with its session order.
+  void transactions() {
+    const std::vector<std::string> ranks = order_ranks();
+    auto declare = [&](TxnId t, const std::string& indent) {
+      std::string text = t == kInitTxn ? "T0 (initial values)" : format_txn(h_, t);
+      if (h_.txn(t).status == TxnStatus::Aborted) text += " [aborted]";
+      out_ += fmt::format("{}{} [label=\"{}{}\"];\n", indent, node(t), dot_escape(text), ranks[t]);
+    };
+    if (ah_.member[kInitTxn]) declare(kInitTxn, "  ");
+    for (std::size_t s = 0; s < h_.sessions().size(); ++s) {
+      const auto& session = h_.sessions()[s];
+      if (session.empty()) continue;
+      out_ += fmt::format("  subgraph \"cluster_s{}\" {{\n    label=\"session {}\";\n    style=\"rounded,dashed\";\n"
+                          "    color=\"#aaaaaa\";\n",
+                          s + 1, s + 1);
+      for (TxnId t : session) declare(t, "    ");
+      for (std::size_t i = 1; i < session.size(); ++i)
+        out_ += fmt::format("    {} -> {} [label=\"so\", penwidth=2];\n", node(session[i - 1]), node(session[i]));
+      out_ += "  }\n";
+    }
+  }
+
   // Read-from, from T0 as well: the initial version a read returns matters
   // as much as any other (write skew reads nothing else).
-  for (TxnId t : ah.txns) {
-    const auto& reads = ah.abs[t].reads;
-    for (std::size_t i = 0; i < reads.size(); ++i)
-      for (TxnId w : ah.candidates[t][i])
-        out += fmt::format("  {} -> {} [label=\"wr({})\", color=\"#888888\", fontcolor=\"#666666\"];\n",
-                           node(w), node(t), dot_escape(h.key_text(reads[i].key)));
+  void read_from() {
+    for (TxnId t : ah_.txns) {
+      const auto& reads = ah_.abs[t].reads;
+      for (std::size_t i = 0; i < reads.size(); ++i)
+        for (TxnId w : ah_.candidates[t][i])
+          out_ += fmt::format("  {} -> {} [label=\"wr({})\", color=\"#888888\", fontcolor=\"#666666\"];\n",
+                              node(w), node(t), dot_escape(h_.key_text(reads[i].key)));
+    }
   }
-  for (std::size_t k = 0; k < witnesses.size(); ++k) {
-    const char* color = kColors[k % std::size(kColors)];
-    for (const auto& rel : witnesses[k].witness->relations) {
-      std::string lbl = dot_escape(witnesses[k].level + " " + rel.name);
-      if (!rel.order && rel.type.size() == 2) {
-        for (const auto& t : tuples_of(*witnesses[k].witness, rel))
-          if (t[0] != kInitTxn)
-            out += fmt::format("  {} -> {} [label=\"{}\", style=dotted, color=\"{}\", fontcolor=\"{}\", constraint=false];\n",
-                               node(t[0]), node(t[1]), lbl, color, color);
+
+  // The witnesses' binary relations other than orders, dotted, a color per
+  // level.
+  void witness_edges() {
+    for (std::size_t k = 0; k < witnesses_.size(); ++k) {
+      const char* color = kColors[k % std::size(kColors)];
+      for (const auto& rel : witnesses_[k].witness->relations) {
+        std::string lbl = dot_escape(witnesses_[k].level + " " + rel.name);
+        if (!rel.order && rel.type.size() == 2) {
+          for (const auto& t : tuples_of(*witnesses_[k].witness, rel))
+            if (t[0] != kInitTxn)
+              out_ += fmt::format("  {} -> {} [label=\"{}\", style=dotted, color=\"{}\", fontcolor=\"{}\", constraint=false];\n",
+                                  node(t[0]), node(t[1]), lbl, color, color);
+        }
       }
     }
   }
+
   // A red edge of a reason's cycle. Graphviz lays two edges between the
   // same transactions in opposite directions on one line; written in one
   // direction (the other with dir=back), they become parallel curves.
-  auto red_edge = [&](TxnId from, TxnId to, const std::string& text, const char* style) {
+  void red_edge(TxnId from, TxnId to, const std::string& text, const char* style) {
     const bool back = from > to;
-    out += fmt::format("  {} -> {} [label=\"{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2.5{}{}];\n",
-                       node(back ? to : from), node(back ? from : to), dot_escape(text), kDenyColor, kDenyColor,
-                       style, back ? ", dir=back" : "");
-  };
-  // Why each denied level rejects it: its cycle in red, or, for a level
-  // decided without one, its reason in a red note.
-  for (std::size_t k = 0; k < denials.size(); ++k) {
-    const Decision& d = *denials[k].decision;
+    out_ += fmt::format("  {} -> {} [label=\"{}\", color=\"{}\", fontcolor=\"{}\", penwidth=2.5{}{}];\n",
+                        node(back ? to : from), node(back ? from : to), dot_escape(text), kDenyColor, kDenyColor,
+                        style, back ? ", dir=back" : "");
+  }
+
+  // Why the k-th denied level rejects it: its cycle in red, or, for a level
+  // decided without one, its reason in a red note pointing at the
+  // transactions it involves.
+  void denial(std::size_t k) {
+    const Decision& d = *denials_[k].decision;
+    // A cycle's edges name their level only when several levels are denied.
+    const std::string prefix = denials_.size() > 1 ? denials_[k].level + ": " : "";
     if (d.anomaly && !d.anomaly->cycle.empty()) {
       // The cycle takes part in the layout (its edges are not drawn on top
-      // of each other, the back edge curves round), and names its level
-      // only when several levels are denied.
-      const std::string prefix = denials.size() > 1 ? denials[k].level + ": " : "";
-      for (const auto& e : d.anomaly->cycle) red_edge(e.from, e.to, prefix + edge_label(h, e), "");
-      continue;
+      // of each other, the back edge curves round).
+      for (const auto& e : d.anomaly->cycle) red_edge(e.from, e.to, prefix + edge_label(h_, e), "");
+      return;
     }
     std::string why = d.anomaly ? d.anomaly->name + ": " + d.anomaly->description : d.reason;
     if (d.failing) {
-      // The failing instances in the note; the cycle they force, or that an
-      // acyclicity instance then has, drawn like a graph level's.
-      const FailingInstances& f = *d.failing;
-      std::size_t shown = 0;
-      for (const FailingInstance& i : f.instances) {
-        if (i.at.empty() && i.needs.empty() && i.cycle.empty()) continue;  // "co is a strict total order"
-        if (++shown > 6) {
-          why += "\n...";
-          break;
-        }
-        std::string line = i.of + (i.at.empty() ? "" : " at " + i.at_text());
-        // What it needs given the lines before it, when that is simpler.
-        const std::string& needs = i.given.empty() ? i.needs : i.given;
-        if (!i.cycle.empty())
-          line += ": has a cycle";
-        else if (needs.starts_with("nothing"))
-          line += i.needs == "nothing" ? ": false here" : ": contradicts the above";
-        else if (!needs.empty())
-          line += ": needs " + needs;
-        why += "\n" + (line.size() > 110 ? line.substr(0, 107) + "..." : line);
-      }
-      std::vector<TxnId> cycle = f.cycle;
-      std::string cycle_label = f.order + " needed";
-      for (const FailingInstance& i : f.instances)
-        if (cycle.empty() && !i.cycle.empty()) {
-          cycle = i.cycle;
-          cycle_label = "cycle";
-        }
-      const std::string prefix = denials.size() > 1 ? denials[k].level + ": " : "";
-      for (std::size_t e = 0; e + 1 < cycle.size(); ++e) red_edge(cycle[e], cycle[e + 1], prefix + cycle_label, ", style=dashed");
+      why += failing_lines(*d.failing);
+      failing_cycle(*d.failing, prefix);
     }
-    out += fmt::format("  \"deny{}\" [shape=note, color=\"{}\", fontcolor=\"{}\", fontname=\"sans-serif\", "
-                       "label=\"{} rejects it:\\n{}\"];\n",
-                       k, kDenyColor, kDenyColor, dot_escape(denials[k].level), dot_escape(why));
-    // The note points at the transactions the reason involves.
+    out_ += fmt::format("  \"deny{}\" [shape=note, color=\"{}\", fontcolor=\"{}\", fontname=\"sans-serif\", "
+                        "label=\"{} rejects it:\\n{}\"];\n",
+                        k, kDenyColor, kDenyColor, dot_escape(denials_[k].level), dot_escape(why));
     std::vector<TxnId> involved = d.core;
     if (d.anomaly) involved.insert(involved.end(), d.anomaly->txns.begin(), d.anomaly->txns.end());
     for (TxnId t : involved)
-      out += fmt::format("  \"deny{}\" -> {} [color=\"{}\", style=dotted, arrowhead=none, constraint=false];\n",
-                         k, node(t), kDenyColor);
+      out_ += fmt::format("  \"deny{}\" -> {} [color=\"{}\", style=dotted, arrowhead=none, constraint=false];\n",
+                          k, node(t), kDenyColor);
   }
-  out += "}\n";
-  return out;
+
+  // The failing instances as the note's lines (each after a line break), at
+  // most six, each cut at 110 characters.
+  static std::string failing_lines(const FailingInstances& f) {
+    std::string lines;
+    std::size_t shown = 0;
+    for (const FailingInstance& i : f.instances) {
+      if (i.at.empty() && i.needs.empty() && i.cycle.empty()) continue;  // "co is a strict total order"
+      if (++shown > 6) {
+        lines += "\n...";
+        break;
+      }
+      std::string line = i.of + (i.at.empty() ? "" : " at " + i.at_text());
+      // What it needs given the lines before it, when that is simpler.
+      const std::string& needs = i.given.empty() ? i.needs : i.given;
+      if (!i.cycle.empty())
+        line += ": has a cycle";
+      else if (needs.starts_with("nothing"))
+        line += i.needs == "nothing" ? ": false here" : ": contradicts the above";
+      else if (!needs.empty())
+        line += ": needs " + needs;
+      lines += "\n" + (line.size() > 110 ? line.substr(0, 107) + "..." : line);
+    }
+    return lines;
+  }
+
+  // The cycle the failing instances force, or else the first that an
+  // acyclicity instance then has, drawn dashed like a graph level's.
+  void failing_cycle(const FailingInstances& f, const std::string& prefix) {
+    std::vector<TxnId> cycle = f.cycle;
+    std::string cycle_label = f.order + " needed";
+    for (const FailingInstance& i : f.instances)
+      if (cycle.empty() && !i.cycle.empty()) {
+        cycle = i.cycle;
+        cycle_label = "cycle";
+      }
+    for (std::size_t e = 0; e + 1 < cycle.size(); ++e)
+      red_edge(cycle[e], cycle[e + 1], prefix + cycle_label, ", style=dashed");
+  }
+
+  const History& h_;
+  const AbstractHistory ah_;
+  const std::vector<LabelledWitness>& witnesses_;
+  const std::vector<Denial>& denials_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses,
+                        const std::vector<Denial>& denials, const std::string& title) {
+  return HistoryDot(h, witnesses, denials).write(title);
 }
 
 namespace {

@@ -144,26 +144,110 @@ int place_on_database(const HierarchyArgs& a, const cegis::Hierarchy& hy) {
   return run_probes_on_database(a.db, TableOutput{a.search.json, a.html, "separating history"}, probes, hy.levels);
 }
 
+// The levels named, each once, in the order first named.
+std::vector<const lua::Level*> distinct_levels(const lua::SpecLibrary& lib, const std::vector<std::string>& names) {
+  std::vector<const lua::Level*> levels;
+  for (const auto& name : names) {
+    const lua::Level* l = &lib.level(name);
+    if (std::find(levels.begin(), levels.end(), l) == levels.end()) levels.push_back(l);
+  }
+  return levels;
+}
+
+// The search's scope, space and limits, from the command line.
+cegis::HierarchyOptions hierarchy_options(const SearchArgs& a) {
+  cegis::HierarchyOptions opt;
+  opt.scope = cegis::parse_scope(a.scope);
+  opt.space.blind_writes = !a.no_blind_writes;
+  opt.space.sessions = !a.no_sessions;
+  opt.space.duplicates = a.duplicates;
+  opt.space.dirty_reads = a.dirty_reads;
+  opt.space.lists = a.lists;
+  opt.minimize = a.minimize;
+  opt.synth.timeout_seconds = a.timeout;
+  return opt;
+}
+
+const char* relation_name(cegis::Relation r) {
+  return r == cegis::Relation::Implies ? "implies" : r == cegis::Relation::Separated ? "separated" : "unknown";
+}
+
+// hierarchy --json: the levels, the classes, the Hasse diagram and every
+// ordered pair with its separating history.
+nlohmann::json hierarchy_json(const cegis::Hierarchy& hy, const std::vector<const lua::Level*>& levels,
+                              const Rejections& why, const std::string& scope) {
+  nlohmann::json j{{"scope", scope}, {"seconds", hy.seconds}, {"searched", hy.searched}};
+  nlohmann::json ls = nlohmann::json::array(), cs = nlohmann::json::array(), hs = nlohmann::json::array(),
+                 ps = nlohmann::json::array();
+  for (const auto* l : levels) ls.push_back(l->name);
+  for (const auto& c : hy.classes) {
+    nlohmann::json names = nlohmann::json::array();
+    for (std::size_t i : c) names.push_back(levels[i]->name);
+    cs.push_back(names);
+  }
+  for (const auto& [s, w] : hy.covers) hs.push_back({{"stronger", s}, {"weaker", w}});
+  for (std::size_t x = 0; x < levels.size(); ++x)
+    for (std::size_t y = 0; y < levels.size(); ++y) {
+      if (x == y) continue;
+      const auto& pr = hy.pairs[x][y];
+      nlohmann::json p{{"a", levels[x]->name},
+                       {"b", levels[y]->name},
+                       {"relation", relation_name(pr.relation)},
+                       {"by_transitivity", pr.by_transitivity}};
+      if (why[x][y]) {
+        p["history"] = write_native_json(*pr.separation->history);
+        p["anomaly"] = why[x][y]->name;
+      }
+      ps.push_back(std::move(p));
+    }
+  j["levels"] = ls;
+  j["classes"] = cs;
+  j["hasse"] = hs;
+  j["pairs"] = ps;
+  return j;
+}
+
+// The classes, the Hasse diagram with what each weaker class allows, and
+// every ordered pair, as text (the summary line is the caller's).
+void print_hierarchy(const cegis::Hierarchy& hy, const std::vector<const lua::Level*>& levels,
+                     const Rejections& why) {
+  fmt::print("\nclasses, strongest first (= : no difference up to the scope):\n");
+  for (std::size_t c = 0; c < hy.classes.size(); ++c) fmt::print("  {}\n", class_name(hy, c, " = "));
+  fmt::print("\nHasse diagram (stronger => weaker, and what the weaker allows):\n");
+  for (const auto& [s, w] : hy.covers) {
+    const std::size_t weaker = hy.classes[w][0], stronger = hy.classes[s][0];
+    std::string what;
+    if (const auto& r = why[weaker][stronger])
+      what = fmt::format(": {}{}", r->name.empty() ? "" : r->name + ", ",
+                         history_one_line(*hy.pairs[weaker][stronger].separation->history));
+    fmt::print("  {} => {}{}\n", class_name(hy, s, " = "), class_name(hy, w, " = "), what);
+  }
+  fmt::print("\nevery pair (A => B: every history A allows, B allows, up to the scope):\n");
+  for (std::size_t x = 0; x < levels.size(); ++x)
+    for (std::size_t y = 0; y < levels.size(); ++y) {
+      if (x == y) continue;
+      const auto& pr = hy.pairs[x][y];
+      if (pr.relation == cegis::Relation::Implies) {
+        fmt::print("  {} => {}: no difference up to the scope{}\n", levels[x]->name, levels[y]->name,
+                   pr.by_transitivity ? " (by transitivity)" : "");
+      } else if (pr.relation == cegis::Relation::Separated) {
+        const std::string& name = why[x][y]->name;
+        fmt::print("  {} =/=> {}: {}{}\n", levels[x]->name, levels[y]->name, name.empty() ? "" : name + ", ",
+                   history_one_line(*pr.separation->history));
+      } else {
+        fmt::print("  {} ? {}: undecided (time limit)\n", levels[x]->name, levels[y]->name);
+      }
+    }
+}
+
 }  // namespace
 
 int run_hierarchy(const HierarchyArgs& a) {
   lua::SpecLibrary lib;
   for (const auto& spec : a.search.specs) lib.load_file(spec);
-  std::vector<const lua::Level*> levels;
-  for (const auto& name : a.levels) {
-    const lua::Level* l = &lib.level(name);
-    if (std::find(levels.begin(), levels.end(), l) == levels.end()) levels.push_back(l);
-  }
+  const std::vector<const lua::Level*> levels = distinct_levels(lib, a.levels);
   if (levels.size() < 2) throw std::invalid_argument("hierarchy needs at least two distinct levels");
-  cegis::HierarchyOptions opt;
-  opt.scope = cegis::parse_scope(a.search.scope);
-  opt.space.blind_writes = !a.search.no_blind_writes;
-  opt.space.sessions = !a.search.no_sessions;
-  opt.space.duplicates = a.search.duplicates;
-  opt.space.dirty_reads = a.search.dirty_reads;
-  opt.space.lists = a.search.lists;
-  opt.minimize = a.search.minimize;
-  opt.synth.timeout_seconds = a.search.timeout;
+  cegis::HierarchyOptions opt = hierarchy_options(a.search);
   const bool tty = isatty(fileno(stderr));
   const auto start = std::chrono::steady_clock::now();
   bool printed = false;
@@ -194,69 +278,13 @@ int run_hierarchy(const HierarchyArgs& a) {
     if (!a.svg.empty()) write_svg(a.svg, picture);
   }
   if (a.search.json) {
-    nlohmann::json j{{"scope", scope}, {"seconds", hy.seconds}, {"searched", hy.searched}};
-    nlohmann::json ls = nlohmann::json::array(), cs = nlohmann::json::array(), hs = nlohmann::json::array(),
-                   ps = nlohmann::json::array();
-    for (const auto* l : levels) ls.push_back(l->name);
-    for (const auto& c : hy.classes) {
-      nlohmann::json names = nlohmann::json::array();
-      for (std::size_t i : c) names.push_back(levels[i]->name);
-      cs.push_back(names);
-    }
-    for (const auto& [s, w] : hy.covers) hs.push_back({{"stronger", s}, {"weaker", w}});
-    for (std::size_t x = 0; x < levels.size(); ++x)
-      for (std::size_t y = 0; y < levels.size(); ++y) {
-        if (x == y) continue;
-        const auto& pr = hy.pairs[x][y];
-        nlohmann::json p{{"a", levels[x]->name},
-                         {"b", levels[y]->name},
-                         {"relation", pr.relation == cegis::Relation::Implies     ? "implies"
-                                      : pr.relation == cegis::Relation::Separated ? "separated"
-                                                                                   : "unknown"},
-                         {"by_transitivity", pr.by_transitivity}};
-        if (why[x][y]) {
-          p["history"] = write_native_json(*pr.separation->history);
-          p["anomaly"] = why[x][y]->name;
-        }
-        ps.push_back(std::move(p));
-      }
-    j["levels"] = ls;
-    j["classes"] = cs;
-    j["hasse"] = hs;
-    j["pairs"] = ps;
-    fmt::print("{}\n", dump_json(j));
+    fmt::print("{}\n", dump_json(hierarchy_json(hy, levels, why, scope)));
     return unknown > 0 ? kExitTimeout : kExitOk;
   }
   fmt::print("hierarchy of {} levels within scope {}: {} pairs searched, {} implied by transitivity{}, {:.1f} s\n",
              levels.size(), scope, hy.searched, implied,
              unknown > 0 ? fmt::format(", {} undecided (time limit)", unknown) : "", hy.seconds);
-  fmt::print("\nclasses, strongest first (= : no difference up to the scope):\n");
-  for (std::size_t c = 0; c < hy.classes.size(); ++c) fmt::print("  {}\n", class_name(hy, c, " = "));
-  fmt::print("\nHasse diagram (stronger => weaker, and what the weaker allows):\n");
-  for (const auto& [s, w] : hy.covers) {
-    const std::size_t weaker = hy.classes[w][0], stronger = hy.classes[s][0];
-    std::string what;
-    if (const auto& r = why[weaker][stronger])
-      what = fmt::format(": {}{}", r->name.empty() ? "" : r->name + ", ",
-                         history_one_line(*hy.pairs[weaker][stronger].separation->history));
-    fmt::print("  {} => {}{}\n", class_name(hy, s, " = "), class_name(hy, w, " = "), what);
-  }
-  fmt::print("\nevery pair (A => B: every history A allows, B allows, up to the scope):\n");
-  for (std::size_t x = 0; x < levels.size(); ++x)
-    for (std::size_t y = 0; y < levels.size(); ++y) {
-      if (x == y) continue;
-      const auto& pr = hy.pairs[x][y];
-      if (pr.relation == cegis::Relation::Implies) {
-        fmt::print("  {} => {}: no difference up to the scope{}\n", levels[x]->name, levels[y]->name,
-                   pr.by_transitivity ? " (by transitivity)" : "");
-      } else if (pr.relation == cegis::Relation::Separated) {
-        const std::string& name = why[x][y]->name;
-        fmt::print("  {} =/=> {}: {}{}\n", levels[x]->name, levels[y]->name, name.empty() ? "" : name + ", ",
-                   history_one_line(*pr.separation->history));
-      } else {
-        fmt::print("  {} ? {}: undecided (time limit)\n", levels[x]->name, levels[y]->name);
-      }
-    }
+  print_hierarchy(hy, levels, why);
   return unknown > 0 ? kExitTimeout : kExitOk;
 }
 

@@ -1,3 +1,4 @@
+// The HTML escaping, ids, page frame and page writing of html.hpp.
 #include "cli/html.hpp"
 
 #include <cctype>

@@ -1,3 +1,5 @@
+// The levels check decides (level_choice.hpp), and the refused ones said
+// in one line.
 #include "cli/level_choice.hpp"
 
 #include <algorithm>
@@ -31,12 +33,7 @@ std::string without_level_name(const Level& level, const std::string& reason) {
 }  // namespace
 
 std::string_view level_set_name(LevelSet s) {
-  switch (s) {
-    case LevelSet::Named: return "named";
-    case LevelSet::All: return "all";
-    case LevelSet::Default: return "default";
-  }
-  return "named";
+  return s == LevelSet::All ? "all" : s == LevelSet::Default ? "default" : "named";
 }
 
 LevelChoice choose_levels(const lua::SpecLibrary& lib, const std::vector<std::string>& names) {

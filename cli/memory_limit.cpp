@@ -1,3 +1,5 @@
+// --max-memory (memory_limit.hpp): sizes read, the address space capped,
+// the out-of-memory line.
 #include "cli/memory_limit.hpp"
 
 #include <sys/resource.h>

@@ -145,6 +145,73 @@ nlohmann::json validation_json(const Validation& v, const History& p, const std:
           {"runs", std::move(runs)}};
 }
 
+// What predict asks of the search, with its progress on stderr (one line
+// rewritten in place on a terminal).
+cegis::PredictOptions predict_options(const PredictArgs& a, bool tty) {
+  const auto mode = a.mode == "relaxed" ? cegis::PredictMode::Relaxed : cegis::PredictMode::Strict;
+  cegis::PredictOptions o{mode, a.timeout, a.limit, a.fewest_for, {}};
+  o.on_progress = [tty](const cegis::PredictProgress& p) {
+    fmt::print(stderr, "{}predict: up to {} changed reads, {} candidates, {} cycles, {} lemmas, {:.1f} s{}",
+               tty ? "\r" : "", p.bound, p.candidates, p.cycles, p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
+    std::fflush(stderr);
+  };
+  return o;
+}
+
+// The observed run's own verdict under the weak level: a run the level does
+// not allow is said so first, with the level's reason, and predicted from
+// all the same (IsoPredict puts no condition on it). Sets `observed` (its
+// JSON) and returns its text (empty when allowed).
+std::string observed_verdict(const History& h, const lua::Level& under, const cegis::PredictResult& r,
+                             nlohmann::json& observed) {
+  observed = nlohmann::json{{"level", under.name}, {"verdict", "allowed"}};
+  if (r.observed_under != Verdict::Violated) return "";
+  const Decision d = decide(h, under, DecideOptions{});
+  observed = decision_json(h, under, d, false);
+  return fmt::format("observed: not allowed by {}: no store that provides it produced this run; predicted from "
+                     "all the same\n{}\n",
+                     under.name, decision_text(h, under, d, false));
+}
+
+// --dot: the first prediction's cycle, its changed reads in the title.
+void write_prediction_dot(const std::string& path, const History& h, const History& p, const lua::Level& under,
+                          const std::vector<cegis::ChangedRead>& changed, const Anomaly& anomaly) {
+  std::string title = fmt::format("{} in a run {} allows", anomaly.name, under.name);
+  for (const auto& c : changed)
+    title += fmt::format("; {} now reads {} from {}", observed_read_name(h, c), h.key_text(h.txn(c.reader).ops[c.op].key),
+                         h.txn_name(c.writer));
+  write_text_file(path, anomaly_dot(p, anomaly, title));
+}
+
+// One predicted run as text: its heading, the history, what changed, and
+// the two levels' decisions on it (and the database's runs of it).
+struct PredictedRun {
+  const History& p;
+  const std::vector<cegis::ChangedRead>& changed;
+  const Decision& allowed;
+  const Decision& denied;
+};
+std::string run_text(const PredictArgs& a, const History& h, const lua::Level& under, const lua::Level& ser,
+                     const cegis::PredictResult& r, std::size_t i, const PredictedRun& run) {
+  const auto& changed = run.changed;
+  const std::size_t dropped = dropped_ops(h, run.p);
+  std::string text = heading(under, ser, a.mode, i, r.runs.size(), changed.empty() && dropped == 0);
+  text += format_history(run.p) + "\n";
+  for (const auto& c : changed) text += fmt::format("changed: {}\n", changed_text(h, c, run.p));
+  if (changed.empty() && dropped > 0)
+    text += fmt::format("no read changed: the observed run cut short, {} of its operations dropped\n", dropped);
+  if (i == 0 && !changed.empty()) {
+    if (r.fewest)
+      text += fmt::format("{} changed read{}: the fewest any prediction changes\n", changed.size(),
+                          changed.size() == 1 ? "" : "s");
+    else
+      text += fmt::format("{} changed reads; none changes fewer than {} (the search for fewer stopped: "
+                          "--fewest-for, --timeout)\n",
+                          changed.size(), r.fewest_below);
+  }
+  return text + "\n" + decision_text(run.p, under, run.allowed, true) + decision_text(run.p, ser, run.denied, false);
+}
+
 }  // namespace
 
 int run_predict(const PredictArgs& a) {
@@ -164,14 +231,8 @@ int run_predict(const PredictArgs& a) {
     throw InputError(trace_error_text(a.file, e));
   }
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
-  const auto mode = a.mode == "relaxed" ? cegis::PredictMode::Relaxed : cegis::PredictMode::Strict;
-  cegis::PredictOptions o{mode, a.timeout, a.limit, a.fewest_for, {}};
   const bool tty = isatty(fileno(stderr));
-  o.on_progress = [tty](const cegis::PredictProgress& p) {
-    fmt::print(stderr, "{}predict: up to {} changed reads, {} candidates, {} cycles, {} lemmas, {:.1f} s{}",
-               tty ? "\r" : "", p.bound, p.candidates, p.cycles, p.lemmas, p.elapsed_seconds, tty ? "   " : "\n");
-    std::fflush(stderr);
-  };
+  const cegis::PredictOptions o = predict_options(a, tty);
   // The database is reached before the search, so that a wrong URL or
   // level is told at once.
   Validation validation;
@@ -189,19 +250,8 @@ int run_predict(const PredictArgs& a) {
       fmt::print("timeout: no prediction found in {:.1f} s\n", r.seconds);
     return kExitTimeout;
   }
-  // The observed run's own verdict under the weak level: a run the level
-  // does not allow is said so first, with the level's reason, and predicted
-  // from all the same (IsoPredict puts no condition on it). The exit code
-  // is the prediction's.
-  nlohmann::json observed{{"level", under.name}, {"verdict", "allowed"}};
-  std::string text;
-  if (r.observed_under == Verdict::Violated) {
-    const Decision d = decide(h, under, DecideOptions{});
-    observed = decision_json(h, under, d, false);
-    text = fmt::format("observed: not allowed by {}: no store that provides it produced this run; predicted from "
-                       "all the same\n{}\n",
-                       under.name, decision_text(h, under, d, false));
-  }
+  nlohmann::json observed;
+  std::string text = observed_verdict(h, under, r, observed);
   if (r.outcome == cegis::Outcome::None) {
     if (a.json)
       fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "none"},
@@ -223,13 +273,7 @@ int run_predict(const PredictArgs& a) {
     const Decision allowed = decide(p, under, opt);
     const Decision denied = decide(p, ser, opt);
     const std::vector<RunReport> validated = validate(validation, p, ser, a.file);
-    if (i == 0 && !a.dot.empty() && denied.anomaly) {
-      std::string title = fmt::format("{} in a run {} allows", denied.anomaly->name, under.name);
-      for (const auto& c : changed)
-        title += fmt::format("; {} now reads {} from {}", observed_read_name(h, c), h.key_text(h.txn(c.reader).ops[c.op].key),
-                             h.txn_name(c.writer));
-      write_text_file(a.dot, anomaly_dot(p, *denied.anomaly, title));
-    }
+    if (i == 0 && !a.dot.empty() && denied.anomaly) write_prediction_dot(a.dot, h, p, under, changed, *denied.anomaly);
     if (a.json) {
       nlohmann::json run{{"history", write_native_json(p)},
                          {"changed", changed_json(h, changed)},
@@ -240,22 +284,7 @@ int run_predict(const PredictArgs& a) {
       runs.push_back(std::move(run));
       continue;
     }
-    const std::size_t dropped = dropped_ops(h, p);
-    text += heading(under, ser, a.mode, i, r.runs.size(), changed.empty() && dropped == 0);
-    text += format_history(p) + "\n";
-    for (const auto& c : changed) text += fmt::format("changed: {}\n", changed_text(h, c, p));
-    if (changed.empty() && dropped > 0)
-      text += fmt::format("no read changed: the observed run cut short, {} of its operations dropped\n", dropped);
-    if (i == 0 && !changed.empty()) {
-      if (r.fewest)
-        text += fmt::format("{} changed read{}: the fewest any prediction changes\n", changed.size(),
-                            changed.size() == 1 ? "" : "s");
-      else
-        text += fmt::format("{} changed reads; none changes fewer than {} (the search for fewer stopped: "
-                            "--fewest-for, --timeout)\n",
-                            changed.size(), r.fewest_below);
-    }
-    text += "\n" + decision_text(p, under, allowed, true) + decision_text(p, ser, denied, false);
+    text += run_text(a, h, under, ser, r, i, PredictedRun{p, changed, allowed, denied});
     if (validation.database) text += "\n" + validation_text(validation, p, validated);
   }
   if (a.json)

@@ -1,3 +1,4 @@
+// Decisions as text and JSON (render.hpp), for check, synth and compare.
 #include "cli/render.hpp"
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -99,13 +100,22 @@ detail::MysqlTarget parse_mysql(const std::string& url, const std::string& shown
 
 }  // namespace
 
+// Each product level with the two names parse_level reads it by: SQL's
+// (lower case) and a short one.
+struct LevelNames {
+  ProductLevel level;
+  std::string_view sql, short_name;
+};
+constexpr LevelNames kLevelNames[] = {
+    {ProductLevel::ReadUncommitted, "read uncommitted", "ru"},
+    {ProductLevel::ReadCommitted, "read committed", "rc"},
+    {ProductLevel::RepeatableRead, "repeatable read", "rr"},
+    {ProductLevel::Serializable, "serializable", "ser"},
+};
+
 std::string level_name(ProductLevel l) {
-  switch (l) {
-    case ProductLevel::ReadUncommitted: return "read uncommitted";
-    case ProductLevel::ReadCommitted: return "read committed";
-    case ProductLevel::RepeatableRead: return "repeatable read";
-    case ProductLevel::Serializable: return "serializable";
-  }
+  for (const LevelNames& n : kLevelNames)
+    if (n.level == l) return std::string(n.sql);
   return "?";
 }
 
@@ -115,10 +125,8 @@ std::optional<ProductLevel> parse_level(const std::string& text) {
     const char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     t += (l == '-' || l == '_') ? ' ' : l;
   }
-  if (t == "read uncommitted" || t == "ru") return ProductLevel::ReadUncommitted;
-  if (t == "read committed" || t == "rc") return ProductLevel::ReadCommitted;
-  if (t == "repeatable read" || t == "rr") return ProductLevel::RepeatableRead;
-  if (t == "serializable" || t == "ser") return ProductLevel::Serializable;
+  for (const LevelNames& n : kLevelNames)
+    if (t == n.sql || t == n.short_name) return n.level;
   return std::nullopt;
 }
 

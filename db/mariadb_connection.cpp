@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "db/c_handle.hpp"
 #include "db/clients.hpp"
 #include "db/sql_connection.hpp"
 
@@ -19,12 +20,6 @@ namespace iso::db::detail {
 
 namespace {
 
-struct Close {
-  void operator()(MYSQL* m) const { mysql_close(m); }
-};
-struct Free {
-  void operator()(MYSQL_RES* r) const { mysql_free_result(r); }
-};
 
 // Error numbers (MariaDB's own, more telling than their SQLSTATEs, which
 // lump the lock wait timeout with every other HY000).
@@ -95,7 +90,7 @@ class MariadbConnection final : public SqlConnection {
     // Strings and integers are literals in `sql` (sql_param's MariaDB
     // dialect): there are no parameters.
     if (mysql_real_query(conn_.get(), sql.data(), sql.size()) != 0) return error(step);
-    std::unique_ptr<MYSQL_RES, Free> res(mysql_store_result(conn_.get()));
+    CHandle<MYSQL_RES, mysql_free_result> res(mysql_store_result(conn_.get()));
     if (!res) {
       if (mysql_field_count(conn_.get()) != 0) return error(step);
       matched_ = static_cast<long long>(mysql_affected_rows(conn_.get()));
@@ -134,7 +129,7 @@ class MariadbConnection final : public SqlConnection {
     fail(url(), step, fmt::format("error {}: {}", number, message));
   }
 
-  std::unique_ptr<MYSQL, Close> conn_;
+  CHandle<MYSQL, mysql_close> conn_;
   std::string product_;
   long long matched_ = 0;
 };

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "db/c_handle.hpp"
 #include "db/clients.hpp"
 #include "db/sql_connection.hpp"
 
@@ -15,13 +16,7 @@ namespace iso::db::detail {
 
 namespace {
 
-struct Finish {
-  void operator()(PGconn* c) const { PQfinish(c); }
-};
-struct Clear {
-  void operator()(PGresult* r) const { PQclear(r); }
-};
-using Result = std::unique_ptr<PGresult, Clear>;
+using Result = CHandle<PGresult, PQclear>;
 
 class PostgresConnection final : public SqlConnection {
  public:
@@ -120,7 +115,7 @@ class PostgresConnection final : public SqlConnection {
     fail(url(), step, sqlstate.empty() ? message : fmt::format("{} (SQLSTATE {})", message, sqlstate));
   }
 
-  std::unique_ptr<PGconn, Finish> conn_;
+  CHandle<PGconn, PQfinish> conn_;
   std::string product_;
   long long matched_ = 0;
 };

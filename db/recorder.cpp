@@ -1,3 +1,5 @@
+// A workload recorded on a database (recorder.hpp): one thread and
+// connection per session, the results gathered into a History.
 #include "db/recorder.hpp"
 
 #include <atomic>

@@ -1,3 +1,5 @@
+// A history run on a database by a schedule (runner.hpp), the sessions on
+// threads of their own, what happened recorded.
 #include "db/runner.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The schedule state of schedule_state.hpp: steps placed and unplaced, and
+// what a read returns under each read model.
 #include "db/schedule_state.hpp"
 
 #include <algorithm>

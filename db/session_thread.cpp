@@ -1,3 +1,4 @@
+// A connection on a thread of its own (session_thread.hpp).
 #include "db/session_thread.hpp"
 
 namespace iso::db {

@@ -1,3 +1,5 @@
+// The statements the three clients share (sql_connection.hpp), in each
+// dialect.
 #include "db/sql_connection.hpp"
 
 #include <algorithm>

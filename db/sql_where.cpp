@@ -1,3 +1,5 @@
+// Predicates as SQL conditions (sql_where.hpp), with the meaning
+// Predicate::holds gives them.
 #include "db/sql_where.hpp"
 
 #include <fmt/format.h>

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "db/c_handle.hpp"
 #include "db/clients.hpp"
 #include "db/sql_connection.hpp"
 
@@ -17,13 +18,7 @@ namespace iso::db::detail {
 
 namespace {
 
-struct CloseDb {
-  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-struct Finalize {
-  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using StmtPtr = std::unique_ptr<sqlite3_stmt, Finalize>;
+using StmtPtr = CHandle<sqlite3_stmt, sqlite3_finalize>;
 
 // The extended result codes a waiting or conflicting transaction gets,
 // by name (SQLite has no function that names them).
@@ -119,7 +114,7 @@ class SqliteConnection final : public SqlConnection {
     return Status{Status::Kind::Aborted, code_name(code), message};
   }
 
-  std::unique_ptr<sqlite3, CloseDb> db_;
+  CHandle<sqlite3, sqlite3_close_v2> db_;
   std::string product_;
 };
 

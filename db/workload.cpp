@@ -1,23 +1,32 @@
+// The workloads of workload.hpp: their names, the seeded generator and its
+// draws, and the plans of transactions of each kind.
 #include "db/workload.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 namespace iso::db {
 
+namespace {
+// Each kind with its name, as --workload spells it.
+constexpr std::pair<WorkloadKind, const char*> kWorkloadNames[] = {
+    {WorkloadKind::RwRegister, "rw-register"},
+    {WorkloadKind::ListAppend, "list-append"},
+    {WorkloadKind::Predicate, "predicate"},
+};
+}  // namespace
+
 const char* workload_name(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::RwRegister: return "rw-register";
-    case WorkloadKind::ListAppend: return "list-append";
-    case WorkloadKind::Predicate: return "predicate";
-  }
+  for (const auto& [kind, name] : kWorkloadNames)
+    if (kind == k) return name;
   return "?";
 }
 
-std::optional<WorkloadKind> parse_workload(std::string_view name) {
-  for (auto k : {WorkloadKind::RwRegister, WorkloadKind::ListAppend, WorkloadKind::Predicate})
-    if (name == workload_name(k)) return k;
+std::optional<WorkloadKind> parse_workload(std::string_view text) {
+  for (const auto& [kind, name] : kWorkloadNames)
+    if (text == name) return kind;
   return std::nullopt;
 }
 

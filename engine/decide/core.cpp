@@ -1,3 +1,5 @@
+// The violation core of core.hpp: transactions dropped one at a time while
+// the level still rejects what is left.
 #include "engine/decide/core.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// decide() (decide.hpp): the choice of checker for a level and a history,
+// and the verdict with its witness or explanation.
 #include "engine/decide/decide.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// A graph checker's commit order (and SI schedule) turned into the witness
+// relations a framework declares (framework_witness.hpp).
 #include "engine/decide/framework_witness.hpp"
 
 #include <algorithm>

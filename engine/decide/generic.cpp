@@ -1,3 +1,5 @@
+// The generic oracle of generic.hpp: the level's constraint over the
+// history's constants, one SAT instance, a model read back as a witness.
 #include "engine/decide/generic.hpp"
 
 #include <algorithm>

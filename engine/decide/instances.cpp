@@ -1,3 +1,7 @@
+// Finding and explaining the failing instances of instances.hpp: the
+// constraint unrolled into instances (Splitter), a minimal unsatisfiable set
+// of them (MinimalCore), and what each asks of the witness cells, read in
+// order (WitnessCells, Forcing).
 #include "engine/decide/instances.hpp"
 
 #include <algorithm>
@@ -167,24 +171,35 @@ std::vector<Atom> find_cycle(const std::vector<std::pair<Atom, Atom>>& edges) {
   return cycle;
 }
 
-}  // namespace
-
-std::string FailingInstance::at_text() const {
-  std::vector<std::string> parts;
-  for (const auto& [var, value] : at) parts.push_back(var.empty() ? value : var + " = " + value);
-  return fmt::format("{}", fmt::join(parts, ", "));
+// The edges between transactions of a binary relation `graph` whose cells
+// `keep` holds, as pairs of atoms.
+template <class Keep>
+std::vector<std::pair<Atom, Atom>> txn_edges(const Universe& u, const BoolMatrix& graph, Keep keep) {
+  std::vector<std::pair<Atom, Atom>> edges;
+  for (const auto& [idx, lit] : graph.cells) {
+    if (!keep(lit)) continue;
+    const auto t = index_tuple(u.size(), 2, idx);
+    if (u.in_sort(t[0], model::kTxn) && u.in_sort(t[1], model::kTxn)) edges.emplace_back(t[0], t[1]);
+  }
+  return edges;
 }
 
-std::optional<FailingInstances> failing_instances(const AbstractHistory& h, const Level& level,
-                                                  std::size_t max_instances) {
-  generic::Encoding enc(h, level, {});
-  Circuit& c = enc.circuit;
+// A cycle among `edges` (find_cycle) as the transactions its atoms stand for.
+std::vector<TxnId> txn_cycle(const generic::Encoding& enc, const std::vector<std::pair<Atom, Atom>>& edges) {
   const Universe& u = enc.inst.universe;
-  const Framework& fw = *level.framework;
-  Translator tr(u, c, enc.inst.bindings);
-  Splitter split(u, tr, max_instances);
+  std::vector<TxnId> cycle;
+  for (Atom a : find_cycle(edges)) cycle.push_back(enc.inst.txn_of_atom[a - u.first(model::kTxn)]);
+  return cycle;
+}
 
-  // The conjuncts of Level::constraint, each with what to call it.
+// The conjuncts of Level::constraint unrolled into instances, each with what
+// to call it: the reads' one writer, each witness order's totality, the
+// framework's well-formedness, the level's axiom. nullopt: more than
+// `limit` instances.
+std::optional<std::vector<Part>> constraint_instances(const generic::Encoding& enc, const Level& level,
+                                                      Translator& tr, std::size_t limit) {
+  const Framework& fw = *level.framework;
+  Splitter split(enc.inst.universe, tr, limit);
   std::vector<Part> parts;
   if (enc.inst.wellformed != kTrue) {
     FailingInstance info;
@@ -203,194 +218,271 @@ std::optional<FailingInstances> failing_instances(const AbstractHistory& h, cons
   if (fw.wf && !split.split(fw.wf, names[name])) return std::nullopt;
   if (!split.split(level.axiom, names[name + 1])) return std::nullopt;
   for (Part& p : split.parts()) parts.push_back(std::move(p));
+  return parts;
+}
 
-  // The history alone falsifies an instance: it is the whole reason.
-  for (Part& p : parts)
-    if (p.lit == kFalse) {
-      p.info.needs = "nothing";
-      if (p.graph.arity == 2) {  // an acyclicity instance: the history's own cycle
-        std::vector<std::pair<Atom, Atom>> edges;
-        for (const auto& [idx, lit] : p.graph.cells)
-          if (lit == kTrue) {
-            const auto t = index_tuple(u.size(), 2, idx);
-            if (u.in_sort(t[0], model::kTxn) && u.in_sort(t[1], model::kTxn)) edges.emplace_back(t[0], t[1]);
-          }
-        for (Atom a : find_cycle(edges)) p.info.cycle.push_back(enc.inst.txn_of_atom[a - u.first(model::kTxn)]);
-      }
-      FailingInstances out;
-      out.instances.push_back(std::move(p.info));
-      return out;
-    }
-
-  sat::Solver solver;
-  CnfEncoder cnf(c, solver);
-  std::vector<sat::Lit> selector(parts.size());
-  std::unordered_map<std::uint32_t, std::size_t> part_of_var;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const BLit s = c.input();
-    cnf.assert_true(c.implies(s, parts[i].lit));
-    selector[i] = cnf.literal(s);
-    part_of_var[selector[i].var()] = i;
+// An instance the history alone falsifies, as the whole reason (with the
+// history's own cycle for an acyclicity instance); nullopt when there is none.
+std::optional<FailingInstances> refuted_by_history(const generic::Encoding& enc, std::vector<Part>& parts) {
+  for (Part& p : parts) {
+    if (p.lit != kFalse) continue;
+    p.info.needs = "nothing";
+    if (p.graph.arity == 2)
+      p.info.cycle = txn_cycle(enc, txn_edges(enc.inst.universe, p.graph, [](BLit l) { return l == kTrue; }));
+    FailingInstances out;
+    out.instances.push_back(std::move(p.info));
+    return out;
   }
+  return std::nullopt;
+}
+
+// A minimal set of parts with no witness together: the solver's final
+// conflict under one selector per part, then deletion (drop each part the
+// others still refute). Parts by index, ascending; nullopt when the solver
+// gives no answer or all the parts together have a witness.
+class MinimalCore {
+ public:
+  MinimalCore(Circuit& c, const std::vector<Part>& parts) : cnf_(c, solver_), selector_(parts.size()) {
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      const BLit s = c.input();
+      cnf_.assert_true(c.implies(s, parts[i].lit));
+      selector_[i] = cnf_.literal(s);
+      part_of_var_[selector_[i].var()] = i;
+    }
+  }
+
+  std::optional<std::vector<std::size_t>> find() {
+    std::vector<std::size_t> core(selector_.size());
+    for (std::size_t i = 0; i < core.size(); ++i) core[i] = i;
+    auto r = unsat(core);
+    if (!r || !*r) return std::nullopt;  // no answer, or the precondition broken
+    for (std::size_t k = 0; k < core.size();) {
+      const std::size_t at = core[k];
+      std::vector<std::size_t> rest = core;
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(k));
+      auto still = unsat(rest);
+      if (!still) return std::nullopt;
+      if (*still) {
+        // The conflict may drop earlier instances too: go on after the
+        // ones before `at` that are left.
+        core = std::move(rest);
+        k = static_cast<std::size_t>(std::lower_bound(core.begin(), core.end(), at) - core.begin());
+      } else {
+        ++k;
+      }
+    }
+    return core;
+  }
+
+ private:
   // Solves with the parts in `chosen`; when they have no witness, narrows
   // `chosen` to the solver's final conflict. nullopt: no answer.
-  auto unsat = [&](std::vector<std::size_t>& chosen) -> std::optional<bool> {
+  std::optional<bool> unsat(std::vector<std::size_t>& chosen) {
     std::vector<sat::Lit> assumptions;
-    for (std::size_t i : chosen) assumptions.push_back(selector[i]);
-    const sat::Result r = solver.solve(assumptions);
+    for (std::size_t i : chosen) assumptions.push_back(selector_[i]);
+    const sat::Result r = solver_.solve(assumptions);
     if (r == sat::Result::Unknown) return std::nullopt;
     if (r == sat::Result::Sat) return false;
     std::vector<std::size_t> core;
-    for (sat::Lit l : solver.conflict())
-      if (auto it = part_of_var.find(l.var()); it != part_of_var.end()) core.push_back(it->second);
+    for (sat::Lit l : solver_.conflict())
+      if (auto it = part_of_var_.find(l.var()); it != part_of_var_.end()) core.push_back(it->second);
     std::sort(core.begin(), core.end());
     chosen = std::move(core);
     return true;
-  };
-  std::vector<std::size_t> core(parts.size());
-  for (std::size_t i = 0; i < parts.size(); ++i) core[i] = i;
-  auto r = unsat(core);
-  if (!r || !*r) return std::nullopt;  // no answer, or the precondition broken
-  // Deletion: drop each instance the others still refute.
-  for (std::size_t k = 0; k < core.size();) {
-    const std::size_t at = core[k];
-    std::vector<std::size_t> rest = core;
-    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(k));
-    auto still = unsat(rest);
-    if (!still) return std::nullopt;
-    if (*still) {
-      // The conflict may drop earlier instances too: go on after the
-      // ones before `at` that are left.
-      core = std::move(rest);
-      k = static_cast<std::size_t>(std::lower_bound(core.begin(), core.end(), at) - core.begin());
-    } else {
-      ++k;
-    }
   }
 
-  // Names of the witness cells, to say what each instance needs.
-  std::unordered_map<std::uint32_t, std::pair<std::size_t, Index>> cell_of_input;
-  for (std::size_t w = 0; w < enc.witness.size(); ++w)
-    for (const auto& [idx, lit] : enc.witness[w].cells)
-      if (!lit.negated() && c.gate(lit.node()).kind == Circuit::Kind::Input)
-        cell_of_input[c.gate(lit.node()).input] = {w, idx};
-  auto cell_of = [&](BLit l) -> const std::pair<std::size_t, Index>* {
-    const auto& g = c.gate(l.node());
+  sat::Solver solver_;
+  CnfEncoder cnf_;
+  std::vector<sat::Lit> selector_;
+  std::unordered_map<std::uint32_t, std::size_t> part_of_var_;
+};
+
+// A witness cell: which witness relation, which tuple of it.
+using Cell = std::pair<std::size_t, Index>;
+
+// The witness's cells as circuit inputs, and an instance over them as text.
+class WitnessCells {
+ public:
+  WitnessCells(const generic::Encoding& enc, const Framework& fw)
+      : c_(enc.circuit), u_(enc.inst.universe), fw_(fw) {
+    for (std::size_t w = 0; w < enc.witness.size(); ++w)
+      for (const auto& [idx, lit] : enc.witness[w].cells)
+        if (!lit.negated() && c_.gate(lit.node()).kind == Circuit::Kind::Input)
+          cell_of_input_[c_.gate(lit.node()).input] = {w, idx};
+    for (const auto& [input, cell] : cell_of_input_) input_of_cell_[cell] = input;
+  }
+
+  // The cell `l` is (negated or not); null when it is no witness cell.
+  const Cell* cell_of(BLit l) const {
+    const auto& g = c_.gate(l.node());
     if (g.kind != Circuit::Kind::Input) return nullptr;
-    auto it = cell_of_input.find(g.input);
-    return it == cell_of_input.end() ? nullptr : &it->second;
-  };
-  auto tuple_of = [&](const std::pair<std::size_t, Index>& cell) {
-    return index_tuple(u.size(), static_cast<std::uint32_t>(fw.witness[cell.first].rel->type.size()),
+    auto it = cell_of_input_.find(g.input);
+    return it == cell_of_input_.end() ? nullptr : &it->second;
+  }
+  // The input that is the cell of witness `w` at `tuple`, if any.
+  std::optional<std::uint32_t> input_of(std::size_t w, const std::vector<Atom>& tuple) const {
+    auto it = input_of_cell_.find({w, tuple_index(u_.size(), tuple)});
+    return it == input_of_cell_.end() ? std::nullopt : std::optional<std::uint32_t>(it->second);
+  }
+  std::vector<Atom> tuple_of(const Cell& cell) const {
+    return index_tuple(u_.size(), static_cast<std::uint32_t>(fw_.witness[cell.first].rel->type.size()),
                        cell.second);
-  };
+  }
+
   // The instance as a formula over witness cells, negations pushed down to
-  // them; empty past a size a reader takes in at once, or when it is not
-  // made of witness cells alone.
-  std::function<std::string(BLit, int&)> text = [&](BLit l, int& budget) -> std::string {
+  // them; empty past a size a reader takes in at once (`budget` gates), or
+  // when it is not made of witness cells alone.
+  std::string text(BLit l, int& budget) const {
     if (--budget < 0) return "";
     if (const auto* cell = cell_of(l)) {
       std::vector<std::string> atoms;
-      for (Atom a : tuple_of(*cell)) atoms.push_back(u.name(a));
-      return fmt::format("{}{}({})", l.negated() ? "not " : "", fw.witness[cell->first].name,
+      for (Atom a : tuple_of(*cell)) atoms.push_back(u_.name(a));
+      return fmt::format("{}{}({})", l.negated() ? "not " : "", fw_.witness[cell->first].name,
                          fmt::join(atoms, ", "));
     }
-    if (c.gate(l.node()).kind != Circuit::Kind::And) return "";
+    if (c_.gate(l.node()).kind != Circuit::Kind::And) return "";
     std::vector<std::string> kids;
-    for (BLit k : c.kids(l.node())) {
+    for (BLit k : c_.kids(l.node())) {
       const BLit kid = l.negated() ? !k : k;
       std::string t = text(kid, budget);
       if (t.empty()) return "";
-      kids.push_back(c.gate(kid.node()).kind == Circuit::Kind::And ? "(" + t + ")" : t);
+      kids.push_back(c_.gate(kid.node()).kind == Circuit::Kind::And ? "(" + t + ")" : t);
     }
     return fmt::format("{}", fmt::join(kids, l.negated() ? " or " : " and "));
-  };
+  }
 
-  // What the instances force, one at a time, in order: a cell an instance
-  // needs outright, or once the cells before it are set (unit propagation).
-  // A cell of a strict total order on transactions sets its reverse too.
-  std::map<std::pair<std::size_t, Index>, std::uint32_t> input_of_cell;
-  for (const auto& [input, cell] : cell_of_input) input_of_cell[cell] = input;
-  std::unordered_map<std::uint32_t, bool> assigned;  // input number -> value
-  std::map<std::size_t, std::vector<std::pair<Atom, Atom>>> forced;  // edges of orders on Txn
-  auto assign = [&](BLit l) {
-    const auto* cell = cell_of(l);
-    assigned[c.gate(l.node()).input] = !l.negated();
-    const auto& decl = fw.witness[cell->first];
-    if (!decl.order || decl.rel->type != Type{model::kTxn, model::kTxn}) return;
-    auto t = tuple_of(*cell);
+ private:
+  const Circuit& c_;
+  const Universe& u_;
+  const Framework& fw_;
+  std::unordered_map<std::uint32_t, Cell> cell_of_input_;
+  std::map<Cell, std::uint32_t> input_of_cell_;
+};
+
+// Whether a witness relation is a strict total order on transactions.
+bool txn_order(const WitnessDecl& decl) { return decl.order && decl.rel->type == Type{model::kTxn, model::kTxn}; }
+
+// What the instances force, one at a time, in order: a cell an instance
+// needs outright, or once the cells before it are set (unit propagation).
+// A cell of a strict total order on transactions sets its reverse too, and
+// such an order is irreflexive from the start.
+class Forcing {
+ public:
+  Forcing(Circuit& c, const Universe& u, const Framework& fw, const WitnessCells& cells)
+      : c_(c), fw_(fw), cells_(cells) {
+    for (std::size_t w = 0; w < fw.witness.size(); ++w)
+      if (txn_order(fw.witness[w]))
+        for (Atom a = u.first(model::kTxn); a < u.first(model::kTxn) + u.count(model::kTxn); ++a)
+          if (const auto input = cells.input_of(w, {a, a})) assigned_[*input] = false;
+  }
+
+  // Sets the witness cell `l` true (its negation: false).
+  void assign(BLit l) {
+    const Cell* cell = cells_.cell_of(l);
+    assigned_[c_.gate(l.node()).input] = !l.negated();
+    if (!txn_order(fw_.witness[cell->first])) return;
+    auto t = cells_.tuple_of(*cell);
     if (t[0] == t[1]) return;
-    if (auto it = input_of_cell.find({cell->first, tuple_index(u.size(), {t[1], t[0]})}); it != input_of_cell.end())
-      assigned[it->second] = l.negated();
+    if (const auto reverse = cells_.input_of(cell->first, {t[1], t[0]})) assigned_[*reverse] = l.negated();
     if (l.negated()) std::swap(t[0], t[1]);  // not (a, b) in a total order: (b, a)
-    forced[cell->first].emplace_back(t[0], t[1]);
-  };
-  // A strict order is irreflexive.
-  for (std::size_t w = 0; w < fw.witness.size(); ++w)
-    if (fw.witness[w].order && fw.witness[w].rel->type == Type{model::kTxn, model::kTxn})
-      for (Atom a = u.first(model::kTxn); a < u.first(model::kTxn) + u.count(model::kTxn); ++a)
-        if (auto it = input_of_cell.find({w, tuple_index(u.size(), {a, a})}); it != input_of_cell.end())
-          assigned[it->second] = false;
-  // `l` with the assigned cells replaced by constants.
-  std::unordered_map<std::uint32_t, BLit> memo;
-  std::function<BLit(BLit)> simplify = [&](BLit l) -> BLit {
+    forced_[cell->first].emplace_back(t[0], t[1]);
+  }
+
+  // `l` with the assigned cells replaced by constants; remembered per gate
+  // until forget().
+  BLit simplify(BLit l) {
     const std::uint32_t node = l.node();
     BLit v;
-    if (auto it = memo.find(node); it != memo.end()) {
+    if (auto it = memo_.find(node); it != memo_.end()) {
       v = it->second;
     } else {
-      const auto& g = c.gate(node);
+      const auto& g = c_.gate(node);
       v = BLit{node << 1};
       if (g.kind == Circuit::Kind::Input) {
-        if (auto a = assigned.find(g.input); a != assigned.end()) v = a->second ? kTrue : kFalse;
+        if (auto a = assigned_.find(g.input); a != assigned_.end()) v = a->second ? kTrue : kFalse;
       } else if (g.kind == Circuit::Kind::And) {
-        const std::vector<BLit> kids(c.kids(node).begin(), c.kids(node).end());
+        const std::vector<BLit> kids(c_.kids(node).begin(), c_.kids(node).end());
         std::vector<BLit> simple;
         for (BLit k : kids) simple.push_back(simplify(k));
-        v = c.and_(simple);
+        v = c_.and_(simple);
       }
-      memo[node] = v;
+      memo_[node] = v;
     }
     return l.negated() ? !v : v;
-  };
+  }
+  void forget() { memo_.clear(); }
 
+  // The forced edges of each order on transactions, by witness relation.
+  const std::map<std::size_t, std::vector<std::pair<Atom, Atom>>>& forced() const { return forced_; }
+
+ private:
+  Circuit& c_;
+  const Framework& fw_;
+  const WitnessCells& cells_;
+  std::unordered_map<std::uint32_t, bool> assigned_;  // input number -> value
+  std::map<std::size_t, std::vector<std::pair<Atom, Atom>>> forced_;
+  std::unordered_map<std::uint32_t, BLit> memo_;
+};
+
+// The core's instances in order, each with what it needs of the witness and
+// what it needs given the cells the ones before it force; then each
+// acyclicity instance's forced cycle, and the first order whose forced edges
+// close a cycle.
+FailingInstances explain(generic::Encoding& enc, const Framework& fw, std::vector<Part>& parts,
+                         const std::vector<std::size_t>& core) {
+  const WitnessCells cells(enc, fw);
+  Forcing forcing(enc.circuit, enc.inst.universe, fw, cells);
   FailingInstances out;
   for (std::size_t i : core) {
     Part& p = parts[i];
     int budget = 12;
-    p.info.needs = text(p.lit, budget);
-    memo.clear();
-    const BLit given = simplify(p.lit);
+    p.info.needs = cells.text(p.lit, budget);
+    forcing.forget();
+    const BLit given = forcing.simplify(p.lit);
     if (given != p.lit) {
       budget = 12;
-      p.info.given = given == kFalse ? "nothing: the lines above contradict it" : text(given, budget);
+      p.info.given = given == kFalse ? "nothing: the lines above contradict it" : cells.text(given, budget);
     }
-    if (cell_of(given)) assign(given);
+    if (cells.cell_of(given)) forcing.assign(given);
     out.instances.push_back(std::move(p.info));
   }
   // Each acyclicity instance's relation with the forced cells set: a cycle
   // of edges true whatever the other cells are.
-  memo.clear();
+  forcing.forget();
   for (std::size_t j = 0; j < core.size(); ++j) {
     const Part& p = parts[core[j]];
     if (p.graph.arity != 2 || p.graph.cells.empty()) continue;
-    std::vector<std::pair<Atom, Atom>> edges;
-    for (const auto& [idx, lit] : p.graph.cells) {
-      if (simplify(lit) != kTrue) continue;
-      const auto t = index_tuple(u.size(), 2, idx);
-      if (u.in_sort(t[0], model::kTxn) && u.in_sort(t[1], model::kTxn)) edges.emplace_back(t[0], t[1]);
-    }
-    for (Atom a : find_cycle(edges))
-      out.instances[j].cycle.push_back(enc.inst.txn_of_atom[a - u.first(model::kTxn)]);
+    out.instances[j].cycle = txn_cycle(
+        enc, txn_edges(enc.inst.universe, p.graph, [&](BLit l) { return forcing.simplify(l) == kTrue; }));
   }
-  for (const auto& [w, edges] : forced) {
-    const std::vector<Atom> cycle = find_cycle(edges);
+  for (const auto& [w, edges] : forcing.forced()) {
+    std::vector<TxnId> cycle = txn_cycle(enc, edges);
     if (cycle.empty()) continue;
     out.order = fw.witness[w].name;
-    for (Atom a : cycle) out.cycle.push_back(enc.inst.txn_of_atom[a - u.first(model::kTxn)]);
+    out.cycle = std::move(cycle);
     break;
   }
   return out;
+}
+
+}  // namespace
+
+std::string FailingInstance::at_text() const {
+  std::vector<std::string> parts;
+  for (const auto& [var, value] : at) parts.push_back(var.empty() ? value : var + " = " + value);
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::optional<FailingInstances> failing_instances(const AbstractHistory& h, const Level& level,
+                                                  std::size_t max_instances) {
+  generic::Encoding enc(h, level, {});
+  Translator tr(enc.inst.universe, enc.circuit, enc.inst.bindings);
+  std::optional<std::vector<Part>> parts = constraint_instances(enc, level, tr, max_instances);
+  if (!parts) return std::nullopt;
+  if (auto reason = refuted_by_history(enc, *parts)) return reason;
+  const std::optional<std::vector<std::size_t>> core = MinimalCore(enc.circuit, *parts).find();
+  if (!core) return std::nullopt;
+  return explain(enc, *level.framework, *parts, *core);
 }
 
 }  // namespace iso

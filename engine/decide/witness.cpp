@@ -1,3 +1,5 @@
+// Witnesses (witness.hpp): a relation's tuples, an order's sequence, a
+// version order per key.
 #include "engine/decide/witness.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The node factories of ast.hpp, with their arity and sort checks, and the
+// printing and searching of formulas.
 #include "engine/logic/ast.hpp"
 
 #include <algorithm>
@@ -147,11 +149,11 @@ std::string type_name(const Type& t) {
 }
 
 RelationPtr make_relation(std::string name, Type type) {
-  return std::make_shared<const Relation>(Relation{next_relation_id++, std::move(name), std::move(type)});
+  return std::make_shared<const Relation>(Relation{{next_relation_id++, std::move(name)}, std::move(type)});
 }
 
 VariablePtr make_variable(std::string name, SortId s) {
-  return std::make_shared<const Variable>(Variable{next_variable_id++, std::move(name), s});
+  return std::make_shared<const Variable>(Variable{{next_variable_id++, std::move(name)}, s});
 }
 
 ExprPtr rel(const RelationPtr& r) {
@@ -235,21 +237,18 @@ ExprPtr transpose(const ExprPtr& a) {
   return unary_binary_rel(Expr::Op::Transpose, "transpose (~)", a, t);
 }
 
-ExprPtr closure(const ExprPtr& a) {
+// closure and rclosure: a binary relation on one sort, closed on it.
+static ExprPtr closure_of(Expr::Op op, const char* name, const ExprPtr& a) {
   if (a->arity() == 2 && !compatible(a->type[0], a->type[1]))
-    throw TypeError(fmt::format("closure: {} relates {} to {}; only a relation on one sort can be "
-                                "closed", to_string(a), sort_name(a->type[0]), sort_name(a->type[1])));
+    throw TypeError(fmt::format("{}: {} relates {} to {}; only a relation on one sort can be "
+                                "closed", name, to_string(a), sort_name(a->type[0]), sort_name(a->type[1])));
   SortId s = a->arity() == 2 ? meet(a->type[0], a->type[1]) : kAnySort;
-  return unary_binary_rel(Expr::Op::Closure, "closure", a, {s, s});
+  return unary_binary_rel(op, name, a, {s, s});
 }
 
-ExprPtr rclosure(const ExprPtr& a) {
-  if (a->arity() == 2 && !compatible(a->type[0], a->type[1]))
-    throw TypeError(fmt::format("rclosure: {} relates {} to {}; only a relation on one sort can be "
-                                "closed", to_string(a), sort_name(a->type[0]), sort_name(a->type[1])));
-  SortId s = a->arity() == 2 ? meet(a->type[0], a->type[1]) : kAnySort;
-  return unary_binary_rel(Expr::Op::RClosure, "rclosure", a, {s, s});
-}
+ExprPtr closure(const ExprPtr& a) { return closure_of(Expr::Op::Closure, "closure", a); }
+
+ExprPtr rclosure(const ExprPtr& a) { return closure_of(Expr::Op::RClosure, "rclosure", a); }
 
 ExprPtr project(const ExprPtr& a, std::vector<int> cols) {
   if (cols.empty()) throw TypeError("project: no columns given");

@@ -35,17 +35,20 @@ void set_sort_names(std::vector<std::string> names);
 std::string sort_name(SortId s);
 std::string type_name(const Type& t);  // "Txn->Obj"
 
-struct Relation {
+// What relations and variables share: a fresh id, which is their identity
+// (bounds and environments are keyed by it), and the name messages print.
+struct Named {
   std::uint32_t id;
   std::string name;
+};
+
+struct Relation : Named {
   Type type;
 };
 using RelationPtr = std::shared_ptr<const Relation>;
 RelationPtr make_relation(std::string name, Type type);  // fresh id
 
-struct Variable {
-  std::uint32_t id;
-  std::string name;
+struct Variable : Named {
   SortId sort;
 };
 using VariablePtr = std::shared_ptr<const Variable>;

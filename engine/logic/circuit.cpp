@@ -1,3 +1,5 @@
+// The hash-consed circuit of circuit.hpp: gates built with constant
+// folding, shared by their kids.
 #include "engine/logic/circuit.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The lazy Tseitin encoding of cnf.hpp: a gate's clauses, of the polarity
+// it is used in, emitted on first use.
 #include "engine/logic/cnf.hpp"
 
 #include "engine/util/budget.hpp"

@@ -1,3 +1,5 @@
+// The limits of limits.hpp: armed per thread, each node admitted against
+// them as it is built (LimitError past them), live bytes counted.
 #include "engine/logic/limits.hpp"
 
 #include <atomic>

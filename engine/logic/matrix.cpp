@@ -1,3 +1,5 @@
+// The matrix operations of matrix.hpp (join, product, union, closure, ...)
+// over circuit literals.
 #include "engine/logic/matrix.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// The translation of translator.hpp: expressions to matrices and formulas
+// to literals, cached per free-variable binding.
 #include "engine/logic/translator.hpp"
 
 #include <algorithm>
@@ -220,6 +222,16 @@ BLit Translator::formula(const FormulaPtr& f) {
   return v;
 }
 
+BLit Translator::junction(const Formula& f, BLit decisive) {
+  std::vector<BLit> parts;
+  for (const auto& k : f.kids) {
+    BLit v = formula(k);
+    if (v == decisive) return decisive;
+    parts.push_back(v);
+  }
+  return decisive == kFalse ? c_.and_(parts) : c_.or_(parts);
+}
+
 BLit Translator::quantify(const Formula& f, std::size_t decl, std::vector<BLit>& parts,
                           bool universal) {
   // Unrolls the declarations one at a time; stops early once the result is
@@ -280,24 +292,8 @@ BLit Translator::formula_uncached(const Formula& f) {
       return c_.and_(m_some(c_, a), m_lone(c_, a));
     }
     case Op::Not: return !formula(f.kids[0]);
-    case Op::And: {
-      std::vector<BLit> parts;
-      for (const auto& k : f.kids) {
-        BLit v = formula(k);
-        if (v == kFalse) return kFalse;
-        parts.push_back(v);
-      }
-      return c_.and_(parts);
-    }
-    case Op::Or: {
-      std::vector<BLit> parts;
-      for (const auto& k : f.kids) {
-        BLit v = formula(k);
-        if (v == kTrue) return kTrue;
-        parts.push_back(v);
-      }
-      return c_.or_(parts);
-    }
+    case Op::And: return junction(f, kFalse);
+    case Op::Or: return junction(f, kTrue);
     case Op::Implies: {
       BLit a = formula(f.kids[0]);
       if (a == kFalse) return kTrue;

@@ -88,6 +88,9 @@ class Translator {
   std::shared_ptr<const BoolMatrix> matrix(const ExprPtr& e);
   BoolMatrix expr_uncached(const Expr& e);
   BLit formula_uncached(const Formula& f);
+  // And (`decisive` false) or Or (`decisive` true) of f's kids, translated in
+  // order and cut short at the first kid equal to `decisive`.
+  BLit junction(const Formula& f, BLit decisive);
   BLit quantify(const Formula& f, std::size_t decl, std::vector<BLit>& parts, bool universal);
   void comprehend(const Expr& e, std::size_t decl, std::vector<Atom>& tuple, BLit guard,
                   std::vector<std::pair<Index, BLit>>& out);

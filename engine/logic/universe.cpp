@@ -1,3 +1,4 @@
+// The universe of universe.hpp: sorts as ranges of atoms, and their names.
 #include "engine/logic/universe.hpp"
 
 namespace iso::logic {

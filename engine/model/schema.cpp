@@ -1,32 +1,50 @@
+// The one history schema (schema.hpp): its base relations created once, in a
+// fixed order, and the derived expressions specs use; the tests of which
+// relations a formula mentions.
 #include "engine/model/schema.hpp"
+
+#include <utility>
+#include <vector>
 
 namespace iso::model {
 
 using namespace logic;
 
+// The base relations (schema.hpp) by column sorts, with their names. (Their
+// ids are identities only: nothing depends on the order they are made in.)
+namespace {
+using Field = RelationPtr HistorySchema::*;
+struct Signature {
+  Type type;
+  std::vector<std::pair<Field, const char*>> relations;
+};
+
+const std::vector<Signature>& base_relations() {
+  using S = HistorySchema;
+  static const std::vector<Signature> table = {
+      {{kTxn, kObj, kVal}, {{&S::reads, "reads"}, {&S::writes, "writes"}, {&S::abr, "abr"}, {&S::irr, "irr"}}},
+      {{kTxn, kTxn},
+       {{&S::so, "so"}, {&S::rt, "rt"}, {&S::rt_cc, "rt_cc"}, {&S::rt_bc, "rt_bc"}, {&S::ts_vis, "ts_vis"},
+        {&S::ts_ar, "ts_ar"}}},
+      {{kTxn, kObj, kTxn}, {{&S::wrx, "wrx"}, {&S::iwrx, "iwrx"}}},
+      {{kTxn}, {{&S::t0, "T0"}}},
+      {{kObj, kTxn, kTxn}, {{&S::vo, "vo"}}},
+      {{kRead, kTxn}, {{&S::rtxn, "rtxn"}}},
+      {{kRead, kObj}, {{&S::rkey, "rkey"}}},
+      {{kRead, kVal}, {{&S::rval, "rval"}}},
+      {{kRead, kRead}, {{&S::po, "po"}}},
+      {{kTxn, kRead}, {{&S::rf, "rf"}}},
+  };
+  return table;
+}
+}  // namespace
+
 const HistorySchema& history_schema() {
   static const HistorySchema schema = [] {
     set_sort_names({"Txn", "Obj", "Val", "Read"});
     HistorySchema s;
-    s.reads = make_relation("reads", {kTxn, kObj, kVal});
-    s.writes = make_relation("writes", {kTxn, kObj, kVal});
-    s.so = make_relation("so", {kTxn, kTxn});
-    s.wrx = make_relation("wrx", {kTxn, kObj, kTxn});
-    s.iwrx = make_relation("iwrx", {kTxn, kObj, kTxn});
-    s.t0 = make_relation("T0", {kTxn});
-    s.vo = make_relation("vo", {kObj, kTxn, kTxn});
-    s.rt = make_relation("rt", {kTxn, kTxn});
-    s.rt_cc = make_relation("rt_cc", {kTxn, kTxn});
-    s.rt_bc = make_relation("rt_bc", {kTxn, kTxn});
-    s.ts_vis = make_relation("ts_vis", {kTxn, kTxn});
-    s.ts_ar = make_relation("ts_ar", {kTxn, kTxn});
-    s.abr = make_relation("abr", {kTxn, kObj, kVal});
-    s.irr = make_relation("irr", {kTxn, kObj, kVal});
-    s.rtxn = make_relation("rtxn", {kRead, kTxn});
-    s.rkey = make_relation("rkey", {kRead, kObj});
-    s.rval = make_relation("rval", {kRead, kVal});
-    s.po = make_relation("po", {kRead, kRead});
-    s.rf = make_relation("rf", {kTxn, kRead});
+    for (const auto& [type, relations] : base_relations())
+      for (const auto& [field, name] : relations) s.*field = make_relation(name, type);
     s.T0 = rel(s.t0);
     s.Tplus = diff(sort(kTxn), s.T0);
     s.wr = project(rel(s.wrx), {0, 2});
