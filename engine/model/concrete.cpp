@@ -1,3 +1,8 @@
+// concrete_instance() (concrete.hpp): the universe from the abstract
+// history's members, keys, values and read events, then the schema's base
+// relations bound one group at a time (InstanceBuilder: writes and session
+// order, read events, known orders, time orders, set-aside reads,
+// read-from, read values), the circuit's gates made in a fixed order.
 #include "engine/model/concrete.hpp"
 
 #include <algorithm>
