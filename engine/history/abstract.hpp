@@ -1,20 +1,28 @@
-// Abstract transactions (Isolde §4.3.1), at the operation level: each
-// transaction reduced to its read events (every read not preceded by its own
-// write of the key, re-reads included, in program order) and its final writes
-// (the last write to each key), after checking internal consistency (INT: a
-// read after the transaction's own write returns the last such write).
-// Also the derived views every checker needs: members, session order, and the
-// candidate writers of each external read (several when values repeat).
+// The abstract history every checker starts from (Isolde §4.3.1, at the
+// operation level): each member transaction reduced to its read events
+// (every read not preceded by its own write of the key, re-reads included,
+// in program order) and its final writes (the last write to each key),
+// after checking internal consistency (INT: a read after the transaction's
+// own write returns the last such write); with the derived views the
+// checkers need: members, the candidate writers of each read event (several
+// when values repeat), known version orders, session order, guarded writes,
+// and the reads nothing justifies.
+//
+// abstract_history() is the front end's entry point: a fixed sequence of
+// named stages, each with its contract in engine/history/front_end.hpp,
+// computed once per history and passed down in this struct
+// (docs/design.md §4.1).
 #pragma once
 
 #include <optional>
-#include <span>
 #include <string>
 #include <vector>
 
+#include "engine/history/candidate_table.hpp"
 #include "engine/history/history.hpp"
 #include "engine/history/known_order.hpp"
 #include "engine/history/read_anomaly.hpp"
+#include "engine/history/session_order.hpp"
 
 namespace iso {
 
@@ -81,55 +89,6 @@ struct AbstractTxn {
   std::vector<FinalWrite> writes;   // sorted by key, at most one per key
 };
 
-// The candidate writers of every external read, in flat arrays: large
-// histories have tens of millions of reads, and a vector per read would cost
-// an allocation and some 50 bytes each. table[t] is the row of transaction
-// t (as many entries as abs[t].reads), table[t][i] the candidates of its
-// read i.
-class CandidateTable {
- public:
-  class Row {
-   public:
-    std::size_t size() const { return count_; }
-    bool empty() const { return count_ == 0; }
-    std::span<const TxnId> operator[](std::size_t i) const {
-      const std::size_t b = table_->read_start_[first_ + i], e = table_->read_start_[first_ + i + 1];
-      return {table_->writers_.data() + b, e - b};
-    }
-
-   private:
-    friend class CandidateTable;
-    Row(const CandidateTable* table, std::uint32_t first, std::uint32_t count)
-        : table_(table), first_(first), count_(count) {}
-    const CandidateTable* table_;
-    std::uint32_t first_, count_;
-  };
-
-  Row operator[](TxnId t) const { return Row(this, first_[t], count_[t]); }
-  std::size_t size() const { return first_.size(); }
-  // At most one candidate for every read.
-  bool unique() const;
-
-  // Building: reset(n) makes every row empty; then rows are appended one
-  // transaction at a time, each at most once, in any order: begin_row(t),
-  // then for each of its reads add() per candidate and end_read().
-  void reset(std::size_t txns);
-  void begin_row(TxnId t);
-  void add(TxnId writer) { writers_.push_back(writer); }
-  void end_read();
-  // Drops the reads `removed`, pairs (t, i) of a transaction and an index
-  // into its row; the later reads of the row move up.
-  void remove(std::vector<std::pair<TxnId, std::uint32_t>> removed);
-
- private:
-  std::vector<std::uint32_t> first_, count_;  // per transaction: its reads in read_start_
-  // Read r's candidates are writers_[read_start_[r] ..< read_start_[r + 1]];
-  // the entry after a row's last read is where the next row's reads start.
-  std::vector<std::size_t> read_start_{0};
-  std::vector<TxnId> writers_;
-  TxnId open_ = kNoTxn;  // the row being appended
-};
-
 struct AbstractHistory {
   const History* history = nullptr;
   std::vector<bool> member;            // indexed by TxnId; T0 always a member
@@ -139,13 +98,9 @@ struct AbstractHistory {
   // of abs[t].reads[i].key has abs[t].reads[i].value (T0 when it is the
   // initial value). Ascending TxnId.
   CandidateTable candidates;
-  // Session order over members, transitively closed, plus (T0, t) for every
-  // other member t. so[a] lists the b with (a, b) in so, ascending.
-  std::vector<std::vector<TxnId>> so;
-  // The next member in the same session (the transitive reduction of so
-  // without T0), or kNoTxn; indexed by TxnId. Linear in size, unlike `so`,
-  // whose closure is quadratic in the length of a session.
-  std::vector<TxnId> so_next;
+  // Session order over members, the closed relation (session_order.hpp):
+  // so.before(a, b), the immediate successor so.next(t), and so.after(t).
+  SessionOrder so;
   std::vector<IntViolation> int_violations;
   // Reads nothing justifies, of member transactions (engine/history/
   // read_anomaly.hpp); list reads of committed members as known_order.hpp
@@ -181,10 +136,6 @@ struct AbstractHistory {
 std::vector<bool> committed_members(const History& h);
 
 struct AbstractOptions {
-  // false: `so` holds only each member's next member in its session plus the
-  // (T0, t) pairs, whose transitive closure is the session order; for large
-  // histories, where the closure is quadratic in the length of a session.
-  bool transitive_so = true;
   // true: members of unknown status may or may not have committed (the
   // graph checkers' view: their list reads are facts only if they did).
   // false: every member counts as committed (a fixed choice of commits).

@@ -1,3 +1,8 @@
+// The "known orders" stage of the front end (known_order.hpp,
+// analyse_list_reads()): the list reads of each key, checked one by one
+// (check_read, own_appends_end), then against each other (analyse_key: every
+// list a prefix of the longest), and the longest one's runs of appends read
+// off as the key's chain of writers (chain_of).
 #include "engine/history/known_order.hpp"
 
 #include <algorithm>
@@ -12,38 +17,6 @@
 #include "engine/util/budget.hpp"
 
 namespace iso {
-
-std::string_view read_anomaly_name(ReadAnomaly kind) {
-  switch (kind) {
-    case ReadAnomaly::ThinAir: return "thin-air read";
-    case ReadAnomaly::Aborted: return "G1a";
-    case ReadAnomaly::Intermediate: return "G1b";
-    case ReadAnomaly::UnknownStatus: return "read of an unknown-status write";
-    case ReadAnomaly::NotMember: return "read of an excluded write";
-    case ReadAnomaly::FutureRead: return "future read";
-    case ReadAnomaly::DuplicateElements: return "duplicate elements";
-    case ReadAnomaly::IncompatibleOrder: return "incompatible order";
-    case ReadAnomaly::InterleavedAppends: return "G0";
-    case ReadAnomaly::PredicateMismatch: return "predicate mismatch";
-  }
-  return "?";
-}
-
-std::optional<PlumePattern> plume_pattern(ReadAnomaly kind) {
-  switch (kind) {
-    case ReadAnomaly::ThinAir: return PlumePattern{"TAP-a", "thin-air read"};
-    case ReadAnomaly::Aborted: return PlumePattern{"TAP-b", "aborted read"};
-    case ReadAnomaly::FutureRead: return PlumePattern{"TAP-c", "future read"};
-    case ReadAnomaly::Intermediate: return PlumePattern{"TAP-f", "intermediate read"};
-    default: return std::nullopt;
-  }
-}
-
-PlumePattern plume_pattern(IntViolation::Pattern pattern) {
-  return pattern == IntViolation::Pattern::NotMyLastWrite
-             ? PlumePattern{"TAP-e", "not-my-last-write"}
-             : PlumePattern{"TAP-d", "not-my-own-write"};
-}
 
 namespace {
 

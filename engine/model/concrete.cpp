@@ -1,7 +1,14 @@
+// concrete_instance() (concrete.hpp): the universe from the abstract
+// history's members, keys, values and read events, then the schema's base
+// relations bound one group at a time (InstanceBuilder: writes and session
+// order, read events, known orders, time orders, set-aside reads,
+// read-from, read values), the circuit's gates made in a fixed order.
 #include "engine/model/concrete.hpp"
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -30,14 +37,20 @@ std::vector<std::vector<Atom>> all_tuples(const Universe& u, const Type& t) {
   return out;
 }
 
-ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
+namespace {
+
+using Tuples = std::vector<std::vector<Atom>>;
+
+// The universe: T0 and the members (in AbstractHistory::txns order), the
+// keys, the values (and the unborn version when T0 writes one), and the
+// members' read events, named "T3.2" for the read at operation 2 of T3
+// (counted from 1). Sets read_of_atom.
+Universe make_universe(const AbstractHistory& h, std::vector<std::pair<TxnId, std::uint32_t>>& read_of_atom) {
   const History& hist = *h.history;
   std::vector<std::string> txn_names, key_names, value_names, read_names;
-  std::vector<std::pair<TxnId, std::uint32_t>> read_of_atom;
   for (TxnId t : h.txns) {
     txn_names.push_back(hist.txn(t).name);
     for (std::uint32_t i = 0; i < h.abs[t].reads.size(); ++i) {
-      // "T3.2": the read at operation 2 of T3 (counted from 1).
       read_names.push_back(fmt::format("{}.{}", hist.txn(t).name, h.abs[t].reads[i].op + 1));
       read_of_atom.emplace_back(t, i);
     }
@@ -46,181 +59,270 @@ ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
   for (ValueId v = 0; v < hist.values().size(); ++v) value_names.push_back(hist.value_text(v));
   // With predicate reads, T0's version of a key the initial state does not
   // write is the unborn one (abstract.hpp, kUnborn): a value of its own.
-  bool unborn = false;
-  for (const FinalWrite& w : h.abs[kInitTxn].writes) unborn = unborn || w.value == kUnborn;
-  if (unborn) value_names.push_back("(unborn)");
+  const auto& t0 = h.abs[kInitTxn].writes;
+  if (std::any_of(t0.begin(), t0.end(), [](const FinalWrite& w) { return w.value == kUnborn; }))
+    value_names.push_back("(unborn)");
+  return Universe({txn_names, key_names, value_names, read_names});
+}
 
-  ConcreteInstance inst{Universe({txn_names, key_names, value_names, read_names}),
-                        {}, {}, std::move(read_of_atom), {}, kTrue};
-  const Universe& u = inst.universe;
-  const std::uint32_t n = u.size();
-  inst.txn_of_atom = h.txns;
-  inst.atom_of_txn.assign(hist.num_txns(), UINT32_MAX);
-  for (std::uint32_t i = 0; i < h.txns.size(); ++i) inst.atom_of_txn[h.txns[i]] = u.atom(kTxn, i);
-  auto T = [&](TxnId t) { return inst.atom_of_txn[t]; };
-  auto K = [&](KeyId k) { return u.atom(kObj, k); };
-  auto V = [&](ValueId v) {
-    return u.atom(kVal, v == kUnborn ? static_cast<std::uint32_t>(hist.values().size()) : v);
-  };
+// Binds the schema's relations one group at a time; each method's comment
+// says which relations it binds.
+class InstanceBuilder {
+ public:
+  InstanceBuilder(const AbstractHistory& h, Circuit& c, ConcreteInstance& inst)
+      : h_(h), hist_(*h.history), c_(c), inst_(inst), u_(inst.universe), s_(history_schema()),
+        n_(u_.size()), first_read_(u_.first(kRead)) {
+    inst_.txn_of_atom = h.txns;
+    inst_.atom_of_txn.assign(hist_.num_txns(), UINT32_MAX);
+    for (std::uint32_t i = 0; i < h.txns.size(); ++i) inst_.atom_of_txn[h.txns[i]] = u_.atom(kTxn, i);
+    // A predicate write's guarded write of a key (abstract.hpp, GuardedWrite)
+    // is in `writes` exactly when its truth, a free input, holds.
+    guard_.resize(h.guarded.size());
+    for (BLit& g : guard_) g = c.input();
+  }
+  void bind_writes_and_session_order();
+  void bind_read_events();
+  void bind_known_orders();
+  void bind_time_orders();
+  void bind_set_aside();
+  void bind_read_from();
+  void bind_read_values();
+  void finish();
 
-  const HistorySchema& s = history_schema();
-  std::vector<std::vector<Atom>> reads, so, rtxn, rkey, rval, po, rf_certain, rf_upper;
-  Atom first_read = u.first(kRead);
-  // A predicate write's guarded write of a key (abstract.hpp, GuardedWrite)
-  // is in `writes` exactly when its truth, a free input, holds.
-  std::vector<BLit> guard(h.guarded.size());
-  for (BLit& g : guard) g = c.input();
+ private:
+  Atom T(TxnId t) const { return inst_.atom_of_txn[t]; }
+  Atom K(KeyId k) const { return u_.atom(kObj, k); }
+  Atom V(ValueId v) const {
+    return u_.atom(kVal, v == kUnborn ? static_cast<std::uint32_t>(hist_.values().size()) : v);
+  }
+  Atom R(std::uint32_t i) const { return first_read_ + i; }  // the i-th read event
+  const ExternalRead& read(std::uint32_t i) const {
+    const auto [t, j] = inst_.read_of_atom[i];
+    return h_.abs[t].reads[j];
+  }
+  std::span<const TxnId> candidates(std::uint32_t i) const {
+    const auto [t, j] = inst_.read_of_atom[i];
+    return h_.candidates[t][j];
+  }
+  void bind_order(const RelationPtr& r, History::Event ea, History::Event eb);
+  void bind_guard_truths();
+
+  const AbstractHistory& h_;
+  const History& hist_;
+  Circuit& c_;
+  ConcreteInstance& inst_;
+  const Universe& u_;
+  const HistorySchema& s_;
+  const std::uint32_t n_;
+  const Atom first_read_;
+  std::vector<BLit> guard_;
+  // Built by bind_read_from(), bound by finish() (bind_read_values reads
+  // rf): the circuit's gates are made in the order they always were.
+  std::optional<BoolMatrix> rf_;
+  std::vector<BLit> wf_;
+  std::vector<std::pair<Index, BLit>> wrx_, iwrx_;
+};
+
+// writes (a guarded write under its truth), so (the closed session order:
+// session_order.hpp), t0.
+void InstanceBuilder::bind_writes_and_session_order() {
   std::vector<std::pair<Index, BLit>> write_cells;
-  for (TxnId t : h.txns) {
-    for (const auto& w : h.abs[t].writes)
-      write_cells.emplace_back(tuple_index(n, {T(t), K(w.key), V(w.value)}),
-                               w.guard == kNoGuard ? kTrue : guard[w.guard]);
-    for (TxnId b : h.so[t]) so.push_back({T(t), T(b)});
+  Tuples so;
+  for (TxnId t : h_.txns) {
+    for (const auto& w : h_.abs[t].writes)
+      write_cells.emplace_back(tuple_index(n_, {T(t), K(w.key), V(w.value)}),
+                               w.guard == kNoGuard ? kTrue : guard_[w.guard]);
+    for (TxnId b : h_.so.after(t)) so.push_back({T(t), T(b)});
   }
-  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
-    const auto [t, j] = inst.read_of_atom[i];
-    const ExternalRead& r = h.abs[t].reads[j];
-    const Atom a = first_read + i;
-    // An invisible predicate read returns the value of whichever candidate
-    // it reads from: bound with the read-from below.
-    if (r.value != kInvisible) {
-      reads.push_back({T(t), K(r.key), V(r.value)});
-      rval.push_back({a, V(r.value)});
-    }
-    rtxn.push_back({a, T(t)});
-    rkey.push_back({a, K(r.key)});
-    const auto& cands = h.candidates[t][j];
-    if (cands.size() == 1) rf_certain.push_back({T(cands[0]), a});
-    for (TxnId w : cands) rf_upper.push_back({T(w), a});
-    // Program order: the earlier reads of the same transaction. Its read
-    // atoms are contiguous. The read events of one predicate read (or
-    // write) are one operation's: none precedes another.
-    for (std::uint32_t e = i; e-- > 0 && inst.read_of_atom[e].first == t;) {
-      const ExternalRead& other = h.abs[t].reads[inst.read_of_atom[e].second];
-      if (other.op < r.op) po.push_back({first_read + e, a});
-      else if (other.op > r.op) po.push_back({a, first_read + e});
+  inst_.bindings.bind(s_.writes, make_matrix(c_, 3, std::move(write_cells)));
+  inst_.bindings.bind(s_.so, constant_matrix(n_, 2, so));
+  inst_.bindings.bind(s_.t0, constant_matrix(n_, 1, {{T(kInitTxn)}}));
+}
+
+// rtxn, rkey, po: each read event's transaction and key, and program order
+// among the read events of one transaction (its read atoms are contiguous;
+// the read events of one predicate read or write are one operation's: none
+// precedes another).
+void InstanceBuilder::bind_read_events() {
+  Tuples rtxn, rkey, po;
+  for (std::uint32_t i = 0; i < inst_.read_of_atom.size(); ++i) {
+    const TxnId t = inst_.read_of_atom[i].first;
+    const ExternalRead& r = read(i);
+    rtxn.push_back({R(i), T(t)});
+    rkey.push_back({R(i), K(r.key)});
+    for (std::uint32_t e = i; e-- > 0 && inst_.read_of_atom[e].first == t;) {
+      const ExternalRead& other = read(e);
+      if (other.op < r.op) po.push_back({R(e), R(i)});
+      else if (other.op > r.op) po.push_back({R(i), R(e)});
     }
   }
-  inst.bindings.bind(s.writes, make_matrix(c, 3, std::move(write_cells)));
-  inst.bindings.bind(s.so, constant_matrix(n, 2, so));
-  inst.bindings.bind(s.t0, constant_matrix(n, 1, {{T(kInitTxn)}}));
-  inst.bindings.bind(s.rtxn, constant_matrix(n, 2, rtxn));
-  inst.bindings.bind(s.rkey, constant_matrix(n, 2, rkey));
-  inst.bindings.bind(s.po, constant_matrix(n, 2, po));
-  // Known version orders, transitively closed: each writer of a chain
-  // precedes the later ones and every other writer of the key.
-  std::vector<std::vector<Atom>> vo;
-  for (const KnownOrder& ko : h.known_orders) {
-    if (ko.condition != kNoTxn && !h.member[ko.condition]) continue;
+  inst_.bindings.bind(s_.rtxn, constant_matrix(n_, 2, rtxn));
+  inst_.bindings.bind(s_.rkey, constant_matrix(n_, 2, rkey));
+  inst_.bindings.bind(s_.po, constant_matrix(n_, 2, po));
+}
+
+// vo: known version orders, transitively closed: each writer of a chain
+// precedes the later ones and every other writer of the key.
+void InstanceBuilder::bind_known_orders() {
+  Tuples vo;
+  for (const KnownOrder& ko : h_.known_orders) {
+    if (ko.condition != kNoTxn && !h_.member[ko.condition]) continue;
     std::vector<TxnId> after(ko.chain.begin(), ko.chain.end());
-    for (TxnId t : h.txns)
-      if (t != kInitTxn && h.writes(t, ko.key) && !ko.places(t)) after.push_back(t);
+    for (TxnId t : h_.txns)
+      if (t != kInitTxn && h_.writes(t, ko.key) && !ko.places(t)) after.push_back(t);
     for (std::size_t i = 0; i < ko.chain.size(); ++i)
       for (std::size_t j = i + 1; j < after.size(); ++j)
         vo.push_back({K(ko.key), T(ko.chain[i]), T(after[j])});
   }
-  inst.bindings.bind(s.vo, constant_matrix(n, 3, vo));
-  // Real-time orders between members, from the history's timestamps.
+  inst_.bindings.bind(s_.vo, constant_matrix(n_, 3, vo));
+}
+
+void InstanceBuilder::bind_order(const RelationPtr& r, History::Event ea, History::Event eb) {
+  Tuples tuples;
+  for (TxnId a : h_.txns)
+    for (TxnId b : h_.txns)
+      if (hist_.time_before(a, ea, b, eb)) tuples.push_back({T(a), T(b)});
+  inst_.bindings.bind(r, constant_matrix(n_, 2, tuples));
+}
+
+// The time orders between members (the front end's real-time and timestamp
+// orders, functions of the History: docs/design.md §4.1): rt, rt_cc, rt_bc
+// from the clients' timestamps (History::time_before); ts_vis and ts_ar from
+// the database's (Chronos). A member without them is in none (decide()
+// refuses such histories for the levels that mention ts_vis and ts_ar).
+void InstanceBuilder::bind_time_orders() {
   using Event = History::Event;
-  auto bind_time = [&](const RelationPtr& r, Event ea, Event eb) {
-    std::vector<std::vector<Atom>> tuples;
-    for (TxnId a : h.txns)
-      for (TxnId b : h.txns)
-        if (h.history->time_before(a, ea, b, eb)) tuples.push_back({T(a), T(b)});
-    inst.bindings.bind(r, constant_matrix(n, 2, tuples));
-  };
-  bind_time(s.rt, Event::Commit, Event::Begin);
-  bind_time(s.rt_cc, Event::Commit, Event::Commit);
-  bind_time(s.rt_bc, Event::Begin, Event::Commit);
-  // The database's timestamps (Chronos): its snapshots and commit order.
-  // A member without them is in neither (decide() refuses such histories
-  // for the levels that mention these).
-  std::vector<std::vector<Atom>> ts_vis, ts_ar;
-  for (TxnId a : h.txns)
-    for (TxnId b : h.txns) {
-      if (ts_visible(hist, a, b)) ts_vis.push_back({T(a), T(b)});
-      if (ts_commit_before(hist, a, b)) ts_ar.push_back({T(a), T(b)});
+  bind_order(s_.rt, Event::Commit, Event::Begin);
+  bind_order(s_.rt_cc, Event::Commit, Event::Commit);
+  bind_order(s_.rt_bc, Event::Begin, Event::Commit);
+  Tuples ts_vis, ts_ar;
+  for (TxnId a : h_.txns)
+    for (TxnId b : h_.txns) {
+      if (ts_visible(hist_, a, b)) ts_vis.push_back({T(a), T(b)});
+      if (ts_commit_before(hist_, a, b)) ts_ar.push_back({T(a), T(b)});
     }
-  inst.bindings.bind(s.ts_vis, constant_matrix(n, 2, ts_vis));
-  inst.bindings.bind(s.ts_ar, constant_matrix(n, 2, ts_ar));
-  // Aborted and intermediate reads the options set aside (a level that
-  // permits them): a read of a write that never became a committed version
-  // (a write of unknown status counts as aborted in this choice of members).
-  std::vector<std::vector<Atom>> abr, irr;
-  for (const UnjustifiedRead& r : h.set_aside) {
-    if (r.txn >= inst.atom_of_txn.size() || inst.atom_of_txn[r.txn] == UINT32_MAX) continue;
-    const Op& op = hist.txn(r.txn).ops[r.op];
-    std::vector<Atom> tuple{T(r.txn), K(op.key), V(op.value)};
-    (r.kind == ReadAnomaly::Intermediate ? irr : abr).push_back(std::move(tuple));
+  inst_.bindings.bind(s_.ts_vis, constant_matrix(n_, 2, ts_vis));
+  inst_.bindings.bind(s_.ts_ar, constant_matrix(n_, 2, ts_ar));
+}
+
+// abr, irr: the aborted and intermediate reads the options set aside (a
+// level that permits them): a read of a write that never became a committed
+// version (a write of unknown status counts as aborted in this choice of
+// members).
+void InstanceBuilder::bind_set_aside() {
+  Tuples abr, irr;
+  for (const UnjustifiedRead& r : h_.set_aside) {
+    if (r.txn >= inst_.atom_of_txn.size() || inst_.atom_of_txn[r.txn] == UINT32_MAX) continue;
+    const Op& op = hist_.txn(r.txn).ops[r.op];
+    (r.kind == ReadAnomaly::Intermediate ? irr : abr).push_back({T(r.txn), K(op.key), V(op.value)});
   }
-  inst.bindings.bind(s.abr, constant_matrix(n, 3, abr));
-  inst.bindings.bind(s.irr, constant_matrix(n, 3, irr));
-  // Read-from per read event: exactly one writer for each read with several
-  // candidates; wrx is its projection on transactions.
-  BoolMatrix rf = variable_matrix(c, n, 2, rf_certain, rf_upper);
-  std::vector<BLit> wf;
-  std::vector<std::pair<Index, BLit>> wrx, iwrx;
-  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
-    const auto [t, j] = inst.read_of_atom[i];
-    const KeyId key = h.abs[t].reads[j].key;
-    const auto& cands = h.candidates[t][j];
+  inst_.bindings.bind(s_.abr, constant_matrix(n_, 3, abr));
+  inst_.bindings.bind(s_.irr, constant_matrix(n_, 3, irr));
+}
+
+// rf, wrx, iwrx and the wellformedness constraint: exactly one writer for
+// each read with several candidates (certain for a read with one); wrx is
+// rf projected on transactions, iwrx its item reads'; a guarded write is
+// read only if it happened.
+void InstanceBuilder::bind_read_from() {
+  Tuples rf_certain, rf_upper;
+  for (std::uint32_t i = 0; i < inst_.read_of_atom.size(); ++i) {
+    const auto cands = candidates(i);
+    if (cands.size() == 1) rf_certain.push_back({T(cands[0]), R(i)});
+    for (TxnId w : cands) rf_upper.push_back({T(w), R(i)});
+  }
+  rf_ = variable_matrix(c_, n_, 2, rf_certain, rf_upper);
+  for (std::uint32_t i = 0; i < inst_.read_of_atom.size(); ++i) {
+    const TxnId t = inst_.read_of_atom[i].first;
+    const ExternalRead& r = read(i);
+    const auto cands = candidates(i);
     std::vector<BLit> lits;
     for (TxnId w : cands) {
-      lits.push_back(rf.at(tuple_index(n, {T(w), first_read + i})));
-      wrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
-      if (item_read(h.abs[t].reads[j]))
-        iwrx.emplace_back(tuple_index(n, {T(w), K(key), T(t)}), lits.back());
+      lits.push_back(rf_->at(tuple_index(n_, {T(w), R(i)})));
+      wrx_.emplace_back(tuple_index(n_, {T(w), K(r.key), T(t)}), lits.back());
+      if (item_read(r)) iwrx_.emplace_back(tuple_index(n_, {T(w), K(r.key), T(t)}), lits.back());
     }
-    // A guarded write is read only if it happened.
     for (std::size_t q = 0; q < cands.size(); ++q)
-      if (const std::uint32_t g = h.guard_of(cands[q], key); g != kNoGuard)
-        wf.push_back(c.implies(lits[q], guard[g]));
+      if (const std::uint32_t g = h_.guard_of(cands[q], r.key); g != kNoGuard)
+        wf_.push_back(c_.implies(lits[q], guard_[g]));
     if (cands.size() < 2) continue;
-    wf.push_back(c.or_(lits));
-    wf.push_back(c.at_most_one(lits));
+    wf_.push_back(c_.or_(lits));
+    wf_.push_back(c_.at_most_one(lits));
   }
-  // A guarded write happens exactly when its predicate write's read of the
-  // key saw a version that satisfies the predicate (Vbox's truth
-  // constraints); a later read of the key in the transaction may say which.
+  bind_guard_truths();
+}
+
+// A guarded write happens exactly when its predicate write's read of the
+// key saw a version that satisfies the predicate (Vbox's truth
+// constraints); a later read of the key in the transaction may say which.
+void InstanceBuilder::bind_guard_truths() {
   std::map<std::pair<TxnId, std::uint32_t>, std::uint32_t> atom_of_read;
-  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) atom_of_read[inst.read_of_atom[i]] = i;
-  for (std::uint32_t g = 0; g < h.guarded.size(); ++g) {
-    const GuardedWrite& gw = h.guarded[g];
+  for (std::uint32_t i = 0; i < inst_.read_of_atom.size(); ++i) atom_of_read[inst_.read_of_atom[i]] = i;
+  for (std::uint32_t g = 0; g < h_.guarded.size(); ++g) {
+    const GuardedWrite& gw = h_.guarded[g];
     const std::uint32_t e = atom_of_read.at({gw.txn, gw.read});
-    for (TxnId w : h.candidates[gw.txn][gw.read]) {
+    for (TxnId w : h_.candidates[gw.txn][gw.read]) {
       const bool holds = std::binary_search(gw.satisfying.begin(), gw.satisfying.end(), w);
-      wf.push_back(c.implies(rf.at(tuple_index(n, {T(w), first_read + e})), holds ? guard[g] : !guard[g]));
+      wf_.push_back(c_.implies(rf_->at(tuple_index(n_, {T(w), R(e)})), holds ? guard_[g] : !guard_[g]));
     }
   }
-  for (const auto& [g, happened] : h.forced_guards) wf.push_back(happened ? guard[g] : !guard[g]);
-  // reads and rval: constant for the reads that returned a value; for an
-  // invisible one, the value of the writer it reads from.
+  for (const auto& [g, happened] : h_.forced_guards) wf_.push_back(happened ? guard_[g] : !guard_[g]);
+}
+
+// reads and rval: constant for the reads that returned a value; for an
+// invisible one, the value of the writer it reads from.
+void InstanceBuilder::bind_read_values() {
   std::map<Index, std::vector<BLit>> read_cells, rval_cells;
-  for (const auto& tuple : reads) read_cells[tuple_index(n, tuple)].push_back(kTrue);
-  for (const auto& tuple : rval) rval_cells[tuple_index(n, tuple)].push_back(kTrue);
-  for (std::uint32_t i = 0; i < inst.read_of_atom.size(); ++i) {
-    const auto [t, j] = inst.read_of_atom[i];
-    const ExternalRead& r = h.abs[t].reads[j];
+  for (std::uint32_t i = 0; i < inst_.read_of_atom.size(); ++i) {
+    const ExternalRead& r = read(i);
+    if (r.value == kInvisible) continue;
+    read_cells[tuple_index(n_, {T(inst_.read_of_atom[i].first), K(r.key), V(r.value)})].push_back(kTrue);
+    rval_cells[tuple_index(n_, {R(i), V(r.value)})].push_back(kTrue);
+  }
+  for (std::uint32_t i = 0; i < inst_.read_of_atom.size(); ++i) {
+    const TxnId t = inst_.read_of_atom[i].first;
+    const ExternalRead& r = read(i);
     if (r.value != kInvisible) continue;
-    for (TxnId w : h.candidates[t][j]) {
-      const auto fw = std::find_if(h.abs[w].writes.begin(), h.abs[w].writes.end(),
+    for (TxnId w : candidates(i)) {
+      const auto fw = std::find_if(h_.abs[w].writes.begin(), h_.abs[w].writes.end(),
                                    [&](const FinalWrite& x) { return x.key == r.key; });
-      const BLit chosen = rf.at(tuple_index(n, {T(w), first_read + i}));
-      read_cells[tuple_index(n, {T(t), K(r.key), V(fw->value)})].push_back(chosen);
-      rval_cells[tuple_index(n, {first_read + i, V(fw->value)})].push_back(chosen);
+      const BLit chosen = rf_->at(tuple_index(n_, {T(w), R(i)}));
+      read_cells[tuple_index(n_, {T(t), K(r.key), V(fw->value)})].push_back(chosen);
+      rval_cells[tuple_index(n_, {R(i), V(fw->value)})].push_back(chosen);
     }
   }
   auto cells_of = [&](std::map<Index, std::vector<BLit>>& m) {
     std::vector<std::pair<Index, BLit>> cells;
-    for (auto& [idx, lits] : m) cells.emplace_back(idx, c.or_(lits));
+    for (auto& [idx, lits] : m) cells.emplace_back(idx, c_.or_(lits));
     return cells;
   };
-  inst.bindings.bind(s.reads, make_matrix(c, 3, cells_of(read_cells)));
-  inst.bindings.bind(s.rval, make_matrix(c, 2, cells_of(rval_cells)));
-  inst.bindings.bind(s.rf, std::move(rf));
-  inst.bindings.bind(s.wrx, make_matrix(c, 3, std::move(wrx)));
-  inst.bindings.bind(s.iwrx, make_matrix(c, 3, std::move(iwrx)));
-  inst.wellformed = c.and_(wf);
+  inst_.bindings.bind(s_.reads, make_matrix(c_, 3, cells_of(read_cells)));
+  inst_.bindings.bind(s_.rval, make_matrix(c_, 2, cells_of(rval_cells)));
+}
+
+// rf, wrx, iwrx and the wellformedness constraint bind_read_from() built.
+void InstanceBuilder::finish() {
+  inst_.bindings.bind(s_.rf, std::move(*rf_));
+  inst_.bindings.bind(s_.wrx, make_matrix(c_, 3, std::move(wrx_)));
+  inst_.bindings.bind(s_.iwrx, make_matrix(c_, 3, std::move(iwrx_)));
+  inst_.wellformed = c_.and_(wf_);
+}
+
+}  // namespace
+
+ConcreteInstance concrete_instance(const AbstractHistory& h, Circuit& c) {
+  std::vector<std::pair<TxnId, std::uint32_t>> read_of_atom;
+  Universe universe = make_universe(h, read_of_atom);
+  ConcreteInstance inst{std::move(universe), {}, {}, std::move(read_of_atom), {}, kTrue};
+  InstanceBuilder b(h, c, inst);
+  b.bind_writes_and_session_order();
+  b.bind_read_events();
+  b.bind_known_orders();
+  b.bind_time_orders();
+  b.bind_set_aside();
+  b.bind_read_from();
+  b.bind_read_values();
+  b.finish();
   return inst;
 }
 

@@ -23,7 +23,6 @@ AbstractHistory check_abstraction(const History& h, bool predicate_reads) {
   for (TxnId t = 0; t < h.num_txns(); ++t)
     member[t] = t == kInitTxn || h.txn(t).status != TxnStatus::Aborted;
   AbstractOptions aopt;
-  aopt.transitive_so = false;  // the graphs hold consecutive session edges only
   aopt.unknown_members_maybe = true;
   aopt.predicate_reads = predicate_reads;
   return abstract_history(h, std::move(member), aopt);

@@ -234,20 +234,7 @@ class CommitOrderSearch {
   // Plume's TAP-h/i: a read event α of x from t1 after a read event β of
   // another key from t2 ≠ t1, t2 writing x, needs t2 before t1 (RC without
   // the same-key case).
-  bool monotonic_at(int t3) const {
-    const auto& rs = m_.reads[t3];
-    for (std::size_t a = 0; a < rs.size(); ++a) {
-      const int t1 = wr_[t3][a];
-      for (std::size_t b = 0; b < rs.size(); ++b) {
-        const int t2 = wr_[t3][b];
-        if (rs[b].key != rs[a].key && rs[b].op < rs[a].op && t2 != t1 &&
-            m_.W(t2, rs[a].key) && !before(t2, t1)) {
-          return false;
-        }
-      }
-    }
-    return true;
-  }
+  bool monotonic_at(int t3) const { return earlier_writers_precede(t3, /*other_keys_only=*/true); }
 
   // Plume's TAP-k/l: a read event α of x from t1, and another writer t2 of x
   // that precedes t3 in its session or that a later read event of another
@@ -271,15 +258,17 @@ class CommitOrderSearch {
 
   // RC: a read event α of x from t1 after a read event β (of any key) from
   // t2, t2 ≠ t1 writing x, needs t2 before t1.
-  bool rc_at(int t3) const {
+  bool rc_at(int t3) const { return earlier_writers_precede(t3, /*other_keys_only=*/false); }
+
+  // RC's rule, or with `other_keys_only` TAP-h/i's (β of another key).
+  bool earlier_writers_precede(int t3, bool other_keys_only) const {
     const auto& rs = m_.reads[t3];
     for (std::size_t a = 0; a < rs.size(); ++a) {
       const int t1 = wr_[t3][a];
       for (std::size_t b = 0; b < rs.size(); ++b) {
         const int t2 = wr_[t3][b];
-        if (rs[b].op < rs[a].op && t2 != t1 && m_.W(t2, rs[a].key) && !before(t2, t1)) {
-          return false;
-        }
+        if (other_keys_only && rs[b].key == rs[a].key) continue;
+        if (rs[b].op < rs[a].op && t2 != t1 && m_.W(t2, rs[a].key) && !before(t2, t1)) return false;
       }
     }
     return true;
