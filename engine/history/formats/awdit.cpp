@@ -61,8 +61,7 @@ textin::InitOp parse_op(const std::string& source, std::string_view text, std::s
 
 ReadResult read_awdit(std::string_view text, const std::string& source,
                       const ReadOptions& options) {
-  ReadResult result;
-  result.format = Format::Awdit;
+  ReadResult result(Format::Awdit);
   History& h = result.history;
 
   // Transactions in file order; empty ones are not kept.

@@ -55,14 +55,14 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
-#include "engine/history/formats/json_sax.hpp"
+#include "engine/history/formats/json_reader.hpp"
 
 namespace iso {
 namespace {
 
-using jsonsax::compound;
-using jsonsax::JValue;
-using jsonsax::shown;
+using jsonin::compound;
+using jsonin::JValue;
+using jsonin::shown;
 
 enum class Ctx : std::uint8_t {
   Txns,   // [transaction, ...]
@@ -74,7 +74,7 @@ enum class Ctx : std::uint8_t {
   Skip,   // an ignored field's value
 };
 
-using Frame = jsonsax::Frame<Ctx>;
+using Frame = jsonin::Frame<Ctx>;
 
 // Known fields, as bits of Frame::seen.
 enum : unsigned { kTid = 1, kSid = 2, kSts = 4, kCts = 8, kOps = 16, kRtts = 32 };
@@ -122,7 +122,7 @@ Model model_of(const OpState& op) {
 }
 
 // "a write", "a list read", ... for messages.
-std::string_view describe(const OpState& op) {
+std::string_view what_op(const OpState& op) {
   switch (op.type) {
     case OpType::Write: return "a write";
     case OpType::Append: return "an append";
@@ -135,7 +135,7 @@ std::string clock_text(const DbTimestamp& t) {
   return fmt::format("{{\"p\": {}, \"l\": {}}}", t.physical, t.logical);
 }
 
-class ChronosReader final : public jsonsax::Reader<Ctx> {
+class ChronosReader final : public jsonin::Reader<Ctx> {
  public:
   ChronosReader(std::string_view text, const std::string& source, ReadResult& result,
                 const ReadOptions& options)
@@ -145,6 +145,7 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
         lines_(text),
         mode_(options.init),
         initial_value_(options.initial_value) {
+    initial::refuse_explicit(source, mode_, "Chronos JSON", "the file has no initial transaction");
     null_ = h_.intern_value(Value{});
     initial_ = initial_value_ ? h_.intern_value(Value{*initial_value_}) : null_;
     // With no initial state the empty list reads null, which no append
@@ -189,16 +190,15 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
  private:
   void on(JValue v) override {
     if (frames_.empty()) {
-      if (v.type != JValue::Type::Array)
-        fail(v.tok, "expected an array of transactions, got " + shown(v));
+      expect(v, JValue::Type::Array, "expected an array of transactions");
       push(Ctx::Txns, v);
       return;
     }
     switch (frames_.back().ctx) {
       case Ctx::Txns:
-        if (v.type != JValue::Type::Object)
-          fail(v.tok, "a transaction must be an object {\"tid\": ..., \"sid\": ..., \"sts\": "
-                      "..., \"cts\": ..., \"ops\": [...]}, got " + shown(v));
+        expect(v, JValue::Type::Object,
+               "a transaction must be an object {\"tid\": ..., \"sid\": ..., \"sts\": ..., "
+               "\"cts\": ..., \"ops\": [...]}");
         txn_.tid.clear();
         txn_.sid.clear();
         txn_.sts.reset();
@@ -210,9 +210,8 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
       case Ctx::Txn: txn_field(v); break;
       case Ctx::Clock: clock_field(v); break;
       case Ctx::Ops:
-        if (v.type != JValue::Type::Object)
-          fail(v.tok, "an operation must be an object {\"t\": ..., \"k\": ..., \"v\": ...}, got " +
-                          shown(v));
+        expect(v, JValue::Type::Object,
+               "an operation must be an object {\"t\": ..., \"k\": ..., \"v\": ...}");
         op_ = OpState{};
         op_.line = op_line(lines_.line(v.tok));
         push(Ctx::Op, v);
@@ -229,27 +228,23 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
 
   void on_key(std::size_t tok) override {
     Frame& f = frames_.back();
-    auto once = [&](unsigned bit) {
-      if (f.seen & bit) fail(tok, fmt::format("duplicate field {}", quote_string(f.key)));
-      f.seen |= bit;
-    };
     switch (f.ctx) {
       case Ctx::Txn:
-        if (f.key == "tid") once(kTid);
-        else if (f.key == "sid") once(kSid);
-        else if (f.key == "sts") once(kSts);
-        else if (f.key == "cts") once(kCts);
-        else if (f.key == "ops") once(kOps);
-        else if (f.key == "rtts") once(kRtts);
+        if (f.key == "tid") once(kTid, tok);
+        else if (f.key == "sid") once(kSid, tok);
+        else if (f.key == "sts") once(kSts, tok);
+        else if (f.key == "cts") once(kCts, tok);
+        else if (f.key == "ops") once(kOps, tok);
+        else if (f.key == "rtts") once(kRtts, tok);
         break;
       case Ctx::Clock:
-        if (f.key == "p") once(kP);
-        else if (f.key == "l") once(kL);
+        if (f.key == "p") once(kP, tok);
+        else if (f.key == "l") once(kL, tok);
         break;
       case Ctx::Op:
-        if (f.key == "t") once(kT);
-        else if (f.key == "k") once(kK);
-        else if (f.key == "v") once(kV);
+        if (f.key == "t") once(kT, tok);
+        else if (f.key == "k") once(kK, tok);
+        else if (f.key == "v") once(kV, tok);
         break;
       default: break;
     }
@@ -259,8 +254,8 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
     switch (f.ctx) {
       case Ctx::Txn: end_txn(f); break;
       case Ctx::Clock: {
-        if (!(f.seen & kP)) fail(f.start, "missing field \"p\" (the physical part)");
-        if (!(f.seen & kL)) fail(f.start, "missing field \"l\" (the logical part)");
+        require(f, kP, "\"p\" (the physical part)");
+        require(f, kL, "\"l\" (the logical part)");
         // frames_.back() is the transaction, its key "sts" or "cts".
         (frames_.back().key == "sts" ? txn_.sts : txn_.cts) = clock_;
         break;
@@ -290,8 +285,7 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
       clock_ = DbTimestamp{};
       push(Ctx::Clock, v);
     } else if (name == "ops") {
-      if (v.type != JValue::Type::Array)
-        fail(v.tok, "ops must be an array of operations, got " + shown(v));
+      expect(v, JValue::Type::Array, "ops must be an array of operations");
       push(Ctx::Ops, v);
     } else if (compound(v)) {
       push(Ctx::Skip, v);  // "rtts" or an unknown field
@@ -329,9 +323,8 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
   }
 
   OpType op_type(const JValue& v) const {
-    if (v.type != JValue::Type::String)
-      fail(v.tok, "the operation type t must be a string (\"w\", \"r\", \"a\", ...), got " +
-                      shown(v));
+    expect(v, JValue::Type::String,
+           "the operation type t must be a string (\"w\", \"r\", \"a\", ...)");
     std::string lower;
     if (v.s.size() <= 6)
       for (char c : v.s) lower += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -369,7 +362,7 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
       case JValue::Type::Negative: n = v.negative; break;
       case JValue::Type::Float:
         // Digits only: an integer beyond 64 bits, which nlohmann reads as a float.
-        if (v.s.find_first_of(".eE") == std::string::npos) out_of_range(v, what, v.s);
+        if (jsonin::integer_beyond_64_bits(v)) out_of_range(v, what, v.s);
         fail(v.tok, fmt::format("{} must be {}, got {}", what, expected, shown(v)));
       case JValue::Type::String: {
         const char* end = v.s.data() + v.s.size();
@@ -408,8 +401,8 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
   }
 
   void end_op(const Frame& f) {
-    if (!(f.seen & kT)) fail(f.start, "missing field \"t\" (the operation type)");
-    if (!(f.seen & kK)) fail(f.start, "missing field \"k\" (the key)");
+    require(f, kT, "\"t\" (the operation type)");
+    require(f, kK, "\"k\" (the key)");
     if (op_.v == VKind::List) op_.last = txn_.elements.size();
     if (op_.type == OpType::Write && op_.v == VKind::List)
       fail(op_.v_tok, "a write's v must be an integer or null, got a list", ".v");
@@ -425,11 +418,11 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
       if (model_ == Model::Unknown) {
         model_ = m;
         model_tok_ = f.start;
-        model_op_ = describe(op_);
+        model_op_ = what_op(op_);
       } else if (m != model_) {
         fail(f.start, fmt::format("{} in a {} history (the operation at {} is {}); a Chronos "
                                   "history is all key-value or all list-append",
-                                  describe(op_), model_name(model_), token_position(model_tok_),
+                                  what_op(op_), model_name(model_), token_position(model_tok_),
                                   model_op_));
       }
     }
@@ -437,11 +430,11 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
   }
 
   void end_txn(const Frame& f) {
-    if (!(f.seen & kTid)) fail(f.start, "missing field \"tid\" (the transaction id)");
-    if (!(f.seen & kSid)) fail(f.start, "missing field \"sid\" (the session id)");
-    if (!(f.seen & kSts)) fail(f.start, "missing field \"sts\" (the start timestamp)");
-    if (!(f.seen & kCts)) fail(f.start, "missing field \"cts\" (the commit timestamp)");
-    if (!(f.seen & kOps)) fail(f.start, "missing field \"ops\" (the operations)");
+    require(f, kTid, "\"tid\" (the transaction id)");
+    require(f, kSid, "\"sid\" (the session id)");
+    require(f, kSts, "\"sts\" (the start timestamp)");
+    require(f, kCts, "\"cts\" (the commit timestamp)");
+    require(f, kOps, "\"ops\" (the operations)");
     if (*txn_.sts > *txn_.cts)
       fail(f.start, fmt::format("transaction {}: its start timestamp sts {} is after its commit "
                                 "timestamp cts {}",
@@ -482,7 +475,7 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
 
   ReadResult& result_;
   History& h_;
-  TokenScanner lines_;  // the line of each operation
+  jsonin::TokenScanner lines_;  // the line of each operation
   InitMode mode_;
   std::optional<std::int64_t> initial_value_;
   ValueId null_ = 0, initial_ = 0;
@@ -505,11 +498,8 @@ class ChronosReader final : public jsonsax::Reader<Ctx> {
 
 ReadResult read_chronos(std::string_view text, const std::string& source,
                         const ReadOptions& options) {
-  initial::refuse_explicit(source, options.init, "Chronos JSON",
-                           "the file has no initial transaction");
-  ReadResult result;
-  result.format = Format::Chronos;
-  ChronosReader reader(text, source, result, options);
+  ReadResult result(Format::Chronos);
+  ChronosReader reader(text, source, result, options);  // refuses --init explicit
   reader.parse();
   reader.finish();
   return result;

@@ -107,17 +107,153 @@ std::string shown(const std::string& s) {
   return quote_string(s.substr(0, cut) + "...");
 }
 
+// One event of a transaction, kept until the transaction's status (after
+// its events) is known.
+struct Event {
+  bool write;
+  std::uint64_t variable;
+  std::uint64_t value;
+  bool success;
+};
+
+// The counts the notes report.
+struct Counts {
+  std::size_t txns = 0, aborted = 0, failed_committed = 0, failed_aborted = 0;
+  std::size_t writes_of_zero = 0;
+};
+
+// Reads the sessions of a history.bincode after its header.
+class SessionsReader {
+ public:
+  SessionsReader(History& h, ByteCursor& in, std::size_t size)
+      : h_(h),
+        in_(in),
+        zero_(h.intern_value(Value{std::int64_t{0}})),
+        // A dense table entry costs 4 bytes, an event 18: tables up to the
+        // number of events the file can hold stay within the size of the
+        // file.
+        key_ids_(size / kEventBytes + 1024),
+        value_ids_(size / kEventBytes + 1024) {}
+
+  const Counts& counts() const { return n_; }
+
+  void session(std::uint64_t s) {
+    const SessionId session = h_.add_session();
+    const std::size_t at = in_.offset();
+    std::uint64_t n_txns = in_.u64_le(fmt::format("the transaction count of session {}", s));
+    in_.check_count(n_txns, kMinTxnBytes, at, fmt::format("session {} transaction", s));
+    for (std::uint64_t t = 0; t < n_txns; ++t) transaction(session, s, t);
+  }
+
+ private:
+  void transaction(SessionId session, std::uint64_t s, std::uint64_t t) {
+    const std::string name = fmt::format("T{}.{}", s, t);
+    read_events(name);
+    // The messages that name the transaction are formatted only when they
+    // are needed: millions of transactions are read.
+    if (in_.remaining() < 1 || in_.peek_u8() > 1)
+      in_.bool_byte(fmt::format("the success flag of {}", name));  // fails
+    const bool committed = in_.bool_byte("a success flag");
+    TxnId txn = h_.add_txn(session, name, committed ? TxnStatus::Committed : TxnStatus::Aborted);
+    ++n_.txns;
+    if (!committed) ++n_.aborted;
+    add_events(txn, committed);
+  }
+
+  // The events of transaction `name`, into events_.
+  void read_events(const std::string& name) {
+    const std::size_t at = in_.offset();
+    if (in_.remaining() < 8) in_.need(8, fmt::format("the event count of {}", name));
+    std::uint64_t n_events = in_.u64_le("an event count");
+    if (n_events > in_.remaining() / kEventBytes)
+      in_.check_count(n_events, kEventBytes, at, fmt::format("{} event", name));
+    events_.clear();
+    events_.reserve(static_cast<std::size_t>(n_events));
+    // check_count guarantees the bytes of every event: only the bool fields
+    // can be malformed, and their messages are built only then.
+    auto read_bool = [&](std::uint64_t e, const char* field) {
+      std::size_t byte_at = in_.offset();
+      std::uint8_t b = in_.u8(field);
+      if (b > 1)
+        in_.fail_at(byte_at, fmt::format("expected the {} of event {} of {} (a bool, 0 or 1), "
+                                         "found {}",
+                                         field, e, name, b));
+      return b == 1;
+    };
+    for (std::uint64_t e = 0; e < n_events; ++e) {
+      Event ev{};
+      ev.write = read_bool(e, "kind");
+      ev.variable = in_.u64_le("a variable");
+      ev.value = in_.u64_le("a value");
+      ev.success = read_bool(e, "success flag");
+      events_.push_back(ev);
+    }
+  }
+
+  void add_events(TxnId txn, bool committed) {
+    h_.txn(txn).ops.reserve(events_.size());
+    for (const Event& ev : events_) {
+      if (!ev.success) {
+        ++(committed ? n_.failed_committed : n_.failed_aborted);
+        continue;
+      }
+      KeyId k = key_of(ev.variable);
+      ValueId v = value_of(ev.value);
+      if (ev.write) {
+        if (v == zero_) ++n_.writes_of_zero;
+        h_.add_write(txn, k, v);
+      } else {
+        h_.add_read(txn, k, v);
+      }
+    }
+  }
+
+  KeyId key_of(std::uint64_t variable) {
+    return key_ids_.get(variable, [&](std::uint64_t v) {
+      return h_.intern_key(std::to_string(v), /*integer=*/true);
+    });
+  }
+  // Values are Rust u64: all of them are values, those above 2^63 - 1
+  // BigUnsigned (history.hpp).
+  ValueId value_of(std::uint64_t value) {
+    return value_ids_.get(value, [&](std::uint64_t v) { return h_.intern_value(unsigned_value(v)); });
+  }
+
+  History& h_;
+  ByteCursor& in_;
+  const ValueId zero_;
+  NumberIds key_ids_, value_ids_;
+  std::vector<Event> events_;  // of the transaction being read
+  Counts n_;
+};
+
+std::string plural_s(std::size_t n) { return n == 1 ? "" : "s"; }
+
+// The notes on the operations dropped and the writes of 0.
+void add_notes(ReadResult& result, const Counts& n) {
+  if (n.failed_committed > 0)
+    result.notes.push_back(fmt::format(
+        "{} operation{} marked failed inside committed transactions did not take effect and "
+        "{} dropped",
+        n.failed_committed, plural_s(n.failed_committed), n.failed_committed == 1 ? "was" : "were"));
+  if (n.failed_aborted > 0)
+    result.notes.push_back(fmt::format(
+        "{} operation{} marked failed inside aborted transactions {} dropped", n.failed_aborted,
+        plural_s(n.failed_aborted), n.failed_aborted == 1 ? "was" : "were"));
+  if (n.writes_of_zero > 0)
+    result.notes.push_back(fmt::format(
+        "{} write{} the value 0, which is also the initial value of every variable",
+        n.writes_of_zero, n.writes_of_zero == 1 ? " writes" : "s write"));
+}
+
 }  // namespace
 
 ReadResult read_dbcop(std::string_view bytes, const std::string& source,
                       const ReadOptions& options) {
   initial::refuse_explicit(source, options.init, "dbcop histories",
                            "they have no initial transaction");
-  ReadResult result;
-  result.format = Format::Dbcop;
-  History& h = result.history;
+  ReadResult result(Format::Dbcop);
   ByteCursor in(bytes, source);
-
   static constexpr const char* kHeader[] = {"the history id", "the node count",
                                             "the variable count", "the transaction count",
                                             "the event count"};
@@ -125,117 +261,21 @@ ReadResult read_dbcop(std::string_view bytes, const std::string& source,
   std::string info = read_string(in, "the database name");
   std::string start = read_string(in, "the start time");
   std::string end = read_string(in, "the end time");
-
   std::size_t at = in.offset();
   std::uint64_t n_sessions = in.u64_le("the session count");
   in.check_count(n_sessions, kMinSessionBytes, at, "session");
 
-  std::size_t n_txns = 0, n_aborted = 0, failed_committed = 0, failed_aborted = 0;
-  std::size_t writes_of_zero = 0;
-  const ValueId zero = h.intern_value(Value{std::int64_t{0}});
-  // A dense table entry costs 4 bytes, an event 18: tables up to the number
-  // of events the file can hold stay within the size of the file.
-  const std::uint64_t dense_limit = bytes.size() / kEventBytes + 1024;
-  NumberIds key_ids(dense_limit), value_ids(dense_limit);
-  auto key_of = [&](std::uint64_t variable) {
-    return key_ids.get(variable, [&](std::uint64_t v) {
-      return h.intern_key(std::to_string(v), /*integer=*/true);
-    });
-  };
-  // Values are Rust u64: all of them are values, those above 2^63 - 1
-  // BigUnsigned (history.hpp).
-  auto value_of = [&](std::uint64_t value) {
-    return value_ids.get(value, [&](std::uint64_t v) { return h.intern_value(unsigned_value(v)); });
-  };
-  // A transaction's events, kept until its status (after them) is known.
-  struct Event {
-    bool write;
-    std::uint64_t variable;
-    std::uint64_t value;
-    bool success;
-  };
-  std::vector<Event> events;
-  for (std::uint64_t s = 0; s < n_sessions; ++s) {
-    SessionId session = h.add_session();
-    at = in.offset();
-    std::uint64_t n_session_txns =
-        in.u64_le(fmt::format("the transaction count of session {}", s));
-    in.check_count(n_session_txns, kMinTxnBytes, at, fmt::format("session {} transaction", s));
-    for (std::uint64_t t = 0; t < n_session_txns; ++t) {
-      const std::string name = fmt::format("T{}.{}", s, t);
-      // The messages that name the transaction are formatted only when
-      // they are needed: millions of transactions are read.
-      at = in.offset();
-      if (in.remaining() < 8) in.need(8, fmt::format("the event count of {}", name));
-      std::uint64_t n_events = in.u64_le("an event count");
-      if (n_events > in.remaining() / kEventBytes)
-        in.check_count(n_events, kEventBytes, at, fmt::format("{} event", name));
-      // The transaction's status follows its events: read them first.
-      events.clear();
-      events.reserve(static_cast<std::size_t>(n_events));
-      // check_count guarantees the bytes of every event: only the bool
-      // fields can be malformed, and their messages are built only then.
-      auto read_bool = [&](std::uint64_t e, const char* field) {
-        std::size_t byte_at = in.offset();
-        std::uint8_t b = in.u8(field);
-        if (b > 1)
-          in.fail_at(byte_at, fmt::format("expected the {} of event {} of {} (a bool, 0 or 1), "
-                                          "found {}",
-                                          field, e, name, b));
-        return b == 1;
-      };
-      for (std::uint64_t e = 0; e < n_events; ++e) {
-        Event ev{};
-        ev.write = read_bool(e, "kind");
-        ev.variable = in.u64_le("a variable");
-        ev.value = in.u64_le("a value");
-        ev.success = read_bool(e, "success flag");
-        events.push_back(ev);
-      }
-      if (in.remaining() < 1 || in.peek_u8() > 1)
-        in.bool_byte(fmt::format("the success flag of {}", name));  // fails
-      bool committed = in.bool_byte("a success flag");
-      TxnId txn = h.add_txn(session, name, committed ? TxnStatus::Committed : TxnStatus::Aborted);
-      ++n_txns;
-      if (!committed) ++n_aborted;
-      h.txn(txn).ops.reserve(events.size());
-      for (const Event& ev : events) {
-        if (!ev.success) {
-          ++(committed ? failed_committed : failed_aborted);
-          continue;
-        }
-        KeyId k = key_of(ev.variable);
-        ValueId v = value_of(ev.value);
-        if (ev.write) {
-          if (v == zero) ++writes_of_zero;
-          h.add_write(txn, k, v);
-        } else {
-          h.add_read(txn, k, v);
-        }
-      }
-    }
-  }
+  SessionsReader sessions(result.history, in, bytes.size());
+  for (std::uint64_t s = 0; s < n_sessions; ++s) sessions.session(s);
   if (!in.at_end())
     in.fail(fmt::format("expected the end of the history, but {} more byte{} follow",
-                        in.remaining(), in.remaining() == 1 ? "" : "s"));
-
+                        in.remaining(), plural_s(in.remaining())));
+  const Counts& n = sessions.counts();
   result.notes.push_back(fmt::format("dbcop history of {} recorded from {} to {}: {} sessions, "
                                      "{} transactions ({} aborted)",
-                                     shown(info), shown(start), shown(end), n_sessions, n_txns,
-                                     n_aborted));
-  if (failed_committed > 0)
-    result.notes.push_back(fmt::format(
-        "{} operation{} marked failed inside committed transactions did not take effect and "
-        "{} dropped",
-        failed_committed, failed_committed == 1 ? "" : "s", failed_committed == 1 ? "was" : "were"));
-  if (failed_aborted > 0)
-    result.notes.push_back(fmt::format(
-        "{} operation{} marked failed inside aborted transactions {} dropped", failed_aborted,
-        failed_aborted == 1 ? "" : "s", failed_aborted == 1 ? "was" : "were"));
-  if (writes_of_zero > 0)
-    result.notes.push_back(fmt::format(
-        "{} write{} the value 0, which is also the initial value of every variable",
-        writes_of_zero, writes_of_zero == 1 ? " writes" : "s write"));
+                                     shown(info), shown(start), shown(end), n_sessions, n.txns,
+                                     n.aborted));
+  add_notes(result, n);
   initial::record_implicit_or_none(result, options.init, "T0 writes 0 to every variable",
                                    "T0 writes no variable: a read of 0 that no transaction "
                                    "wrote is a thin-air read");

@@ -62,7 +62,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
-#include "engine/history/formats/json_sax.hpp"
+#include "engine/history/formats/json_reader.hpp"
 #include "engine/history/formats/text_input.hpp"
 
 namespace iso {
@@ -228,9 +228,9 @@ class Builder {
 
 // --- JSON ------------------------------------------------------------------------
 
-using jsonsax::JValue;
-using jsonsax::compound;
-using jsonsax::shown;
+using jsonin::JValue;
+using jsonin::compound;
+using jsonin::shown;
 
 enum class Ctx : std::uint8_t {
   Wrapper,    // {"data": ...}
@@ -249,9 +249,9 @@ enum class Ctx : std::uint8_t {
 // Known fields, as bits of Frame::seen.
 enum : unsigned { kData = 1, kEvents = 1, kCommitted = 2, kVariable = 1, kVersion = 2, kKind = 1 };
 
-using JFrame = jsonsax::Frame<Ctx>;
+using JFrame = jsonin::Frame<Ctx>;
 
-class JsonReader final : public jsonsax::Reader<Ctx> {
+class JsonReader final : public jsonin::Reader<Ctx> {
  public:
   JsonReader(std::string_view text, const std::string& source, Builder& b, History& h)
       : Reader(text, source), b_(b), h_(h) {}
@@ -269,21 +269,17 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
  private:
   void on_key(std::size_t tok) override {
     JFrame& f = frames_.back();
-    auto once = [&](unsigned bit) {
-      if (f.seen & bit) fail(tok, fmt::format("duplicate field {}", quote_string(f.key)));
-      f.seen |= bit;
-    };
     switch (f.ctx) {
       case Ctx::Wrapper:
-        if (f.key == "data") once(kData);
+        if (f.key == "data") once(kData, tok);
         break;
       case Ctx::Txn:
-        if (f.key == "events") once(kEvents);
-        if (f.key == "committed") once(kCommitted);
+        if (f.key == "events") once(kEvents, tok);
+        if (f.key == "committed") once(kCommitted, tok);
         break;
       case Ctx::Fields:
-        if (f.key == "variable") once(kVariable);
-        if (f.key == "version") once(kVersion);
+        if (f.key == "variable") once(kVariable, tok);
+        if (f.key == "version") once(kVersion, tok);
         break;
       case Ctx::Variant:
         if (f.seen & kKind)
@@ -310,8 +306,7 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
     switch (f.ctx) {
       case Ctx::Wrapper: wrapper_field(v); break;
       case Ctx::Sessions:
-        if (v.type != JValue::Type::Array)
-          fail(v.tok, "a session must be an array of transactions, got " + shown(v));
+        expect(v, JValue::Type::Array, "a session must be an array of transactions");
         b_.session();
         push(Ctx::Session, v);
         break;
@@ -369,8 +364,7 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
       if (v.type == JValue::Type::String) out = v.s;
     };
     if (name == "data") {
-      if (v.type != JValue::Type::Array)
-        fail(v.tok, "\"data\" must be an array of sessions, got " + shown(v));
+      expect(v, JValue::Type::Array, "\"data\" must be an array of sessions");
       push(Ctx::Sessions, v);
       return;
     }
@@ -382,13 +376,11 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
 
   void events_or_committed(const JValue& v, bool events) {
     if (events) {
-      if (v.type != JValue::Type::Array)
-        fail(v.tok, "the events must be an array, got " + shown(v));
+      expect(v, JValue::Type::Array, "the events must be an array");
       push(Ctx::Events, v);
       return;
     }
-    if (v.type != JValue::Type::Bool)
-      fail(v.tok, "\"committed\" must be true or false, got " + shown(v));
+    expect(v, JValue::Type::Bool, "\"committed\" must be true or false");
     txn_.committed = v.b;
   }
 
@@ -427,8 +419,7 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
       event_.version = v.u;
       return;
     }
-    const bool huge = v.type == JValue::Type::Float && v.s.find_first_of(".eE") == std::string::npos &&
-                      v.s.front() != '-';
+    const bool huge = jsonin::integer_beyond_64_bits(v) && v.s.front() != '-';
     if (huge) fail(v.tok, fmt::format("version {} is out of range (at most {})", v.s, kMaxVersion));
     fail(v.tok, fmt::format("a {} version must be a non-negative integer{}, got {}",
                             event_.write ? "write's" : "read's", event_.write ? "" : " or null",
@@ -438,28 +429,14 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
   void on_end(JFrame& f) override {
     switch (f.ctx) {
       case Ctx::Wrapper:
-        if (!(f.seen & kData)) fail(f.start, "missing field \"data\" (the sessions)");
+        require(f, kData, "\"data\" (the sessions)");
         break;
       case Ctx::Txn:
-        if (!(f.seen & kEvents)) fail(f.start, "missing field \"events\"");
-        if (!(f.seen & kCommitted)) fail(f.start, "missing field \"committed\"");
-        add_txn();
-        break;
-      case Ctx::TxnSeq:
-        elements(f, 2, "a transaction array", "[events, committed]");
-        add_txn();
-        break;
+      case Ctx::TxnSeq: end_txn(f); break;
       case Ctx::Variant:
-        if (!(f.seen & kKind))
-          fail(f.start, "an empty event (expected {\"Read\": {...}} or {\"Write\": {...}})");
-        add_event();
-        break;
-      case Ctx::Tuple:
-        elements(f, 3, "an event array", "[\"r\" or \"w\", variable, version]");
-        add_event();
-        break;
+      case Ctx::Tuple: end_event(f); break;
       case Ctx::Fields:
-        if (!(f.seen & kVariable)) fail(f.start, "missing field \"variable\"");
+        require(f, kVariable, "\"variable\"");
         if (event_.write && !(f.seen & kVersion)) fail(f.start, "missing field \"version\"");
         break;
       case Ctx::FieldsSeq:
@@ -467,6 +444,26 @@ class JsonReader final : public jsonsax::Reader<Ctx> {
         break;
       default: break;
     }
+  }
+
+  // {"events": ..., "committed": ...} or [events, committed].
+  void end_txn(const JFrame& f) {
+    if (f.ctx == Ctx::Txn) {
+      require(f, kEvents, "\"events\"");
+      require(f, kCommitted, "\"committed\"");
+    } else {
+      elements(f, 2, "a transaction array", "[events, committed]");
+    }
+    add_txn();
+  }
+
+  // {"Read": fields} or {"Write": fields}, or ["r" or "w", variable, version].
+  void end_event(const JFrame& f) {
+    if (f.ctx == Ctx::Tuple)
+      elements(f, 3, "an event array", "[\"r\" or \"w\", variable, version]");
+    else if (!(f.seen & kKind))
+      fail(f.start, "an empty event (expected {\"Read\": {...}} or {\"Write\": {...}})");
+    add_event();
   }
 
   // An array of `n` elements `shape` that ended after fewer.
@@ -626,8 +623,7 @@ class HistReader {
 
 ReadResult read_dbcop_json(std::string_view text, const std::string& source,
                            const ReadOptions& options) {
-  ReadResult result;
-  result.format = Format::DbcopJson;
+  ReadResult result(Format::DbcopJson);
   Builder b(result, options.init, "dbcop JSON", "\"version\": null");
   JsonReader reader(text, source, b, result.history);
   reader.parse();
@@ -642,8 +638,7 @@ ReadResult read_dbcop_json(std::string_view text, const std::string& source,
 // the dbcop_parser crate accepts).
 ReadResult read_dbcop_hist(std::string_view text, const std::string& source,
                            const ReadOptions& options) {
-  ReadResult result;
-  result.format = Format::DbcopHist;
+  ReadResult result(Format::DbcopHist);
   Builder b(result, options.init, "dbcop .hist", "x==?");
   HistReader(source, b, result.history).read(text);
   b.finish();

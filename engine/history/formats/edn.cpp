@@ -1,3 +1,5 @@
+// The EDN reader and its JSON subset (edn.hpp): a bounded recursive-descent
+// parser over bytes in memory, reporting errors as "SOURCE:LINE:COL: message".
 #include "engine/history/formats/edn.hpp"
 
 #include <limits>

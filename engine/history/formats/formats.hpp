@@ -83,6 +83,10 @@ struct ReadOptions {
 };
 
 struct ReadResult {
+  ReadResult() = default;
+  // An empty history about to be read in format `f`.
+  explicit ReadResult(Format f) : format(f) {}
+
   History history;
   Format format = Format::Native;
   // Which initial state was used. Implicit: T0 writes every key; Explicit
@@ -110,38 +114,35 @@ struct ClientLog {
   std::string bytes;
 };
 
+// The client's short name, for the names of its transactions: "T3" of
+// "some/dir/T3.log".
+std::string client_stem(const std::string& log_name);
+
 // --- per-format readers over bytes in memory ---------------------------------
+// A reader of one file's bytes (`source` names it in messages), and a reader
+// of a folder format's client logs, in client order (T0.log, T1.log, ...).
+using BytesReader = ReadResult(std::string_view bytes, const std::string& source,
+                               const ReadOptions& options);
+using LogsReader = ReadResult(const std::vector<ClientLog>& logs, const std::string& source,
+                              const ReadOptions& options);
+
 // The native format (§1) with the initial-state modes; read_native_json is
 // this with InitMode::Auto.
-ReadResult read_native(std::string_view text, const std::string& source,
-                       const ReadOptions& options);
-ReadResult read_elle_edn(std::string_view text, const std::string& source,
-                         const ReadOptions& options);
-ReadResult read_elle_json(std::string_view text, const std::string& source,
-                          const ReadOptions& options);
-ReadResult read_text_rw(std::string_view text, const std::string& source,
-                        const ReadOptions& options);
-ReadResult read_awdit(std::string_view text, const std::string& source,
-                      const ReadOptions& options);
-ReadResult read_isopredict(std::string_view text, const std::string& source,
-                           const ReadOptions& options);
-ReadResult read_dbcop(std::string_view bytes, const std::string& source,
-                      const ReadOptions& options);
+BytesReader read_native;
+BytesReader read_elle_edn, read_elle_json;  // elle.cpp
+BytesReader read_text_rw;
+BytesReader read_awdit;
+BytesReader read_isopredict;
+BytesReader read_dbcop;  // history.bincode
 // The current dbcop's JSON (an array of sessions, or the CLI's object with
 // "data") and its .hist text (dbcop_text.cpp).
-ReadResult read_dbcop_json(std::string_view text, const std::string& source,
-                           const ReadOptions& options);
-ReadResult read_dbcop_hist(std::string_view text, const std::string& source,
-                           const ReadOptions& options);
+BytesReader read_dbcop_json, read_dbcop_hist;
 // Chronos/Aion JSON (chronos.cpp): key-value or list-append, with the
 // database's start and commit timestamps (Transaction::start_ts, commit_ts).
-ReadResult read_chronos(std::string_view text, const std::string& source,
-                        const ReadOptions& options);
-// Folder formats: the client logs in client order (T0.log, T1.log, ...).
-ReadResult read_cobra(const std::vector<ClientLog>& logs, const std::string& source,
-                      const ReadOptions& options);
-ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& source,
-                      const ReadOptions& options);
+BytesReader read_chronos;
+// Folder formats.
+LogsReader read_cobra;
+LogsReader read_viper;
 
 // --- detection and dispatch --------------------------------------------------
 // Files, folders and streams larger than this are refused.

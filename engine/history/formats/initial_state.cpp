@@ -1,3 +1,5 @@
+// How the readers apply and report an initial-state mode (initial_state.hpp):
+// the refusals and the "initial state: ..." note, worded alike for every format.
 #include "engine/history/formats/initial_state.hpp"
 
 #include <fmt/format.h>

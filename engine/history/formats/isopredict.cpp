@@ -112,6 +112,15 @@ Event parse_event(const std::string& source, std::string_view text, std::size_t 
     ev.from_col = c.col();
     ev.from = txn_ref(c, "From(");
   };
+  // "[k] WORD Set[c]" of INSERT ("to") and CONTAINS ("in").
+  auto element_of_set = [&](std::string_view word) {
+    std::string element = bracketed(c, "the element", false);
+    c.skip_spaces();
+    c.expect(word, fmt::format("'{} Set['", word));
+    c.skip_spaces();
+    c.expect("Set", "'Set['");
+    set_key(element, bracketed(c, "the set", false));
+  };
   bool is_write = c.eat("WRITE");
   if (is_write || c.eat("READ")) {
     ev.write = is_write;
@@ -123,20 +132,10 @@ Event parse_event(const std::string& source, std::string_view text, std::size_t 
     if (!ev.write) from();
   } else if (c.eat("INSERT")) {
     ev.write = true;
-    std::string element = bracketed(c, "the element", false);
-    c.skip_spaces();
-    c.expect("to", "'to Set['");
-    c.skip_spaces();
-    c.expect("Set", "'Set['");
-    set_key(element, bracketed(c, "the set", false));
+    element_of_set("to");
     ev.txn = txn_ref(c, "Txn(");
   } else if (c.eat("CONTAINS")) {
-    std::string element = bracketed(c, "the element", false);
-    c.skip_spaces();
-    c.expect("in", "'in Set['");
-    c.skip_spaces();
-    c.expect("Set", "'Set['");
-    set_key(element, bracketed(c, "the set", false));
+    element_of_set("in");
     from();
     ev.txn = txn_ref(c, "Txn(");
   } else if (c.eat("DELETE")) {
@@ -165,43 +164,34 @@ Event parse_event(const std::string& source, std::string_view text, std::size_t 
   return ev;
 }
 
-}  // namespace
-
-ReadResult read_isopredict(std::string_view text, const std::string& source,
-                           const ReadOptions& options) {
-  ReadResult result;
-  result.format = Format::IsoPredict;
-  History& h = result.history;
-
-  auto events = textin::parse_lines(text, [&](std::string_view line, std::size_t number) {
-    return parse_event(source, line, number);
-  });
-
-  // The initial state: a logged Txn(0, 0) is T0 unless the mode says otherwise.
-  const Event* logged = nullptr;  // the first event of Txn(0, 0)
+// The first event of a logged Txn(0, 0), if any.
+const Event* logged_initial(const std::vector<Event>& events) {
   for (const Event& ev : events)
-    if (ev.txn == kInitRef) {
-      logged = &ev;
-      break;
-    }
-  InitialState state = InitialState::Implicit;
-  switch (options.init) {
-    case InitMode::Auto: state = logged ? InitialState::Explicit : InitialState::Implicit; break;
-    case InitMode::Implicit: state = InitialState::Implicit; break;
-    case InitMode::None: state = InitialState::None; break;
+    if (ev.txn == kInitRef) return &ev;
+  return nullptr;
+}
+
+// The initial state `mode` gives, a logged Txn(0, 0) being `logged`.
+InitialState choose_initial_state(InitMode mode, const Event* logged, const std::string& source) {
+  switch (mode) {
+    case InitMode::Auto: return logged ? InitialState::Explicit : InitialState::Implicit;
+    case InitMode::Implicit: return InitialState::Implicit;
+    case InitMode::None: return InitialState::None;
     case InitMode::Explicit:
       if (!logged)
         throw InputError(fmt::format("{}: --init explicit: the trace logs no initial "
                                      "transaction Txn(0, 0) (use auto, implicit or none)",
                                      source));
-      state = InitialState::Explicit;
-      break;
+      return InitialState::Explicit;
   }
-  const bool t0_logged = state == InitialState::Explicit;  // Txn(0, 0) is T0 itself
-  result.explicit_init = t0_logged;
+  return InitialState::Implicit;
+}
 
-  // Transactions in order of first appearance; within a session, a
-  // transaction's events must be consecutive and its numbers increase.
+// Adds the transactions in order of first appearance; within a session, a
+// transaction's events must be consecutive and its numbers increase.
+// `t0_logged`: Txn(0, 0) is T0 itself, not a transaction.
+std::map<TxnRef, TxnId> add_transactions(History& h, const std::vector<Event>& events,
+                                         bool t0_logged, const std::string& source) {
   std::map<TxnRef, TxnId> txn_ids;
   struct SessionState {
     SessionId id = 0;
@@ -236,25 +226,40 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
     s.last_line = ev.line;
     txn_ids.emplace(ev.txn, h.add_txn(s.id, fmt::format("T{}.{}", ev.txn.session, ev.txn.index)));
   }
+  return txn_ids;
+}
 
-  // Values: the n-th write event to a key writes n (T0's writes: 0);
-  // remember each transaction's last write per key.
-  std::unordered_map<std::string, std::int64_t> writes_per_key;
-  std::vector<std::int64_t> write_value(events.size(), 0);
-  std::map<std::pair<TxnRef, std::string>, std::int64_t> last_write;
+// The values made up for the writes: the n-th write event to a key writes n
+// (T0's writes: 0), and each transaction's last write per key.
+struct WriteValues {
+  std::unordered_map<std::string, std::int64_t> per_key;  // writes so far
+  std::vector<std::int64_t> of_event;                     // per event (0 for reads)
+  std::map<std::pair<TxnRef, std::string>, std::int64_t> last;
   // The keys a logged T0 writes, wherever in the trace its events are: a
   // read from Txn(0, 0) may come before them.
   std::unordered_set<std::string> t0_keys;
+};
+
+WriteValues number_writes(const std::vector<Event>& events, bool t0_logged) {
+  WriteValues w;
+  w.of_event.assign(events.size(), 0);
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (!events[i].write) continue;
     if (t0_logged && events[i].txn == kInitRef) {
-      t0_keys.insert(events[i].key);
+      w.t0_keys.insert(events[i].key);
       continue;
     }
-    write_value[i] = ++writes_per_key[events[i].key];
-    last_write[{events[i].txn, events[i].key}] = write_value[i];
+    w.of_event[i] = ++w.per_key[events[i].key];
+    w.last[{events[i].txn, events[i].key}] = w.of_event[i];
   }
+  return w;
+}
 
+// Adds the events as operations (T0's as initial values); returns the number
+// of reads of a transaction that never writes the key read.
+std::size_t add_events(History& h, const std::vector<Event>& events, bool t0_logged,
+                       const std::map<TxnRef, TxnId>& txn_ids, WriteValues& w,
+                       const std::string& source) {
   std::map<std::pair<TxnRef, std::string>, std::int64_t> own_write;  // so far
   std::size_t thin_air = 0;
   const ValueId zero = h.intern_value(Value{std::int64_t{0}});
@@ -267,8 +272,8 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
     }
     TxnId t = txn_ids.at(ev.txn);
     if (ev.write) {
-      h.add_write(t, k, h.intern_value(Value{write_value[i]}), op_line(ev.line));
-      own_write[{ev.txn, ev.key}] = write_value[i];
+      h.add_write(t, k, h.intern_value(Value{w.of_event[i]}), op_line(ev.line));
+      own_write[{ev.txn, ev.key}] = w.of_event[i];
       continue;
     }
     std::int64_t v = 0;  // From(0, 0) of an initial state T0 writes: the initial value
@@ -280,44 +285,64 @@ ReadResult read_isopredict(std::string_view text, const std::string& source,
                                  ev.txn.session, ev.txn.index, ev.key));
       v = it->second;
     } else if (t0_logged && ev.from == kInitRef) {
-      if (!t0_keys.count(ev.key)) {
-        v = ++writes_per_key[ev.key];  // T0 does not write the key: a value nobody wrote
+      if (!w.t0_keys.count(ev.key)) {
+        v = ++w.per_key[ev.key];  // T0 does not write the key: a value nobody wrote
         ++thin_air;
       }
-    } else if (auto it = last_write.find({ev.from, ev.key}); it != last_write.end()) {
+    } else if (auto it = w.last.find({ev.from, ev.key}); it != w.last.end()) {
       v = it->second;
     } else if (ev.from != kInitRef) {
-      v = ++writes_per_key[ev.key];  // a value no event writes
+      v = ++w.per_key[ev.key];  // a value no event writes
       ++thin_air;
     }
     h.add_read(t, k, h.intern_value(Value{v}), op_line(ev.line));
   }
-  if (thin_air > 0)
-    result.notes.push_back(fmt::format(
-        "{} read{} a transaction that never writes the key read: read as {} that no "
-        "transaction wrote",
-        thin_air, thin_air == 1 ? " names" : "s name", thin_air == 1 ? "a value" : "values"));
-  std::string detail;
+  return thin_air;
+}
+
+// What the initial state note says T0 writes.
+std::string initial_detail(const History& h, InitialState state, const Event* logged) {
   const std::string ordinary = logged ? "; Txn(0, 0) is an ordinary transaction T0.0" : "";
   switch (state) {
     case InitialState::Explicit: {
       std::size_t n = 0;
       for (KeyId k = 0; k < h.keys().size(); ++k) n += h.has_explicit_init(k) ? 1 : 0;
-      detail = fmt::format("the trace logs the initial transaction Txn(0, 0) (line {}): it is "
-                           "T0 and writes only its {} key{}",
-                           logged->line, n, initial::plural(n));
-      break;
+      return fmt::format("the trace logs the initial transaction Txn(0, 0) (line {}): it is "
+                         "T0 and writes only its {} key{}",
+                         logged->line, n, initial::plural(n));
     }
     case InitialState::Implicit:
-      detail = fmt::format("T0 writes 0 to every key; reads From(0, 0) read it{}", ordinary);
-      break;
+      return fmt::format("T0 writes 0 to every key; reads From(0, 0) read it{}", ordinary);
     case InitialState::None:
-      detail = fmt::format("T0 writes no key: a read From(0, 0) of a key that no logged "
-                           "Txn(0, 0) writes is a thin-air read{}",
-                           ordinary);
-      break;
+      return fmt::format("T0 writes no key: a read From(0, 0) of a key that no logged "
+                         "Txn(0, 0) writes is a thin-air read{}",
+                         ordinary);
   }
-  initial::record(result, options.init, state, detail);
+  return {};
+}
+
+}  // namespace
+
+ReadResult read_isopredict(std::string_view text, const std::string& source,
+                           const ReadOptions& options) {
+  ReadResult result(Format::IsoPredict);
+  History& h = result.history;
+  const auto events = textin::parse_lines(
+      text, [&](std::string_view line, std::size_t number) { return parse_event(source, line, number); });
+  // The initial state: a logged Txn(0, 0) is T0 unless the mode says otherwise.
+  const Event* logged = logged_initial(events);
+  const InitialState state = choose_initial_state(options.init, logged, source);
+  const bool t0_logged = state == InitialState::Explicit;  // Txn(0, 0) is T0 itself
+  result.explicit_init = t0_logged;
+  const auto txn_ids = add_transactions(h, events, t0_logged, source);
+  WriteValues writes = number_writes(events, t0_logged);
+  const std::size_t thin_air = add_events(h, events, t0_logged, txn_ids, writes, source);
+  if (thin_air > 0)
+    result.notes.push_back(fmt::format(
+        "{} read{} a transaction that never writes the key read: read as {} that no "
+        "transaction wrote",
+        thin_air, thin_air == 1 ? " names" : "s name", thin_air == 1 ? "a value" : "values"));
+  initial::record(result, options.init, state, initial_detail(h, state, logged));
   return result;
 }
 

@@ -28,26 +28,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Each format's and each --init mode's name on the command line.
 constexpr std::array<std::pair<Format, std::string_view>, 12> kNames{{
-    {Format::Native, "native"},
-    {Format::ElleEdn, "elle-edn"},
-    {Format::ElleJson, "elle-json"},
-    {Format::Text, "text"},
-    {Format::Awdit, "awdit"},
-    {Format::Dbcop, "dbcop"},
-    {Format::Cobra, "cobra"},
-    {Format::Viper, "viper"},
-    {Format::IsoPredict, "isopredict"},
-    {Format::DbcopJson, "dbcop-json"},
-    {Format::DbcopHist, "dbcop-hist"},
+    {Format::Native, "native"}, {Format::ElleEdn, "elle-edn"}, {Format::ElleJson, "elle-json"},
+    {Format::Text, "text"}, {Format::Awdit, "awdit"}, {Format::Dbcop, "dbcop"},
+    {Format::Cobra, "cobra"}, {Format::Viper, "viper"}, {Format::IsoPredict, "isopredict"},
+    {Format::DbcopJson, "dbcop-json"}, {Format::DbcopHist, "dbcop-hist"},
     {Format::Chronos, "chronos"},
 }};
-
 constexpr std::array<std::pair<InitMode, std::string_view>, 4> kInitModes{{
-    {InitMode::Auto, "auto"},
-    {InitMode::Implicit, "implicit"},
-    {InitMode::Explicit, "explicit"},
-    {InitMode::None, "none"},
+    {InitMode::Auto, "auto"}, {InitMode::Implicit, "implicit"},
+    {InitMode::Explicit, "explicit"}, {InitMode::None, "none"},
 }};
 
 // Lookups in a table of names.
@@ -294,6 +285,13 @@ std::optional<Format> detect_text(std::string_view head) {
 }
 
 }  // namespace
+
+std::string client_stem(const std::string& log_name) {
+  auto slash = log_name.find_last_of('/');
+  std::string base = slash == std::string::npos ? log_name : log_name.substr(slash + 1);
+  if (base.size() > 4 && base.ends_with(".log")) base.resize(base.size() - 4);
+  return base;
+}
 
 std::string_view format_name(Format f) { return name_in(kNames, f); }
 std::optional<Format> parse_format_name(std::string_view name) { return find_in(kNames, name); }

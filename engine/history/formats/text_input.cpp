@@ -1,3 +1,5 @@
+// The shared pieces of the line-oriented text readers (text_input.hpp):
+// lines, the cursor over one line, and the explicit initial state decision.
 #include "engine/history/formats/text_input.hpp"
 
 #include <unordered_set>

@@ -77,19 +77,8 @@ struct Group {
   std::size_t first = 0, last = 0;  // indices into the ops
 };
 
-}  // namespace
-
-ReadResult read_text_rw(std::string_view text, const std::string& source,
-                        const ReadOptions& options) {
-  ReadResult result;
-  result.format = Format::Text;
-  History& h = result.history;
-
-  auto ops = textin::parse_lines(text, [&](std::string_view line, std::size_t number) {
-    return parse_line(source, line, number);
-  });
-
-  // Group consecutive lines and check program order per session.
+// Groups consecutive lines and checks program order per session.
+std::vector<Group> group_lines(const std::vector<LineOp>& ops, const std::string& source) {
   std::vector<Group> groups;
   struct SessionState {
     std::int64_t last_txn = -1;  // last committed txn number seen
@@ -120,83 +109,119 @@ ReadResult read_text_rw(std::string_view text, const std::string& source,
     }
     groups.push_back(Group{i, i});
   }
+  return groups;
+}
 
-  // The initial state: the first transaction (session 0, txn 0 on the first
-  // line) may be T0 itself (FORMATS.md, common conventions).
+// The initial state: the first transaction (session 0, txn 0 on the first
+// line) may be T0 itself (FORMATS.md, common conventions).
+textin::InitDecision decide_init(const std::vector<LineOp>& ops, const std::vector<Group>& groups,
+                                 InitMode mode, const std::string& source) {
   textin::InitDecision init;
-  if (!groups.empty() && ops[0].session == 0 && ops[0].txn == 0) {
+  if (groups.empty()) return init;
+  if (ops[0].session == 0 && ops[0].txn == 0) {
     std::vector<textin::InitOp> init_ops;
     for (std::size_t i = groups[0].first; i <= groups[0].last; ++i)
       init_ops.push_back({ops[i].write, ops[i].key, ops[i].value, ops[i].line});
-    init = textin::decide_explicit_init(init_ops, "T0.0", options.init, source);
-  } else if (!groups.empty()) {
-    init.why = fmt::format("the first line is transaction {} of session {}, not transaction 0 "
-                           "of session 0",
-                           ops[0].txn, ops[0].session);
-    if (options.init == InitMode::Explicit)
-      textin::fail(source, ops[0].line, 1,
-                   fmt::format("--init explicit: {}, so the file has no initial transaction",
-                               init.why));
+    return textin::decide_explicit_init(init_ops, "T0.0", mode, source);
   }
-  const bool explicit_init = init.take;
-  result.explicit_init = explicit_init;
+  init.why = fmt::format("the first line is transaction {} of session {}, not transaction 0 "
+                         "of session 0",
+                         ops[0].txn, ops[0].session);
+  if (mode == InitMode::Explicit)
+    textin::fail(source, ops[0].line, 1,
+                 fmt::format("--init explicit: {}, so the file has no initial transaction",
+                             init.why));
+  return init;
+}
 
-  auto key_of = [&](std::uint64_t k) { return h.intern_key(std::to_string(k), true); };
-  auto value_of = [&](std::int64_t v) { return h.intern_value(Value{v}); };
+// Adds the groups as transactions (the first as the initial values when
+// `explicit_init`).
+class Builder {
+ public:
+  Builder(History& h, const std::vector<LineOp>& ops) : h_(h), ops_(ops) {}
 
-  std::unordered_map<std::uint64_t, SessionId> session_ids;
-  std::unordered_map<std::uint64_t, std::size_t> aborted_groups;  // per file session
-  std::size_t dropped_reads = 0, aborted = 0;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const LineOp& head = ops[groups[g].first];
-    if (g == 0 && explicit_init) {
-      for (std::size_t i = groups[0].first; i <= groups[0].last; ++i)
-        h.set_init(key_of(ops[i].key), value_of(ops[i].value));  // the last write wins
-      continue;
-    }
-    auto [sit, fresh] = session_ids.try_emplace(head.session, 0);
-    if (fresh) sit->second = h.add_session();
+  std::size_t aborted = 0, dropped_reads = 0;
+
+  void initial_values(const Group& g) {
+    for (std::size_t i = g.first; i <= g.last; ++i)
+      h_.set_init(key_of(ops_[i].key), value_of(ops_[i].value));  // the last write wins
+  }
+
+  void transaction(const Group& g) {
+    const LineOp& head = ops_[g.first];
+    auto [sit, fresh] = session_ids_.try_emplace(head.session, 0);
+    if (fresh) sit->second = h_.add_session();
     TxnId t = 0;
     if (head.txn == kAbortedTxn) {
       ++aborted;
-      t = h.add_txn(sit->second,
-                    fmt::format("T{}.abort{}", head.session, ++aborted_groups[head.session]),
-                    TxnStatus::Aborted);
+      t = h_.add_txn(sit->second,
+                     fmt::format("T{}.abort{}", head.session, ++aborted_groups_[head.session]),
+                     TxnStatus::Aborted);
     } else {
-      t = h.add_txn(sit->second, fmt::format("T{}.{}", head.session, head.txn));
+      t = h_.add_txn(sit->second, fmt::format("T{}.{}", head.session, head.txn));
     }
-    for (std::size_t i = groups[g].first; i <= groups[g].last; ++i) {
-      const LineOp& op = ops[i];
-      if (op.write) {
-        h.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line));
-      } else if (head.txn == kAbortedTxn) {
+    for (std::size_t i = g.first; i <= g.last; ++i) {
+      const LineOp& op = ops_[i];
+      if (op.write)
+        h_.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line));
+      else if (head.txn == kAbortedTxn)
         ++dropped_reads;  // what an aborted transaction read does not matter
-      } else {
-        h.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line));
-      }
+      else
+        h_.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line));
     }
   }
+
+ private:
+  KeyId key_of(std::uint64_t k) { return h_.intern_key(std::to_string(k), true); }
+  ValueId value_of(std::int64_t v) { return h_.intern_value(Value{v}); }
+
+  History& h_;
+  const std::vector<LineOp>& ops_;
+  std::unordered_map<std::uint64_t, SessionId> session_ids_;
+  std::unordered_map<std::uint64_t, std::size_t> aborted_groups_;  // per file session
+};
+
+// Records the initial state used.
+void record_initial(ReadResult& result, InitMode mode, const textin::InitDecision& init) {
   std::string detail;
   InitialState state = InitialState::Implicit;
-  if (explicit_init) {
+  if (init.take) {
     state = InitialState::Explicit;
     detail = fmt::format("{}; T0 writes only its keys", init.why);
-  } else if (options.init == InitMode::None) {
+  } else if (mode == InitMode::None) {
     state = InitialState::None;
     detail = "T0 writes no key: a read of a value no transaction wrote is a thin-air read";
-  } else if (options.init == InitMode::Explicit) {
+  } else if (mode == InitMode::Explicit) {
     state = InitialState::Explicit;
     detail = "the file has no transaction";
   } else {
-    detail = options.init == InitMode::Auto && !init.why.empty()
+    detail = mode == InitMode::Auto && !init.why.empty()
                  ? fmt::format("T0 writes 0 to every key; no transaction is T0: {}", init.why)
                  : "T0 writes 0 to every key";
   }
-  initial::record(result, options.init, state, detail);
-  if (aborted > 0)
+  initial::record(result, mode, state, detail);
+}
+
+}  // namespace
+
+ReadResult read_text_rw(std::string_view text, const std::string& source,
+                        const ReadOptions& options) {
+  const auto ops = textin::parse_lines(
+      text, [&](std::string_view line, std::size_t number) { return parse_line(source, line, number); });
+  const std::vector<Group> groups = group_lines(ops, source);
+  const textin::InitDecision init = decide_init(ops, groups, options.init, source);
+  ReadResult result(Format::Text);
+  result.explicit_init = init.take;
+  Builder b(result.history, ops);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (g == 0 && init.take) b.initial_values(groups[0]);
+    else b.transaction(groups[g]);
+  }
+  record_initial(result, options.init, init);
+  if (b.aborted > 0)
     result.notes.push_back(fmt::format(
-        "{} aborted transaction{} (txn -1){}", aborted, aborted == 1 ? "" : "s",
-        dropped_reads > 0 ? fmt::format("; their {} reads are ignored", dropped_reads) : ""));
+        "{} aborted transaction{} (txn -1){}", b.aborted, b.aborted == 1 ? "" : "s",
+        b.dropped_reads > 0 ? fmt::format("; their {} reads are ignored", b.dropped_reads) : ""));
   return result;
 }
 

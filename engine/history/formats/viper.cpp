@@ -55,7 +55,7 @@
 // element. Each line is parsed on its own by nlohmann::json into an
 // insertion-ordered DOM; positions are recovered on demand, for an error
 // only, by counting the tokens that precede the element in the DOM and
-// finding that token in the line.
+// finding that token in the line (the JSON reading base, json_reader.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -70,6 +70,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
+#include "engine/history/formats/json_reader.hpp"
 #include "engine/history/predicate.hpp"
 
 namespace iso {
@@ -79,60 +80,12 @@ namespace {
 using ojson = nlohmann::ordered_json;
 
 // Lines nested deeper are rejected before parsing: real lines nest 4 deep,
-// and the position helpers below recurse.
+// and the position helpers (jsonin::element_token, ...) recurse.
 constexpr std::size_t kMaxDepth = 32;
 
 
-// The number of tokens of a value (depth is bounded by kMaxDepth).
-std::size_t token_count(const ojson& j) {
-  std::size_t n = 1;
-  if (j.is_array()) {
-    ++n;
-    for (const auto& e : j) n += token_count(e);
-  } else if (j.is_object()) {
-    ++n;
-    for (const auto& [k, v] : j.items()) n += 1 + token_count(v);
-  }
-  return n;
-}
-
-// Token number of element i of the array whose '[' is token `at`.
-std::size_t element_token(const ojson& arr, std::size_t at, std::size_t i) {
-  std::size_t t = at + 1;
-  for (std::size_t k = 0; k < i && k < arr.size(); ++k) t += token_count(arr[k]);
-  return t;
-}
-
-// Token number of the value of member `key` of the object whose '{' is token `at`.
-std::size_t member_token(const ojson& obj, std::size_t at, const std::string& key) {
-  std::size_t t = at + 1;
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    ++t;  // the key
-    if (it.key() == key) return t;
-    t += token_count(it.value());
-  }
-  return at;
-}
-
-// The 1-based column of the first byte nested deeper than kMaxDepth, if any.
-std::optional<std::size_t> too_deep(std::string_view s) {
-  std::size_t depth = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxDepth) return i + 1;
-    } else if ((c == ']' || c == '}') && depth > 0) {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
+using jsonin::element_token;
+using jsonin::member_token;
 
 std::string describe(const ojson& j) {
   switch (j.type()) {
@@ -151,30 +104,6 @@ std::string describe(const ojson& j) {
   }
 }
 
-// Strips nlohmann's "[json.exception.parse_error.101] parse error at line 1,
-// column 7: " prefix (the position is given in our own format) and caps the
-// length.
-std::string parse_message(const std::string& what) {
-  std::string msg = what;
-  if (msg.starts_with("[json.exception.")) {
-    if (auto close = msg.find("] "); close != std::string::npos) msg = msg.substr(close + 2);
-  }
-  if (msg.starts_with("parse error")) {
-    if (auto colon = msg.find(": "); colon != std::string::npos) msg = msg.substr(colon + 2);
-  }
-  constexpr std::size_t kMax = 160;
-  if (msg.size() > kMax) msg = msg.substr(0, kMax) + "...";
-  return msg;
-}
-
-// The client's short name: "J24" of "some/dir/J24.log".
-std::string client_stem(const std::string& name) {
-  auto slash = name.find_last_of('/');
-  std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
-  if (base.size() > 4 && base.ends_with(".log")) base.resize(base.size() - 4);
-  return base;
-}
-
 // One line being read: its place in the input, for errors.
 class Line {
  public:
@@ -185,7 +114,7 @@ class Line {
     throw InputError(fmt::format("{}:{}:{}: {}", file_, number_, col, msg));
   }
   [[noreturn]] void fail(std::size_t token, std::string_view msg) const {
-    fail_col(json_token_offset(text_, token) + 1, msg);
+    fail_col(jsonin::token_offset(text_, token) + 1, msg);
   }
 
   const ojson& root() const { return root_; }
@@ -250,106 +179,131 @@ struct Counts {
   std::size_t timestamped = 0, initial_lines = 0;
 };
 
-// Reads the operations of one line into `txn` (or, for an initial-state line
-// taken as T0, into the initial values).
-void read_ops(History& h, const Line& line, const ojson& ops, std::size_t ops_tok,
-              std::optional<TxnId> txn, Counts& counts) {
+// Where the operations of one line go: a transaction, or (for an
+// initial-state line taken as T0, no transaction) the initial values.
+struct OpsTarget {
+  History& h;
+  std::optional<TxnId> txn;
+  Counts& counts;
+};
+
+// One operation of a line: element i of "value", whose '[' is token `tok`.
+struct OpAt {
+  const Line& line;
+  const ojson& mop;
+  std::size_t i;
+  std::size_t tok;
+  std::size_t element(std::size_t j) const { return element_token(mop, tok, j); }
+};
+
+// ["r" | "w", key, value, flag].
+void read_key_op(OpsTarget& to, const OpAt& op, const std::string& kind) {
+  const ojson& mop = op.mop;
+  if (mop.size() < 3 || mop.size() > 4)
+    op.line.fail(op.tok, fmt::format("value[{}]: expected [\"{}\", key, value, flag], found {} "
+                                     "elements",
+                                     op.i, kind, mop.size()));
+  History& h = to.h;
+  KeyId k = read_key(h, op.line, mop[1], op.element(1), "a key");
+  ValueId v = read_value(h, op.line, mop[2], op.element(2), "a value");
+  // The flag is ignored (see above); unusual ones are counted.
+  const bool has_flag = mop.size() == 4 && mop[3].is_boolean();
+  if (kind == "r") {
+    to.counts.dead_reads += has_flag && mop[3].get<bool>();
+    if (to.txn) h.add_read(*to.txn, k, v, op.line.number());
+  } else {
+    to.counts.failed_writes += has_flag && !mop[3].get<bool>();
+    if (to.txn) h.add_write(*to.txn, k, v, op.line.number());
+    else h.set_init(k, v);
+  }
+}
+
+// The live rows of a range read (element 3): into its result, or the
+// initial values.
+void read_live_rows(OpsTarget& to, const OpAt& op, const ojson& rows, PredicateRead& pr) {
+  History& h = to.h;
+  const std::size_t rows_tok = op.element(3);
+  std::unordered_set<KeyId> row_keys;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const ojson& row = rows[r];
+    auto row_tok = [&] { return element_token(rows, rows_tok, r); };
+    const ojson* key = nullptr;
+    const ojson* val = nullptr;
+    std::size_t key_tok = 0, val_tok = 0;
+    if (row.is_object() && row.contains("id") && row.contains("val")) {
+      key = &row.at("id");
+      val = &row.at("val");
+      key_tok = member_token(row, row_tok(), "id");
+      val_tok = member_token(row, row_tok(), "val");
+    } else if (row.is_array() && row.size() == 2) {
+      key = &row[0];
+      val = &row[1];
+      key_tok = element_token(row, row_tok(), 0);
+      val_tok = element_token(row, row_tok(), 1);
+    } else {
+      op.line.fail(row_tok(), fmt::format("value[{}][3][{}]: expected a row {{\"id\": key, "
+                                          "\"val\": value}} or [key, value], found {}",
+                                          op.i, r, describe(row)));
+    }
+    KeyId k = read_key(h, op.line, *key, key_tok, "the key of a row");
+    ValueId v = read_value(h, op.line, *val, val_tok, "the value of a row");
+    // A range read returns each key once; a second row would be a second
+    // value read for it, which a predicate read cannot hold.
+    if (!row_keys.insert(k).second)
+      op.line.fail(key_tok, fmt::format("value[{}][3][{}]: key {} appears twice in the live rows",
+                                        op.i, r, h.key_text(k)));
+    if (to.txn) pr.result.emplace_back(k, v);
+    else h.set_init(k, v);
+  }
+}
+
+// ["range", k1, k2, [live rows], [dead rows]]: a predicate read "[k1,k2]".
+void read_range(OpsTarget& to, const OpAt& op) {
+  const ojson& mop = op.mop;
+  if (mop.size() != 5)
+    op.line.fail(op.tok, fmt::format("value[{}]: expected [\"range\", k1, k2, [live rows], "
+                                     "[dead rows]], found {} elements",
+                                     op.i, mop.size()));
+  Predicate range;
+  range.keys = Predicate::Keys::Range;
+  range.lo = read_bound(op.line, mop[1], op.element(1), true);
+  range.hi = read_bound(op.line, mop[2], op.element(2), false);
+  PredicateRead pr;
+  pr.predicate = range.text();
+  for (std::size_t part = 3; part <= 4; ++part) {
+    const ojson& rows = mop[part];
+    if (!rows.is_array())
+      op.line.fail(op.element(part), fmt::format("value[{}][{}]: expected the list of {} rows, "
+                                                 "found {}",
+                                                 op.i, part, part == 3 ? "live" : "dead",
+                                                 describe(rows)));
+    if (part == 3) read_live_rows(to, op, rows, pr);
+    else to.counts.dead_rows += rows.size();
+  }
+  if (to.txn) {
+    ++to.counts.ranges;
+    to.h.add_predicate_read(*to.txn, std::move(pr), op.line.number());
+  }
+}
+
+// Reads the operations of one line ("value", whose '[' is token `ops_tok`).
+void read_ops(OpsTarget to, const Line& line, const ojson& ops, std::size_t ops_tok) {
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const ojson& mop = ops[i];
-    auto mop_tok = [&] { return element_token(ops, ops_tok, i); };
-    auto elem_tok = [&](std::size_t j) { return element_token(mop, mop_tok(), j); };
+    const OpAt op{line, mop, i, element_token(ops, ops_tok, i)};
     if (!mop.is_array() || mop.empty() || !mop[0].is_string())
-      line.fail(mop_tok(), fmt::format("value[{}]: expected an operation [\"r\"|\"w\", key, "
-                                       "value, flag] or [\"range\", k1, k2, [...], [...]], "
-                                       "found {}",
-                                       i, mop.is_array() && !mop.empty() ? describe(mop[0])
-                                                                        : describe(mop)));
+      line.fail(op.tok, fmt::format("value[{}]: expected an operation [\"r\"|\"w\", key, "
+                                    "value, flag] or [\"range\", k1, k2, [...], [...]], "
+                                    "found {}",
+                                    i, mop.is_array() && !mop.empty() ? describe(mop[0])
+                                                                     : describe(mop)));
     const std::string& kind = mop[0].get_ref<const std::string&>();
-    if (kind == "r" || kind == "w") {
-      if (mop.size() < 3 || mop.size() > 4)
-        line.fail(mop_tok(), fmt::format("value[{}]: expected [\"{}\", key, value, flag], found "
-                                         "{} elements",
-                                         i, kind, mop.size()));
-      KeyId k = read_key(h, line, mop[1], elem_tok(1), "a key");
-      ValueId v = read_value(h, line, mop[2], elem_tok(2), "a value");
-      // The flag is ignored (see above); unusual ones are counted.
-      bool flagged = mop.size() == 4 && mop[3].is_boolean() &&
-                     mop[3].get<bool>() == (kind == "r");
-      if (kind == "r") {
-        counts.dead_reads += flagged;
-        if (txn) h.add_read(*txn, k, v, line.number());
-      } else {
-        counts.failed_writes += mop.size() == 4 && mop[3].is_boolean() && !mop[3].get<bool>();
-        if (txn) h.add_write(*txn, k, v, line.number());
-        else h.set_init(k, v);
-      }
-    } else if (kind == "range") {
-      if (mop.size() != 5)
-        line.fail(mop_tok(), fmt::format("value[{}]: expected [\"range\", k1, k2, [live rows], "
-                                         "[dead rows]], found {} elements",
-                                         i, mop.size()));
-      std::string lo = read_bound(line, mop[1], elem_tok(1), true);
-      std::string hi = read_bound(line, mop[2], elem_tok(2), false);
-      PredicateRead pr;
-      Predicate range;
-      range.keys = Predicate::Keys::Range;
-      range.lo = lo;
-      range.hi = hi;
-      pr.predicate = range.text();
-      for (std::size_t part = 3; part <= 4; ++part) {
-        const ojson& rows = mop[part];
-        if (!rows.is_array())
-          line.fail(elem_tok(part), fmt::format("value[{}][{}]: expected the list of {} rows, "
-                                                "found {}",
-                                                i, part, part == 3 ? "live" : "dead",
-                                                describe(rows)));
-        if (part == 4) {
-          counts.dead_rows += rows.size();
-          continue;
-        }
-        std::unordered_set<KeyId> row_keys;
-        for (std::size_t r = 0; r < rows.size(); ++r) {
-          const ojson& row = rows[r];
-          auto row_tok = [&] { return element_token(rows, elem_tok(part), r); };
-          const ojson* key = nullptr;
-          const ojson* val = nullptr;
-          std::size_t key_tok = 0, val_tok = 0;
-          if (row.is_object() && row.contains("id") && row.contains("val")) {
-            key = &row.at("id");
-            val = &row.at("val");
-            key_tok = member_token(row, row_tok(), "id");
-            val_tok = member_token(row, row_tok(), "val");
-          } else if (row.is_array() && row.size() == 2) {
-            key = &row[0];
-            val = &row[1];
-            key_tok = element_token(row, row_tok(), 0);
-            val_tok = element_token(row, row_tok(), 1);
-          } else {
-            line.fail(row_tok(), fmt::format("value[{}][3][{}]: expected a row {{\"id\": key, "
-                                             "\"val\": value}} or [key, value], found {}",
-                                             i, r, describe(row)));
-          }
-          KeyId k = read_key(h, line, *key, key_tok, "the key of a row");
-          ValueId v = read_value(h, line, *val, val_tok, "the value of a row");
-          // A range read returns each key once; a second row would be a
-          // second value read for it, which a predicate read cannot hold.
-          if (!row_keys.insert(k).second)
-            line.fail(key_tok, fmt::format("value[{}][3][{}]: key {} appears twice in the live "
-                                           "rows",
-                                           i, r, h.key_text(k)));
-          if (txn) pr.result.emplace_back(k, v);
-          else h.set_init(k, v);
-        }
-      }
-      if (txn) {
-        ++counts.ranges;
-        h.add_predicate_read(*txn, std::move(pr), line.number());
-      }
-    } else {
-      line.fail(elem_tok(0), fmt::format("value[{}]: unknown operation {} (expected \"r\", "
-                                         "\"w\" or \"range\")",
-                                         i, describe(mop[0])));
-    }
+    if (kind == "r" || kind == "w") read_key_op(to, op, kind);
+    else if (kind == "range") read_range(to, op);
+    else
+      line.fail(op.element(0), fmt::format("value[{}]: unknown operation {} (expected \"r\", "
+                                           "\"w\" or \"range\")",
+                                           i, describe(mop[0])));
   }
 }
 
@@ -365,175 +319,164 @@ std::optional<std::int64_t> read_timestamp(const Line& line, const char* field) 
             fmt::format("{}: expected an integer timestamp, found {}", field, describe(*it)));
 }
 
-}  // namespace
+// The four timestamps of a line, checked (the inner ones inside the outer
+// ones), into the transaction.
+void read_times(History& h, const Line& line, TxnId txn, Counts& counts) {
+  const ojson& root = line.root();
+  auto begin = read_timestamp(line, "preBeginTS");
+  auto commit = read_timestamp(line, "postCommitTS");
+  auto begin_end = read_timestamp(line, "postBeginTS");
+  auto commit_start = read_timestamp(line, "preCommitTS");
+  if (begin && commit && *begin > *commit)
+    line.fail(member_token(root, 0, "postCommitTS"),
+              fmt::format("postCommitTS {} is before preBeginTS {}", *commit, *begin));
+  for (const auto& [name, ts] :
+       {std::pair{"postBeginTS", begin_end}, std::pair{"preCommitTS", commit_start}}) {
+    if (ts && ((begin && *ts < *begin) || (commit && *ts > *commit)))
+      line.fail(member_token(root, 0, name),
+                fmt::format("{} {} is outside preBeginTS..postCommitTS", name, *ts));
+  }
+  Transaction& t = h.txn(txn);
+  t.begin = begin;
+  t.commit = commit;
+  t.begin_end = begin_end;
+  t.commit_start = commit_start;
+  counts.timestamped += begin || commit;
+}
 
-ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& source,
-                      const ReadOptions& options) {
-  if (logs.empty()) throw InputError(fmt::format("{}: no client logs", source));
-  ReadResult result;
-  result.format = Format::Viper;
-  History& h = result.history;
-  Counts counts;
+// One line parsed, or an InputError at its position: too deep, a syntax
+// error, or a number too large for a double.
+ojson parse_line(const std::string& file, std::size_t number, std::string_view text) {
+  const ojson empty;
+  Line pre(file, number, text, empty);
+  if (auto at = jsonin::nesting_beyond(text, kMaxDepth))
+    pre.fail_col(*at + 1, fmt::format("nesting deeper than {} levels", kMaxDepth));
+  try {
+    return ojson::parse(text);
+  } catch (const ojson::parse_error& e) {
+    // e.byte is the 1-based byte of the line where parsing stopped.
+    pre.fail_col(std::max<std::size_t>(e.byte, 1),
+                 jsonin::parser_message(e.what(), jsonin::LastRead::Keep));
+  } catch (const ojson::exception& e) {
+    // A number too large for a double ("number overflow parsing '1e999'")
+    // carries no position: find the token it quotes.
+    std::string msg = jsonin::parser_message(e.what(), jsonin::LastRead::Keep);
+    std::size_t col = 1;
+    auto open = msg.find('\'');
+    auto close = open == std::string::npos ? open : msg.find('\'', open + 1);
+    if (close != std::string::npos && close > open + 1)
+      if (auto at = text.find(msg.substr(open + 1, close - open - 1)); at != text.npos)
+        col = at + 1;
+    pre.fail_col(col, msg);
+  }
+}
 
-  for (const ClientLog& log : logs) {
-    const SessionId session = h.add_session();
-    const std::string client = client_stem(log.name);
-    std::string_view rest = log.bytes;
-    for (std::size_t number = 1; !rest.empty(); ++number) {
-      auto nl = rest.find('\n');
-      std::string_view text = rest.substr(0, nl);
-      rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
-      if (text.find_first_not_of(" \t\r") == std::string_view::npos) continue;  // blank
-      const ojson empty;
-      Line pre(log.name, number, text, empty);
-      if (auto col = too_deep(text))
-        pre.fail_col(*col, fmt::format("nesting deeper than {} levels", kMaxDepth));
-      ojson root;
-      try {
-        root = ojson::parse(text);
-      } catch (const ojson::parse_error& e) {
-        // e.byte is the 1-based byte of the line where parsing stopped.
-        pre.fail_col(std::max<std::size_t>(e.byte, 1), parse_message(e.what()));
-      } catch (const ojson::exception& e) {
-        // A number too large for a double ("number overflow parsing '1e999'")
-        // carries no position: find the token it quotes.
-        std::string msg = parse_message(e.what());
-        std::size_t col = 1;
-        auto open = msg.find('\'');
-        auto close = open == std::string::npos ? open : msg.find('\'', open + 1);
-        if (close != std::string::npos && close > open + 1)
-          if (auto at = text.find(msg.substr(open + 1, close - open - 1)); at != text.npos)
-            col = at + 1;
-        pre.fail_col(col, msg);
-      }
-      Line line(log.name, number, text, root);
-      if (!root.is_object())
-        line.fail(0, fmt::format("expected a transaction {{\"value\": [...]}}, found {}",
-                                 describe(root)));
-      auto ops = root.find("value");
-      if (ops == root.end())
-        line.fail(0, "expected a transaction {\"value\": [...]}: no \"value\" field");
-      if (!ops->is_array())
-        line.fail(member_token(root, 0, "value"),
-                  fmt::format("value: expected the list of operations, found {}",
-                              describe(*ops)));
-      bool initial = false;
-      if (auto it = root.find("isInitial"); it != root.end()) {
-        if (!it->is_boolean())
-          line.fail(member_token(root, 0, "isInitial"),
-                    fmt::format("isInitial: expected true or false, found {}", describe(*it)));
-        initial = it->get<bool>();
-      }
-      if (initial && (options.init == InitMode::Auto || options.init == InitMode::Explicit)) {
-        // The initial state itself (T0): its values become the initial values.
-        ++counts.initial_lines;
-        read_ops(h, line, *ops, member_token(root, 0, "value"), std::nullopt, counts);
-        continue;
-      }
-      TxnId txn = h.add_txn(session, fmt::format("{}.{}", client, number));
-      ++counts.txns;
-      auto begin = read_timestamp(line, "preBeginTS");
-      auto commit = read_timestamp(line, "postCommitTS");
-      auto begin_end = read_timestamp(line, "postBeginTS");
-      auto commit_start = read_timestamp(line, "preCommitTS");
-      if (begin && commit && *begin > *commit)
-        line.fail(member_token(root, 0, "postCommitTS"),
-                  fmt::format("postCommitTS {} is before preBeginTS {}", *commit, *begin));
-      // The inner timestamps must lie inside the outer ones.
-      for (const auto& [name, ts] : {std::pair{"postBeginTS", begin_end}, std::pair{"preCommitTS", commit_start}}) {
-        if (ts && ((begin && *ts < *begin) || (commit && *ts > *commit)))
-          line.fail(member_token(root, 0, name),
-                    fmt::format("{} {} is outside preBeginTS..postCommitTS", name, *ts));
-      }
-      h.txn(txn).begin = begin;
-      h.txn(txn).commit = commit;
-      h.txn(txn).begin_end = begin_end;
-      h.txn(txn).commit_start = commit_start;
-      counts.timestamped += begin || commit;
-      read_ops(h, line, *ops, member_token(root, 0, "value"), txn, counts);
+// One non-blank line of a log: a transaction of `session`, or the initial
+// state.
+void read_line(History& h, const ClientLog& log, SessionId session, std::size_t number,
+               std::string_view text, InitMode mode, Counts& counts) {
+  const ojson root = parse_line(log.name, number, text);
+  Line line(log.name, number, text, root);
+  if (!root.is_object())
+    line.fail(0, fmt::format("expected a transaction {{\"value\": [...]}}, found {}",
+                             describe(root)));
+  auto ops = root.find("value");
+  if (ops == root.end())
+    line.fail(0, "expected a transaction {\"value\": [...]}: no \"value\" field");
+  const std::size_t ops_tok = member_token(root, 0, "value");
+  if (!ops->is_array())
+    line.fail(ops_tok, fmt::format("value: expected the list of operations, found {}",
+                                   describe(*ops)));
+  bool initial = false;
+  if (auto it = root.find("isInitial"); it != root.end()) {
+    if (!it->is_boolean())
+      line.fail(member_token(root, 0, "isInitial"),
+                fmt::format("isInitial: expected true or false, found {}", describe(*it)));
+    initial = it->get<bool>();
+  }
+  if (initial && (mode == InitMode::Auto || mode == InitMode::Explicit)) {
+    // The initial state itself (T0): its values become the initial values.
+    ++counts.initial_lines;
+    read_ops(OpsTarget{h, std::nullopt, counts}, line, *ops, ops_tok);
+    return;
+  }
+  TxnId txn = h.add_txn(session, fmt::format("{}.{}", client_stem(log.name), number));
+  ++counts.txns;
+  read_times(h, line, txn, counts);
+  read_ops(OpsTarget{h, txn, counts}, line, *ops, ops_tok);
+}
+
+// The initial values inferred from the reads (see the finding above).
+struct Inference {
+  std::size_t inferred = 0, ambiguous = 0, unwritten_reads = 0, total_reads = 0;
+};
+
+Inference infer_initial_values(History& h) {
+  Inference inf;
+  std::vector<std::unordered_set<ValueId>> written(h.keys().size());
+  for (const Transaction& t : h.txns())
+    for (const Op& op : t.ops)
+      if (op.kind == OpKind::Write) written[op.key].insert(op.value);
+  std::vector<std::optional<ValueId>> unwritten(h.keys().size());
+  std::vector<bool> ambiguous(h.keys().size(), false);
+  auto see_read = [&](KeyId k, ValueId v) {
+    ++inf.total_reads;
+    if (h.has_explicit_init(k) || written[k].contains(v)) return;
+    ++inf.unwritten_reads;
+    if (!unwritten[k]) unwritten[k] = v;
+    else if (*unwritten[k] != v) ambiguous[k] = true;
+  };
+  for (const Transaction& t : h.txns())
+    for (const Op& op : t.ops) {
+      if (op.kind == OpKind::Read) see_read(op.key, op.value);
+      if (op.kind == OpKind::PredicateRead)
+        for (const auto& [k, v] : h.predicate_reads()[op.predicate].result) see_read(k, v);
+    }
+  for (KeyId k = 0; k < h.keys().size(); ++k) {
+    if (ambiguous[k]) {
+      ++inf.ambiguous;
+    } else if (unwritten[k]) {
+      h.set_init(k, *unwritten[k]);
+      ++inf.inferred;
     }
   }
+  return inf;
+}
 
-  const bool took_initial = counts.initial_lines > 0;
-  if (options.init == InitMode::Explicit && !took_initial)
-    throw InputError(fmt::format("{}: --init explicit: no line of the logs has \"isInitial\": "
-                                 "true, so there is no initial transaction (use auto, implicit "
-                                 "or none)",
-                                 source));
-  const InitialState state = took_initial ? InitialState::Explicit
-                             : options.init == InitMode::None ? InitialState::None
-                                                              : InitialState::Implicit;
-
-  // Infer the initial values (see the finding above); only T0 of an
-  // implicit initial state has them.
-  std::size_t inferred = 0, n_ambiguous = 0, unwritten_reads = 0, total_reads = 0;
-  if (state == InitialState::Implicit) {
-    std::vector<std::unordered_set<ValueId>> written(h.keys().size());
-    for (const Transaction& t : h.txns())
-      for (const Op& op : t.ops)
-        if (op.kind == OpKind::Write) written[op.key].insert(op.value);
-    std::vector<std::optional<ValueId>> unwritten(h.keys().size());
-    std::vector<bool> ambiguous(h.keys().size(), false);
-    auto see_read = [&](KeyId k, ValueId v) {
-      ++total_reads;
-      if (h.has_explicit_init(k) || written[k].contains(v)) return;
-      ++unwritten_reads;
-      if (!unwritten[k]) unwritten[k] = v;
-      else if (*unwritten[k] != v) ambiguous[k] = true;
-    };
-    for (const Transaction& t : h.txns())
-      for (const Op& op : t.ops) {
-        if (op.kind == OpKind::Read) see_read(op.key, op.value);
-        if (op.kind == OpKind::PredicateRead)
-          for (const auto& [k, v] : h.predicate_reads()[op.predicate].result) see_read(k, v);
-      }
-    for (KeyId k = 0; k < h.keys().size(); ++k) {
-      if (ambiguous[k]) {
-        ++n_ambiguous;
-      } else if (unwritten[k]) {
-        h.set_init(k, *unwritten[k]);
-        ++inferred;
-      }
-    }
-  }
-
-  result.notes.push_back(fmt::format("Viper logs: {} client{}, {} transaction{}", logs.size(),
-                                     logs.size() == 1 ? "" : "s", counts.txns,
-                                     counts.txns == 1 ? "" : "s"));
-  std::string detail;
+// What the initial state note says T0 writes.
+std::string initial_detail(const History& h, InitialState state, const Counts& counts,
+                           const Inference& inf) {
   switch (state) {
     case InitialState::Explicit: {
       std::size_t keys = 0;
       for (KeyId k = 0; k < h.keys().size(); ++k) keys += h.has_explicit_init(k) ? 1 : 0;
-      detail = fmt::format("{} \"isInitial\" line{} {} T0, which writes only {} key{}",
-                           counts.initial_lines, initial::plural(counts.initial_lines),
-                           counts.initial_lines == 1 ? "is" : "are", keys,
-                           initial::plural(keys));
-      break;
+      return fmt::format("{} \"isInitial\" line{} {} T0, which writes only {} key{}",
+                         counts.initial_lines, initial::plural(counts.initial_lines),
+                         counts.initial_lines == 1 ? "is" : "are", keys, initial::plural(keys));
     }
     case InitialState::None:
-      detail = "T0 writes no key: a read of a value no logged transaction wrote is a thin-air "
-               "read";
-      break;
+      return "T0 writes no key: a read of a value no logged transaction wrote is a thin-air read";
     case InitialState::Implicit:
-      detail = fmt::format("T0 writes every key: the inferred preloaded value for {} key{}, 0 "
-                           "for the others",
-                           inferred, initial::plural(inferred));
-      break;
+      return fmt::format("T0 writes every key: the inferred preloaded value for {} key{}, 0 for "
+                         "the others",
+                         inf.inferred, initial::plural(inf.inferred));
   }
-  result.explicit_init = took_initial;
-  initial::record(result, options.init, state, detail);
-  if (inferred > 0)
+  return {};
+}
+
+// The notes after the initial state's: inference, timestamps, ranges, flags.
+void add_notes(ReadResult& result, const Counts& counts, const Inference& inf) {
+  if (inf.inferred > 0)
     result.notes.push_back(fmt::format(
         "initial values inferred for {} key{}: {} of {} reads return a value no logged "
         "transaction wrote to the key, one such value per key, taken as its preloaded value",
-        inferred, inferred == 1 ? "" : "s", unwritten_reads, total_reads));
-  if (n_ambiguous > 0)
+        inf.inferred, inf.inferred == 1 ? "" : "s", inf.unwritten_reads, inf.total_reads));
+  if (inf.ambiguous > 0)
     result.notes.push_back(fmt::format(
         "{} key{} read{} two or more values that no logged transaction wrote; {} initial value "
         "is left at 0",
-        n_ambiguous, n_ambiguous == 1 ? "" : "s", n_ambiguous == 1 ? "s" : "",
-        n_ambiguous == 1 ? "its" : "their"));
+        inf.ambiguous, inf.ambiguous == 1 ? "" : "s", inf.ambiguous == 1 ? "s" : "",
+        inf.ambiguous == 1 ? "its" : "their"));
   if (counts.timestamped > 0)
     result.notes.push_back(fmt::format(
         "{} of {} transactions carry timestamps: the begin between preBeginTS and postBeginTS, "
@@ -551,6 +494,45 @@ ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& sou
         "flags ignored: {} read{} flagged dead (true), {} write{} flagged unsuccessful (false)",
         counts.dead_reads, counts.dead_reads == 1 ? "" : "s", counts.failed_writes,
         counts.failed_writes == 1 ? "" : "s"));
+}
+
+}  // namespace
+
+ReadResult read_viper(const std::vector<ClientLog>& logs, const std::string& source,
+                      const ReadOptions& options) {
+  if (logs.empty()) throw InputError(fmt::format("{}: no client logs", source));
+  ReadResult result(Format::Viper);
+  History& h = result.history;
+  Counts counts;
+  for (const ClientLog& log : logs) {
+    const SessionId session = h.add_session();
+    std::string_view rest = log.bytes;
+    for (std::size_t number = 1; !rest.empty(); ++number) {
+      auto nl = rest.find('\n');
+      std::string_view text = rest.substr(0, nl);  // with a '\r' before the '\n'
+      rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+      if (text.find_first_not_of(" \t\r") != std::string_view::npos)
+        read_line(h, log, session, number, text, options.init, counts);
+    }
+  }
+
+  const bool took_initial = counts.initial_lines > 0;
+  if (options.init == InitMode::Explicit && !took_initial)
+    throw InputError(fmt::format("{}: --init explicit: no line of the logs has \"isInitial\": "
+                                 "true, so there is no initial transaction (use auto, implicit "
+                                 "or none)",
+                                 source));
+  const InitialState state = took_initial ? InitialState::Explicit
+                             : options.init == InitMode::None ? InitialState::None
+                                                              : InitialState::Implicit;
+  // Only T0 of an implicit initial state has inferred values.
+  const Inference inf = state == InitialState::Implicit ? infer_initial_values(h) : Inference{};
+  result.notes.push_back(fmt::format("Viper logs: {} client{}, {} transaction{}", logs.size(),
+                                     logs.size() == 1 ? "" : "s", counts.txns,
+                                     counts.txns == 1 ? "" : "s"));
+  result.explicit_init = took_initial;
+  initial::record(result, options.init, state, initial_detail(h, state, counts, inf));
+  add_notes(result, counts, inf);
   return result;
 }
 
