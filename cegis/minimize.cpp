@@ -11,6 +11,48 @@
 
 namespace iso::cegis {
 
+namespace {
+
+// `w` with transaction t renamed renamed[t], pairs and orders involving a
+// transaction renamed UINT32_MAX (removed) dropped.
+void rename_witness(Witness& w, const std::vector<TxnId>& renamed) {
+  auto keep = [&](TxnId t) { return renamed[t] != UINT32_MAX; };
+  // Every relation as tuples (synthesized histories are small), renamed.
+  for (WitnessRelation& r : w.relations) {
+    std::vector<std::vector<std::uint32_t>> tuples;
+    for (auto tuple : tuples_of(w, r)) {
+      bool kept = true;
+      for (std::size_t c = 0; c < tuple.size(); ++c)
+        if (r.type[c] == model::kTxn) {
+          kept = kept && keep(tuple[c]);
+          if (kept) tuple[c] = renamed[tuple[c]];
+        }
+      if (kept) tuples.push_back(std::move(tuple));
+    }
+    std::vector<TxnId> seq;
+    for (TxnId t : r.sequence)
+      if (keep(t)) seq.push_back(renamed[t]);
+    r.sequence = std::move(seq);
+    r.per_key.clear();
+    r.tuples = std::move(tuples);
+    r.form = WitnessRelation::Form::Tuples;
+  }
+  std::vector<ScheduleEvent> schedule;
+  for (ScheduleEvent e : w.schedule)
+    if (keep(e.txn)) schedule.push_back({renamed[e.txn], e.commit});
+  w.schedule = std::move(schedule);
+  std::vector<poly::ChosenRead> reads;
+  for (poly::ChosenRead c : w.chosen_reads)
+    if (keep(c.writer) && keep(c.reader)) reads.push_back({renamed[c.writer], renamed[c.reader], c.op, c.key});
+  w.chosen_reads = std::move(reads);
+  std::vector<TxnId> committed;
+  for (TxnId t : w.committed_unknown)
+    if (keep(t)) committed.push_back(renamed[t]);
+  w.committed_unknown = std::move(committed);
+}
+
+}  // namespace
+
 History without_empty_transactions(const History& h, std::vector<Witness>* witnesses) {
   History out;
   for (KeyId k = 0; k < h.keys().size(); ++k) out.intern_key(h.keys()[k].text, h.keys()[k].integer);
@@ -41,44 +83,8 @@ History without_empty_transactions(const History& h, std::vector<Witness>* witne
       out.txn(id).commit_ts = tx.commit_ts;
     }
   }
-  if (witnesses) {
-    auto keep = [&](TxnId t) { return renamed[t] != UINT32_MAX; };
-    for (Witness& w : *witnesses) {
-      // Every relation as tuples (synthesized histories are small), renamed.
-      for (WitnessRelation& r : w.relations) {
-        std::vector<std::vector<std::uint32_t>> tuples;
-        for (auto tuple : tuples_of(w, r)) {
-          bool kept = true;
-          for (std::size_t c = 0; c < tuple.size(); ++c)
-            if (r.type[c] == model::kTxn) {
-              kept = kept && keep(tuple[c]);
-              if (kept) tuple[c] = renamed[tuple[c]];
-            }
-          if (kept) tuples.push_back(std::move(tuple));
-        }
-        std::vector<TxnId> seq;
-        for (TxnId t : r.sequence)
-          if (keep(t)) seq.push_back(renamed[t]);
-        r.sequence = std::move(seq);
-        r.per_key.clear();
-        r.tuples = std::move(tuples);
-        r.form = WitnessRelation::Form::Tuples;
-      }
-      std::vector<ScheduleEvent> schedule;
-      for (ScheduleEvent e : w.schedule)
-        if (keep(e.txn)) schedule.push_back({renamed[e.txn], e.commit});
-      w.schedule = std::move(schedule);
-      std::vector<poly::ChosenRead> reads;
-      for (poly::ChosenRead c : w.chosen_reads)
-        if (keep(c.writer) && keep(c.reader))
-          reads.push_back({renamed[c.writer], renamed[c.reader], c.op, c.key});
-      w.chosen_reads = std::move(reads);
-      std::vector<TxnId> committed;
-      for (TxnId t : w.committed_unknown)
-        if (keep(t)) committed.push_back(renamed[t]);
-      w.committed_unknown = std::move(committed);
-    }
-  }
+  if (witnesses)
+    for (Witness& w : *witnesses) rename_witness(w, renamed);
   return out;
 }
 
@@ -142,6 +148,36 @@ static Scope scope_of(const History& h, const Scope& bound) {
   return s;
 }
 
+// Drops operations of `found`'s history one at a time while it stays a
+// solution: only oracle calls, no search, within `seconds` (0: no limit).
+// Sets `cut` when the time limit stopped it (the history is a solution
+// still, only not as small as it could be); does nothing once `cut`.
+static void drop_operations(const Problem& p, const SpaceOptions& space, SynthResult& found, double seconds,
+                            bool& cut) {
+  if (cut) return;
+  History h = *found.history;
+  budget::ScopedDeadline deadline(seconds);
+  try {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
+        for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
+          History smaller = drop_operation(h, t, i);
+          std::vector<Witness> ws;
+          if (in_space(smaller, space) && is_solution(smaller, p, &ws)) {
+            h = without_empty_transactions(smaller, &ws);
+            found.allow_witnesses = std::move(ws);
+            changed = true;
+          }
+        }
+    }
+  } catch (const TimeoutError&) {
+    cut = true;  // h is a solution still, only not as small as it could be
+  }
+  found.history = std::move(h);
+}
+
 SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt) {
   if (found.outcome != Outcome::Found) return found;
   const SpaceOptions space = needed_space(p);  // as synthesize() searches it
@@ -152,36 +188,10 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
     return opt.timeout_seconds > 0 ? std::max(0.01, opt.timeout_seconds - seconds_since(start)) : 0.0;
   };
   bool cut = false;  // the time limit stopped a step
-  // Drops operations one at a time while the history stays a solution: only
-  // oracle calls, no search.
-  auto drop_operations = [&] {
-    if (cut) return;
-    History h = *found.history;
-    budget::ScopedDeadline deadline(time_left());
-    try {
-      bool changed = true;
-      while (changed) {
-        changed = false;
-        for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
-          for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
-            History smaller = drop_operation(h, t, i);
-            std::vector<Witness> ws;
-            if (in_space(smaller, space) && is_solution(smaller, p, &ws)) {
-              h = without_empty_transactions(smaller, &ws);
-              found.allow_witnesses = std::move(ws);
-              changed = true;
-            }
-          }
-      }
-    } catch (const TimeoutError&) {
-      cut = true;  // h is a solution still, only not as small as it could be
-    }
-    found.history = std::move(h);
-  };
   // 1. The history found, shrunk operation by operation. At a large scope
   // the first history is large and this is cheap; it also bounds the scope
   // that step 2 searches below.
-  drop_operations();
+  drop_operations(p, space, found, time_left(), cut);
   // 2. Shrink each scope dimension while a solution exists, from the scope
   // the shrunk history needs.
   // The search at that scope itself comes first: its answer is numbered as
@@ -218,7 +228,7 @@ SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& op
     }
   }
   // 3. The history of the smallest scope, shrunk again.
-  if (searched) drop_operations();
+  if (searched) drop_operations(p, space, found, time_left(), cut);
   if (cut) found.notes.push_back("minimization stopped at the time limit: the history may not be minimal");
   total.total_seconds = seconds_since(start) + first_search;
   found.stats = total;
