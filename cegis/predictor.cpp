@@ -1,3 +1,8 @@
+// Prediction (cegis/predictor.hpp): the observed run decided first, then
+// one SAT instance over the trace's prediction space, candidates fewest
+// changed reads first, each held to the weak level (lazily by its cycles,
+// or by its formula) and to serializability (a lemma from each commit
+// order that serializes one).
 #include "cegis/predictor.hpp"
 
 #include <algorithm>
