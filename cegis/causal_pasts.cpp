@@ -1,3 +1,5 @@
+// Stale writers ruled out under causal consistency, from the observed
+// causal pasts of free reads (cegis/causal_pasts.hpp states the argument).
 #include "cegis/causal_pasts.hpp"
 
 #include <algorithm>

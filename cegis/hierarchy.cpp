@@ -1,3 +1,6 @@
+// The hierarchy of a set of levels within a scope: every ordered pair
+// decided by synthesis unless transitivity settles it, then the classes and
+// the Hasse diagram (cegis/hierarchy.hpp).
 #include "cegis/hierarchy.hpp"
 
 #include <algorithm>

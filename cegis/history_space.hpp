@@ -57,7 +57,7 @@
 // no session, and comes before the committed transactions (T1, ... are the
 // aborted ones: an aborted transaction is outside every level's view, so
 // where it stands changes no verdict). Whether a level sees dirty reads at all is the
-// synthesizer's business (cegis/synthesizer.cpp): one that does not permit
+// synthesizer's business (cegis/search.cpp): one that does not permit
 // them (Level::permits) is violated by them, as decide() has it.
 //
 // List-append keys (SpaceOptions::lists; Elle's list-append, the known
@@ -117,7 +117,7 @@
 //   - keys are numbered in the order of their first use (unless
 //     SpaceOptions::key_order is off: the synthesizer then assumes it, or
 //     breaks the key symmetry by a deny level's violation instead,
-//     keys_canonical in synthesizer.cpp);
+//     keys_canonical in cegis/key_symmetry.hpp);
 //   - empty transactions (no reads, no writes) come last and are in no
 //     session with others. An empty transaction is invisible to every shipped
 //     level, so a history with e of them stands for the same history with
@@ -257,6 +257,57 @@ class HistorySpace {
 
  private:
   logic::Index idx3(std::uint32_t t, std::uint32_t x, std::uint32_t v) const;
+
+  // The constructor's steps, in the order it takes them (history_space.cpp).
+  // Each "make" step adds the inputs of one kind of history; each
+  // "constraints" step appends to `constraints` what makes them a history
+  // of the space; each "bind" step binds schema relations in bindings_.
+  //
+  // Refuses combinations of options the space does not search (throws
+  // std::invalid_argument); sets dirty_ and lists_.
+  void check_options(const SpaceOptions& opt);
+  // With predicate reads: P[t] "t's reads are a predicate read".
+  void make_predicate_variables(logic::Circuit& c, const SpaceOptions& opt);
+  // With dirty reads: A[t] and I[t][x][v]; kFalse otherwise
+  // (history_space_dirty.cpp).
+  void make_dirty_variables(logic::Circuit& c);
+  // In the operation form: S[t][i][x][v] (history_space_operations.cpp).
+  void make_slot_variables(logic::Circuit& c);
+  // The cells of reads and final writes, R[t][x][v] (in the operation form,
+  // the slots' disjunction) and W[t][x][v]; sets reads_, writes_ and so_
+  // (history_space_registers.cpp).
+  struct BaseCells {
+    std::vector<std::pair<logic::Index, logic::BLit>> reads, writes;
+  };
+  BaseCells make_register_variables(logic::Circuit& c, const SpaceOptions& opt);
+  // The committed part the base relations see (committed final writes,
+  // reads of committed versions: `cells` themselves without dirty reads);
+  // sets clean_, some_abr_, some_irr_ and binds abr and irr.
+  struct CommittedPart {
+    logic::BoolMatrix committed_writes, clean_reads;
+  };
+  CommittedPart bind_dirty_reads(logic::Circuit& c, const BaseCells& cells);
+  // index_order_, over the committed transactions.
+  void make_index_order(logic::Circuit& c);
+  // One value per read and final write of a key, predicate reads of every
+  // key, no blind writes unless allowed, unique written values, and every
+  // read a write's (no thin air).
+  void register_constraints(logic::Circuit& c, const SpaceOptions& opt, std::vector<logic::BLit>& constraints) const;
+  // Aborted transactions write only and have no session; an intermediate
+  // write comes before a committed final write of the key.
+  void aborted_constraints(logic::Circuit& c, std::vector<logic::BLit>& constraints) const;
+  // Session order: transitive, a disjoint union of chains.
+  void session_constraints(logic::Circuit& c, std::vector<logic::BLit>& constraints) const;
+  // Symmetry breaking (history_space_symmetry.cpp): written values in order
+  // of their writers; then keys by first use (sets key_order_), empty
+  // transactions last and aborted ones first.
+  void value_order(logic::Circuit& c, std::vector<logic::BLit>& constraints) const;
+  void key_and_empty_order(logic::Circuit& c, const SpaceOptions& opt, std::vector<logic::BLit>& constraints);
+  // Binds reads, writes (the committed part), the sort Txn's extent with
+  // dirty reads, so, t0, and vo without lists.
+  void bind_base_relations(logic::Circuit& c, const CommittedPart& part);
+  // Without repeated values: wrx and iwrx as functions of the values.
+  void bind_value_read_from(logic::Circuit& c);
   // Read slots (operation form): the relations over read events.
   void build_read_slots(logic::Circuit& c, std::vector<logic::BLit>& constraints);
   // A read event (with duplicates): t's read of key x (transaction form) or
@@ -280,6 +331,9 @@ class HistorySpace {
   // Binds rf and wrx in `b` to choice[e][w] (event e reads from w).
   void bind_read_from(logic::Circuit& c, logic::Bindings& b,
                       const std::vector<std::vector<logic::BLit>>& choice) const;
+  // The list of key x ending with element v in a model (decode, with lists).
+  std::vector<ValueId> decoded_list(const logic::Circuit& c, const std::vector<bool>& inputs, std::uint32_t x,
+                                    std::uint32_t v) const;
 
   Scope scope_;
   bool index_ordered_ = true;

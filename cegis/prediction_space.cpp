@@ -1,3 +1,6 @@
+// The space of runs a prediction searches: the observed trace read once
+// (ObservedTrace), its boundaries and free writers as circuit inputs, and
+// the schema's relations over them (cegis/prediction_space.hpp).
 #include "cegis/prediction_space.hpp"
 
 #include <algorithm>

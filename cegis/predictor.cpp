@@ -1,3 +1,8 @@
+// Prediction (cegis/predictor.hpp): the observed run decided first, then
+// one SAT instance over the trace's prediction space, candidates fewest
+// changed reads first, each held to the weak level (lazily by its cycles,
+// or by its formula) and to serializability (a lemma from each commit
+// order that serializes one).
 #include "cegis/predictor.hpp"
 
 #include <algorithm>
@@ -168,6 +173,289 @@ class AtLeast {
   std::vector<std::vector<BLit>> cols_;
 };
 
+// Refuses levels a trace cannot be predicted under (std::invalid_argument):
+// either reading time, or `ser` not serializability with session order.
+void check_levels(const History& observed, const lua::Level& under, const lua::Level& ser) {
+  for (const lua::Level* l : {&under, &ser})
+    if (l->uses_real_time() || l->uses_db_timestamps())
+      throw std::invalid_argument(fmt::format("{} reads time, which a trace has none of", l->name));
+  if (ser.graph != GraphLevel::Ser || decided_without_sessions(observed, ser, SessionMode::Auto))
+    throw std::invalid_argument(fmt::format("{} is not serializability with session order", ser.name));
+}
+
+// The observed run first. One the level allows and serializability forbids
+// is its own answer: nothing needs to change (IsoPredict's constraints hold
+// with every boundary at its session's end); then `result` says so and
+// this returns true. One the level does not allow is predicted from all the
+// same: IsoPredict puts no condition on it, and every candidate is held to
+// the level.
+bool observed_is_prediction(const History& observed, const lua::Level& under, const lua::Level& ser,
+                            PredictResult& result) {
+  DecideOptions first;
+  first.explain = false;
+  result.observed_under = decide(observed, under, first).verdict;
+  result.observed_ser = decide(observed, ser, first).verdict;
+  if (result.observed_under == Verdict::Unknown || result.observed_ser == Verdict::Unknown) throw TimeoutError();
+  if (result.observed_under != Verdict::Allowed || result.observed_ser != Verdict::Violated) return false;
+  result.outcome = Outcome::Found;
+  result.fewest = true;  // no prediction changes fewer than none
+  result.runs.push_back(PredictedRun{observed, {}});
+  return true;
+}
+
+Clock::duration as_duration(double seconds) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+// One prediction search: the SAT instance over the trace's prediction
+// space, and the candidates drawn from it, fewest changed reads first.
+// Fills the PredictResult it is given.
+class Prediction {
+ public:
+  Prediction(const ObservedTrace& trace, const lua::Level& under, const lua::Level& ser,
+             const PredictOptions& options, Clock::time_point start, PredictResult& result)
+      : trace_(trace), under_(under), ser_(ser), options_(options), start_(start), result_(result),
+        lazy_(held_lazily(under)), space_(trace, options.mode, c_, !lazy_) {
+    solver_.set_many_calls();
+    solver_.set_default_polarity(false);
+    cnf_.assert_true(space_.constraints());
+    if (under.graph == GraphLevel::Cc) rule_out_stale_reads();
+    if (!lazy_) hold_by_formula();
+    at_least_.emplace(c_, count_changes());
+  }
+
+  // Fewest changed reads first: at most K, K = 1, 2, ..., for as long as
+  // the options allow; then any number. Lemmas learnt under one bound
+  // hold under every bound. (With a relaxed boundary, causal consistency
+  // can need many reads of a transaction to change together, and ruling
+  // out fewer can take longer than finding one.)
+  void run() {
+    // No prediction changes fewer reads than `below`. One that changes none
+    // is a prefix of the observed run. When the level allows the observed
+    // run, that run is serializable here (or it was the answer), and so is
+    // every prefix of it; a prefix of a run the level does not allow may be
+    // a prediction.
+    std::size_t below = result_.observed_under == Verdict::Allowed ? 1 : 0;
+    std::optional<Candidate> best = fewest_first(below);
+    if (!best) best = doubling(below);
+    if (best) collect(std::move(*best), below);
+    result_.sat = solver_.stats();
+  }
+
+ private:
+  // Clauses ruling out stale reads before the search (causal consistency).
+  void rule_out_stale_reads() {
+    const CausalPasts pasts(trace_, options_.mode);
+    const std::vector<BLit> stale = pasts.rule_out_all(space_, c_);
+    for (BLit clause : stale) cnf_.assert_true(clause);
+    const std::vector<BLit> joined = pasts.rule_out_joined(space_, c_, kJoinedBudget);
+    for (BLit clause : joined) cnf_.assert_true(clause);
+    result_.ruled_out = stale.size() + joined.size();
+  }
+
+  // The weak level's witness: free relations, its constraint asserted.
+  void hold_by_formula() {
+    const Universe& u = space_.universe();
+    Bindings allow = space_.bindings();
+    for (const auto& w : under_.framework->witness)
+      allow.bind(w.rel, variable_matrix(c_, u.size(), static_cast<std::uint32_t>(w.rel->type.size()), {},
+                                        model::all_tuples(u, w.rel->type)));
+    try {
+      Translator t(u, c_, allow);
+      cnf_.assert_true(t.formula(under_.constraint()));
+    } catch (const TranslationError& e) {
+      throw std::invalid_argument(fmt::format(
+          "{} is held to by its formula over the whole trace ({} transactions), which is too large: {}; "
+          "the levels decided by saturation (biswas.RC, biswas.RA, biswas.CC) scale",
+          under_.name, trace_.h.num_txns() - 1, e.what()));
+    }
+  }
+
+  // The changed reads, to be counted, and the most a boundary can free
+  // (most_; strict: one read per session; relaxed: the reads of one
+  // transaction per session).
+  std::vector<BLit> count_changes() {
+    std::vector<BLit> changes;
+    for (std::size_t s = 0; s < trace_.by_session.size(); ++s) {
+      std::map<TxnId, std::size_t> per_txn;
+      for (std::size_t r : trace_.by_session[s])
+        if (trace_.reads[r].event) {
+          changes.push_back(space_.changed(r));
+          ++per_txn[trace_.reads[r].txn];
+        }
+      std::size_t widest = 0;
+      for (const auto& [t, n] : per_txn) widest = std::max(widest, n);
+      most_ += options_.mode == PredictMode::Strict ? std::min<std::size_t>(widest, 1) : widest;
+    }
+    return changes;
+  }
+
+  // At most K changed reads, K = below, below + 1, ..., within
+  // PredictOptions::fewest_seconds; raises `below` past every K shown to
+  // have no prediction.
+  std::optional<Candidate> fewest_first(std::size_t& below) {
+    std::optional<Candidate> best;
+    const auto until = Clock::now() + as_duration(options_.fewest_seconds);
+    for (std::size_t k = below; k < most_ && !best && !gave_up_; ++k) {
+      best = next(k, until);
+      if (!best && !gave_up_) below = k + 1;
+    }
+    return best;
+  }
+
+  // With none found, any number of changes and a bound that doubles in
+  // turn, each search capped, the caps doubling too: a bound makes a
+  // prediction changing few reads quick to find where one changing any
+  // number is not, and the other way round. The search without a bound
+  // ends it when it shows there is none.
+  std::optional<Candidate> doubling(std::size_t& below) {
+    std::optional<Candidate> best;
+    auto cap = std::max<Clock::duration>(as_duration(options_.fewest_seconds), std::chrono::seconds(1));
+    for (std::size_t k = std::max<std::size_t>(2 * below, 2); !best;
+         k *= 2, cap = std::min<Clock::duration>(2 * cap, std::chrono::hours(24))) {
+      gave_up_ = false;
+      best = next(std::nullopt, Clock::now() + cap);
+      if (best || !gave_up_) break;
+      if (k >= most_) continue;
+      gave_up_ = false;
+      best = next(k, Clock::now() + cap);
+      if (!best && !gave_up_) below = k + 1;
+    }
+    return best;
+  }
+
+  // The first prediction, then as many more as the options ask, each
+  // changing other reads than those before it.
+  void collect(Candidate best, std::size_t below) {
+    result_.outcome = Outcome::Found;
+    result_.first_seconds = seconds_since(start_);
+    result_.fewest_below = below;
+    result_.fewest = result_.fewest_below >= best.changed.size();
+    elsewhere(best);
+    result_.runs.push_back(PredictedRun{std::move(best.history), std::move(best.changed)});
+    while (result_.runs.size() < std::max<std::size_t>(1, options_.limit)) {
+      std::optional<Candidate> another = next(std::nullopt);
+      if (!another) break;
+      elsewhere(*another);
+      result_.runs.push_back(PredictedRun{std::move(another->history), std::move(another->changed)});
+    }
+  }
+
+  // A prediction that changes other reads than `cand` did (all of them).
+  void elsewhere(const Candidate& cand) {
+    std::vector<BLit> same;
+    for (const ChangedRead& ch : cand.changed) same.push_back(space_.reads_from(trace_.read_at(ch.reader, ch.op), ch.writer));
+    cnf_.assert_true(!c_.and_(same));
+  }
+
+  // The next candidate that the weak level allows and serializability
+  // forbids, changing at most `at_most` reads (none: any number); nullopt
+  // when there is none or the search gave up. Learns the lemmas on the way.
+  std::optional<Candidate> next(std::optional<std::size_t> at_most,
+                                std::optional<Clock::time_point> until = std::nullopt) {
+    while (true) {
+      const std::optional<sat::Result> r = solve(at_most, until);
+      if (!r || *r == sat::Result::Unsat) return std::nullopt;
+      ++result_.candidates;
+      const std::vector<bool> inputs = cnf_.input_values();
+      Candidate cand = space_.decode(inputs);
+      if (is_prediction(cand, inputs)) return cand;
+    }
+  }
+
+  // One solver call for a candidate changing at most `at_most` reads.
+  // `until`: a soft limit, checked between candidates and stopping the
+  // solver too, where the search gives up (nullopt, gave_up_) without
+  // leaving a lemma half asserted. Throws TimeoutError at the run's deadline.
+  std::optional<sat::Result> solve(std::optional<std::size_t> at_most, std::optional<Clock::time_point> until) {
+    budget::poll();
+    if (until && Clock::now() >= *until) {
+      gave_up_ = true;
+      return std::nullopt;
+    }
+    if (options_.on_progress && seconds_since(start_) >= reported_ + 1) {
+      reported_ = seconds_since(start_);
+      options_.on_progress(PredictProgress{at_most.value_or(most_), result_.candidates, result_.cycles,
+                                           result_.lemmas, reported_});
+    }
+    std::vector<sat::Lit> assume;
+    if (at_most && *at_most < most_) assume.push_back(cnf_.literal(!(*at_least_)(*at_most + 1)));
+    sat::Result r = sat::Result::Unknown;
+    try {
+      const double left = until ? std::chrono::duration<double>(*until - Clock::now()).count() : 0;
+      budget::ScopedDeadline cap(until ? std::max(left, 1e-6) : 0);
+      r = solver_.solve(assume);
+    } catch (const TimeoutError&) {
+    }
+    if (r != sat::Result::Unknown) return r;
+    if (!until || budget::expired()) throw TimeoutError();
+    gave_up_ = true;
+    return std::nullopt;
+  }
+
+  // Does the weak level allow `cand` and serializability forbid it? When
+  // not, a clause excluding it (a cycle's facts, or a lemma from the commit
+  // order that serializes it) has been asserted.
+  bool is_prediction(const Candidate& cand, const std::vector<bool>& inputs) {
+    if (lazy_ && !allowed_lazily(cand, inputs)) return false;
+    DecideOptions strong;
+    strong.explain = false;
+    strong.witness = false;
+    const auto checked = Clock::now();
+    const Decision d = decide(cand.history, ser_, strong);
+    result_.check_seconds += seconds_since(checked);
+    if (d.verdict == Verdict::Unknown) throw TimeoutError();
+    if (d.verdict == Verdict::Violated) return true;
+    // Every candidate this commit order explains is serializable.
+    const auto built = Clock::now();
+    exclude(serializability_lemma(trace_, space_, c_, d.commit_order, cand), inputs);
+    result_.lemma_seconds += seconds_since(built);
+    ++result_.lemmas;
+    return false;
+  }
+
+  // The weak level, decided by saturation: a violation's cycle excluded.
+  bool allowed_lazily(const Candidate& cand, const std::vector<bool>& inputs) {
+    DecideOptions weak;
+    weak.witness = false;
+    const auto checked = Clock::now();
+    const Decision d = decide(cand.history, under_, weak);
+    result_.check_seconds += seconds_since(checked);
+    if (d.verdict == Verdict::Unknown) throw TimeoutError();
+    if (d.verdict != Verdict::Violated) return true;
+    const auto facts = d.anomaly ? cycle_facts(*d.anomaly, cand, trace_, space_) : std::nullopt;
+    if (!facts) throw std::logic_error("predict: a saturation violation without a cycle of its edges");
+    const auto built = Clock::now();
+    exclude(!c_.and_(*facts), inputs);
+    result_.lemma_seconds += seconds_since(built);
+    ++result_.cycles;
+    return false;
+  }
+
+  // Each clause must exclude the candidate it comes from, or the search
+  // would draw it again.
+  void exclude(BLit clause, const std::vector<bool>& inputs) {
+    if (c_.eval(clause, inputs)) throw std::logic_error("predict: a clause that keeps its own candidate");
+    cnf_.assert_true(clause);
+  }
+
+  const ObservedTrace& trace_;
+  const lua::Level& under_;
+  const lua::Level& ser_;
+  const PredictOptions& options_;
+  Clock::time_point start_;
+  PredictResult& result_;
+  const bool lazy_;
+  Circuit c_;
+  sat::Solver solver_;
+  CnfEncoder cnf_{c_, solver_};
+  const PredictionSpace space_;
+  std::optional<AtLeast> at_least_;  // of the changed reads
+  std::size_t most_ = 0;             // the most changed reads a prediction can have
+  double reported_ = 0;              // when progress was last reported
+  bool gave_up_ = false;             // the last search met its soft limit
+};
+
 }  // namespace
 
 PredictResult predict(const History& observed, const lua::Level& under, const lua::Level& ser,
@@ -177,219 +465,17 @@ PredictResult predict(const History& observed, const lua::Level& under, const lu
 
 PredictResult predict(const ObservedTrace& trace, const lua::Level& under, const lua::Level& ser,
                       const PredictOptions& options) {
-  const History& observed = trace.h;
-  const PredictMode mode = options.mode;
   const auto start = Clock::now();
   PredictResult result;
-  for (const lua::Level* l : {&under, &ser})
-    if (l->uses_real_time() || l->uses_db_timestamps())
-      throw std::invalid_argument(fmt::format("{} reads time, which a trace has none of", l->name));
-  if (ser.graph != GraphLevel::Ser || decided_without_sessions(observed, ser, SessionMode::Auto))
-    throw std::invalid_argument(fmt::format("{} is not serializability with session order", ser.name));
+  check_levels(trace.h, under, ser);
   budget::ScopedDeadline deadline(options.timeout_seconds);
   try {
-    // The observed run first. One the level allows and serializability
-    // forbids is its own answer: nothing needs to change (IsoPredict's
-    // constraints hold with every boundary at its session's end). One the
-    // level does not allow is predicted from all the same: IsoPredict puts
-    // no condition on it, and every candidate is held to the level.
-    DecideOptions first;
-    first.explain = false;
-    result.observed_under = decide(observed, under, first).verdict;
-    result.observed_ser = decide(observed, ser, first).verdict;
-    if (result.observed_under == Verdict::Unknown || result.observed_ser == Verdict::Unknown) throw TimeoutError();
-    if (result.observed_under == Verdict::Allowed && result.observed_ser == Verdict::Violated) {
-      result.outcome = Outcome::Found;
-      result.fewest = true;  // no prediction changes fewer than none
-      result.runs.push_back(PredictedRun{observed, {}});
+    if (observed_is_prediction(trace.h, under, ser, result)) {
       result.seconds = seconds_since(start);
       return result;
     }
-    const bool lazy = held_lazily(under);
-    Circuit c;
-    sat::Solver solver;
-    solver.set_many_calls();
-    solver.set_default_polarity(false);
-    CnfEncoder cnf(c, solver);
-    const PredictionSpace space(trace, mode, c, !lazy);
-    cnf.assert_true(space.constraints());
-    if (under.graph == GraphLevel::Cc) {
-      const CausalPasts pasts(trace, mode);
-      const std::vector<BLit> stale = pasts.rule_out_all(space, c);
-      for (BLit clause : stale) cnf.assert_true(clause);
-      const std::vector<BLit> joined = pasts.rule_out_joined(space, c, kJoinedBudget);
-      for (BLit clause : joined) cnf.assert_true(clause);
-      result.ruled_out = stale.size() + joined.size();
-    }
-    if (!lazy) {
-      // The weak level's witness: free relations, its constraint asserted.
-      const Universe& u = space.universe();
-      Bindings allow = space.bindings();
-      for (const auto& w : under.framework->witness)
-        allow.bind(w.rel, variable_matrix(c, u.size(), static_cast<std::uint32_t>(w.rel->type.size()), {},
-                                          model::all_tuples(u, w.rel->type)));
-      try {
-        Translator t(u, c, allow);
-        cnf.assert_true(t.formula(under.constraint()));
-      } catch (const TranslationError& e) {
-        throw std::invalid_argument(fmt::format(
-            "{} is held to by its formula over the whole trace ({} transactions), which is too large: {}; "
-            "the levels decided by saturation (biswas.RC, biswas.RA, biswas.CC) scale",
-            under.name, observed.num_txns() - 1, e.what()));
-      }
-    }
-    DecideOptions weak;
-    weak.witness = false;
-    DecideOptions strong;
-    strong.explain = false;
-    strong.witness = false;
-    // The changed reads, counted (below), and the most a boundary can free
-    // (strict: one read per session; relaxed: the reads of one transaction
-    // per session).
-    std::vector<BLit> changes;
-    std::size_t most = 0;
-    for (std::size_t s = 0; s < trace.by_session.size(); ++s) {
-      std::map<TxnId, std::size_t> per_txn;
-      for (std::size_t r : trace.by_session[s])
-        if (trace.reads[r].event) {
-          changes.push_back(space.changed(r));
-          ++per_txn[trace.reads[r].txn];
-        }
-      std::size_t widest = 0;
-      for (const auto& [t, n] : per_txn) widest = std::max(widest, n);
-      most += mode == PredictMode::Strict ? std::min<std::size_t>(widest, 1) : widest;
-    }
-    AtLeast at_least(c, std::move(changes));
-    double reported = 0;
-    // The next candidate that the weak level allows and serializability
-    // forbids, changing at most `at_most` reads (none: any number); nullopt
-    // when there is none. Learns the lemmas on the way.
-    // `until`: a soft limit, checked between candidates, where the search
-    // gives up (`gave_up`) without leaving a lemma half asserted.
-    bool gave_up = false;
-    auto next = [&](std::optional<std::size_t> at_most,
-                    std::optional<Clock::time_point> until = std::nullopt) -> std::optional<Candidate> {
-      while (true) {
-        budget::poll();
-        if (until && Clock::now() >= *until) {
-          gave_up = true;
-          return std::nullopt;
-        }
-        if (options.on_progress && seconds_since(start) >= reported + 1) {
-          reported = seconds_since(start);
-          options.on_progress(PredictProgress{at_most.value_or(most), result.candidates, result.cycles,
-                                              result.lemmas, reported});
-        }
-        std::vector<sat::Lit> assume;
-        if (at_most && *at_most < most) assume.push_back(cnf.literal(!at_least(*at_most + 1)));
-        sat::Result r = sat::Result::Unknown;
-        try {
-          // The soft limit stops the solver too (nothing is half asserted
-          // while it runs).
-          const double left = until ? std::chrono::duration<double>(*until - Clock::now()).count() : 0;
-          budget::ScopedDeadline cap(until ? std::max(left, 1e-6) : 0);
-          r = solver.solve(assume);
-        } catch (const TimeoutError&) {
-        }
-        if (r == sat::Result::Unknown) {
-          if (!until || budget::expired()) throw TimeoutError();
-          gave_up = true;
-          return std::nullopt;
-        }
-        if (r == sat::Result::Unsat) return std::nullopt;
-        ++result.candidates;
-        const std::vector<bool> inputs = cnf.input_values();
-        Candidate cand = space.decode(inputs);
-        // Each clause must exclude the candidate it comes from, or the loop
-        // would draw it again.
-        auto exclude = [&](BLit clause) {
-          if (c.eval(clause, inputs)) throw std::logic_error("predict: a clause that keeps its own candidate");
-          cnf.assert_true(clause);
-        };
-        auto checked = Clock::now();
-        if (lazy) {
-          const Decision d = decide(cand.history, under, weak);
-          result.check_seconds += seconds_since(checked);
-          if (d.verdict == Verdict::Unknown) throw TimeoutError();
-          if (d.verdict == Verdict::Violated) {
-            const auto facts = d.anomaly ? cycle_facts(*d.anomaly, cand, trace, space) : std::nullopt;
-            if (!facts) throw std::logic_error("predict: a saturation violation without a cycle of its edges");
-            const auto built = Clock::now();
-            exclude(!c.and_(*facts));
-            result.lemma_seconds += seconds_since(built);
-            ++result.cycles;
-            continue;
-          }
-        }
-        checked = Clock::now();
-        const Decision d = decide(cand.history, ser, strong);
-        result.check_seconds += seconds_since(checked);
-        if (d.verdict == Verdict::Unknown) throw TimeoutError();
-        if (d.verdict == Verdict::Violated) return cand;
-        // Every candidate this commit order explains is serializable.
-        const auto built = Clock::now();
-        exclude(serializability_lemma(trace, space, c, d.commit_order, cand));
-        result.lemma_seconds += seconds_since(built);
-        ++result.lemmas;
-      }
-    };
-    // A prediction that changes other reads than `cand` did (all of them).
-    auto elsewhere = [&](const Candidate& cand) {
-      std::vector<BLit> same;
-      for (const ChangedRead& ch : cand.changed) same.push_back(space.reads_from(trace.read_at(ch.reader, ch.op), ch.writer));
-      cnf.assert_true(!c.and_(same));
-    };
-    // Fewest changed reads first: at most K, K = 1, 2, ..., for as long as
-    // the options allow; then any number. Lemmas learnt under one bound
-    // hold under every bound. (With a relaxed boundary, causal consistency
-    // can need many reads of a transaction to change together, and ruling
-    // out fewer can take longer than finding one.)
-    std::optional<Candidate> best;
-    // No prediction changes fewer reads than `below`. One that changes none
-    // is a prefix of the observed run. When the level allows the observed
-    // run, that run is serializable here (or it was the answer), and so is
-    // every prefix of it; a prefix of a run the level does not allow may be
-    // a prediction.
-    std::size_t below = result.observed_under == Verdict::Allowed ? 1 : 0;
-    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                          std::chrono::duration<double>(options.fewest_seconds));
-    for (std::size_t k = below; k < most && !best && !gave_up; ++k) {
-      best = next(k, until);
-      if (!best && !gave_up) below = k + 1;
-    }
-    // Then, with none found, any number of changes and a bound that
-    // doubles in turn, each search capped, the caps doubling too: a bound
-    // makes a prediction changing few reads quick to find where one
-    // changing any number is not, and the other way round. The search
-    // without a bound ends it when it shows there is none.
-    auto cap = std::max<Clock::duration>(std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(options.fewest_seconds)),
-                                         std::chrono::seconds(1));
-    for (std::size_t k = std::max<std::size_t>(2 * below, 2); !best;
-         k *= 2, cap = std::min<Clock::duration>(2 * cap, std::chrono::hours(24))) {
-      gave_up = false;
-      best = next(std::nullopt, Clock::now() + cap);
-      if (best || !gave_up) break;
-      if (k >= most) continue;
-      gave_up = false;
-      best = next(k, Clock::now() + cap);
-      if (!best && !gave_up) below = k + 1;
-    }
-    if (best) {
-      result.outcome = Outcome::Found;
-      result.first_seconds = seconds_since(start);
-      result.fewest_below = below;
-      result.fewest = result.fewest_below >= best->changed.size();
-      elsewhere(*best);
-      result.runs.push_back(PredictedRun{std::move(best->history), std::move(best->changed)});
-      while (result.runs.size() < std::max<std::size_t>(1, options.limit)) {
-        std::optional<Candidate> another = next(std::nullopt);
-        if (!another) break;
-        elsewhere(*another);
-        result.runs.push_back(PredictedRun{std::move(another->history), std::move(another->changed)});
-      }
-    }
-    result.sat = solver.stats();
+    Prediction prediction(trace, under, ser, options, start, result);
+    prediction.run();
   } catch (const TimeoutError&) {
     // The predictions found so far stand; without one, the time ran out.
     if (result.runs.empty()) result.outcome = Outcome::Timeout;

@@ -89,6 +89,12 @@ struct SynthResult {
   std::vector<std::string> notes;       // e.g. minimization cut short by the time limit
 };
 
+// The space a problem searches, as its levels need it: the operation form
+// for a level over read events, aborted and intermediate reads for a level
+// that mentions them, predicate reads for one that tells them from item
+// reads (these only in the transaction form with unique values).
+SpaceOptions needed_space(const Problem& p);
+
 // Throws DecideRefused or lua::SpecError / logic errors for unusable levels
 // (e.g. a witness over sorts other than Txn).
 SynthResult synthesize(const Problem& p, const SynthOptions& opt = {});
