@@ -44,15 +44,23 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     }
   }
 
-  // Writers per key (T0 apart: it is first in every version order).
+  add_write_write();
+  add_write_read();
+  add_known_orders();
+  commit_implications_ = a.commit_implications;
+  for (TxnId t : a.forced_commits)
+    if (unknown_[t]) forced_commits_.push_back(t);
+}
+
+// Writers per key (T0 apart: it is first in every version order), and their
+// version order: a read-modify-write chain is the order itself; otherwise T0
+// before every writer, and a pair constraint for every two other writers.
+void Polygraph::add_write_write() {
+  const AbstractHistory& a = a_;
   for (TxnId t : a.txns) {
     if (t == kInitTxn) continue;
     for (const FinalWrite& w : a.abs[t].writes) writers_[w.key].push_back(t);
   }
-
-  // Write-write: a read-modify-write chain is the version order itself;
-  // otherwise T0 before every writer, and a pair constraint for every two
-  // other writers.
   std::vector<bool> listed(writers_.size(), false);  // keys with a known order from list reads
   for (const KnownOrder& ko : a.known_orders) listed[ko.key] = true;
   for (KeyId k = 0; k < writers_.size(); ++k) {
@@ -89,8 +97,11 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
         pairs_.push_back(WwPair{std::min(ws[i], ws[j]), std::max(ws[i], ws[j]), k, 0});
     }
   }
+}
 
-  // Write-read: one candidate -> known; several -> a choice.
+// Write-read: one candidate -> known; several -> a choice.
+void Polygraph::add_write_read() {
+  const AbstractHistory& a = a_;
   for (TxnId t : a.txns) {
     const auto& reads = a.abs[t].reads;
     for (std::size_t i = 0; i < reads.size(); ++i) {
@@ -105,12 +116,15 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       }
     }
   }
+}
 
-  // Known version orders (list-append reads; engine/history/known_order.hpp):
-  // the writers of a chain are ordered, and every other writer of the key
-  // comes after its last one. An order with an unknown-status writer holds
-  // if that writer committed (a conditional edge).
-  // An order revealed by an unknown-status reader holds if it committed.
+// Known version orders (list-append reads; engine/history/known_order.hpp):
+// the writers of a chain are ordered, and every other writer of the key
+// comes after its last one. An order with an unknown-status writer holds
+// if that writer committed (a conditional edge).
+// An order revealed by an unknown-status reader holds if it committed.
+void Polygraph::add_known_orders() {
+  const AbstractHistory& a = a_;
   auto order = [&](TxnId x, TxnId y, KeyId k, TxnId condition, std::uint32_t source) {
     if (x == y) return;
     if (unknown_[x] || unknown_[y] || condition != kNoTxn) {
@@ -129,9 +143,6 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     for (TxnId w : writers_[k])
       if (!ko.places(w)) order(ko.chain.back(), w, k, ko.condition, o);
   }
-  commit_implications_ = a.commit_implications;
-  for (TxnId t : a.forced_commits)
-    if (unknown_[t]) forced_commits_.push_back(t);
 }
 
 // Under SER and SI a transaction t that reads x from w and then writes x
