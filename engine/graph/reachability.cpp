@@ -1,3 +1,5 @@
+// Reachability in a DAG (reachability.hpp): the chain form (chains, relayed
+// nodes' in-neighbours, first position reached per chain) or bitsets.
 #include "engine/graph/reachability.hpp"
 
 #include <algorithm>

@@ -1,3 +1,7 @@
+// check_history (checker.hpp): the abstraction of the history, the reads
+// nothing justifies and INT violations, then RC/RA/CC by saturation or the
+// other levels by the polygraph, pruned and solved; with the time and memory
+// of each phase in CheckStats.
 #include "engine/polygraph/checker.hpp"
 
 #include <algorithm>
@@ -31,13 +35,25 @@ AbstractHistory check_abstraction(const History& h, bool predicate_reads) {
 
 namespace {
 
+// check_within_budget()'s steps.
+std::optional<Anomaly> unjustified(const History& h, const AbstractHistory& a,
+                                   std::vector<TxnId>& forced_aborts);
+void check_saturated(const History& h, const AbstractHistory& a,
+                     const std::vector<TxnId>& forced_aborts, const CheckOptions& options,
+                     CheckResult& result);
+void check_polygraph(const History& h, const AbstractHistory& a,
+                     const std::vector<TxnId>& forced_aborts, const CheckOptions& options,
+                     CheckResult& result, const Clock::time_point& start,
+                     std::optional<budget::ScopedHeartbeat>& beat, const Polygraph*& pruning);
+
 // Fills `result` as it goes, so that what was measured before a timeout
 // (the phases that completed, their sizes) survives it.
-// Construction and pruning have no rounds to report: a heartbeat says,
-// about once a second after the first, which phase runs and how far it is
-// (`pruning` is set once pruning starts).
-void start_heartbeat(std::optional<budget::ScopedHeartbeat>& beat, const CheckOptions& options,
-                     const Clock::time_point& start, const Polygraph* const& pruning) {
+void check_within_budget(const History& h, const CheckOptions& options, CheckResult& result) {
+  auto start = Clock::now();
+  // Construction and pruning have no rounds to report: a heartbeat says,
+  // about once a second after the first, which phase runs and how far it is.
+  const Polygraph* pruning = nullptr;
+  std::optional<budget::ScopedHeartbeat> beat;
   if (options.progress)
     beat.emplace([&] {
       if (seconds_since(start) < 1.0) return;
@@ -53,6 +69,24 @@ void start_heartbeat(std::optional<budget::ScopedHeartbeat>& beat, const CheckOp
         options.progress(fmt::format("pruning, pass {}: {} of {} constraints examined, {} known edges, {:.1f} s",
                                      p.pass, p.done, p.total, pruning->known().size(), seconds_since(start)));
     });
+  AbstractHistory a = check_abstraction(h, /*predicate_reads=*/true);
+  result.stats.txns = a.txns.size();
+
+  std::vector<TxnId> forced_aborts;
+  if (auto an = unjustified(h, a, forced_aborts)) {
+    result.verdict = Verdict::Violated;
+    result.anomaly = std::move(an);
+    result.stats.seconds.construct = seconds_since(start);
+    return;
+  }
+  if (!saturated(options.level))
+    return check_polygraph(h, a, forced_aborts, options, result, start, beat, pruning);
+  if (!a.guarded.empty())
+    throw std::logic_error("saturation does not model predicate writes");
+  beat.reset();  // saturation reports its own rounds
+  result.stats.seconds.construct = seconds_since(start);
+  result.stats.peak_bytes.construct = peak_resident_bytes();
+  check_saturated(h, a, forced_aborts, options, result);
 }
 
 // Reads nothing justifies and INT violations: violations for committed
@@ -145,31 +179,6 @@ void check_polygraph(const History& h, const AbstractHistory& a,
     result.anomaly = cycle_anomaly(h, std::move(out.cycle), options.level);
     if (options.explain) explain_edges(pg, *result.anomaly);
   }
-}
-
-void check_within_budget(const History& h, const CheckOptions& options, CheckResult& result) {
-  const auto start = Clock::now();
-  const Polygraph* pruning = nullptr;
-  std::optional<budget::ScopedHeartbeat> beat;
-  start_heartbeat(beat, options, start, pruning);
-  AbstractHistory a = check_abstraction(h, /*predicate_reads=*/true);
-  result.stats.txns = a.txns.size();
-
-  std::vector<TxnId> forced_aborts;
-  if (auto an = unjustified(h, a, forced_aborts)) {
-    result.verdict = Verdict::Violated;
-    result.anomaly = std::move(an);
-    result.stats.seconds.construct = seconds_since(start);
-    return;
-  }
-  if (!saturated(options.level))
-    return check_polygraph(h, a, forced_aborts, options, result, start, beat, pruning);
-  if (!a.guarded.empty())
-    throw std::logic_error("saturation does not model predicate writes");
-  beat.reset();  // saturation reports its own rounds
-  result.stats.seconds.construct = seconds_since(start);
-  result.stats.peak_bytes.construct = peak_resident_bytes();
-  check_saturated(h, a, forced_aborts, options, result);
 }
 
 }  // namespace

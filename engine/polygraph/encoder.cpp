@@ -1,3 +1,6 @@
+// The SAT encoding of a pruned hyper-polygraph (encoder.hpp): its variables
+// and clauses, the 2-width cycle clauses, and the edges a model of the
+// solver gives the graph (model_edges()).
 #include "engine/polygraph/encoder.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// The hyper-polygraph of a history (polygraph.hpp): its construction (session
+// order, write-write pairs, write-read choices, known version orders) and its
+// 1-width pruning to a fixpoint.
 #include "engine/polygraph/polygraph.hpp"
 
 #include <algorithm>
@@ -443,70 +446,89 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
     if (!enabled) return std::nullopt;
 
     bool changed = false;
-    for (WwPair& p : pairs_) {
-      ++progress_.done;
-      budget::poll();
-      if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
-      implied_by_ww(p.a, p.b, p.key, ab);
-      implied_by_ww(p.b, p.a, p.key, ba);
-      bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
-      if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
-        // A guarded write may not exist: if both do, their order is the
-        // one that closes no cycle (its edges stay conditional on the
-        // truths, not in the known graph); if neither order can, they do
-        // not both exist.
-        if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
-        else if (bad_ab) p.state = -1;
-        else if (bad_ba) p.state = 1;
-        continue;
-      }
-      if (bad_ab && bad_ba) {
-        auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
-        if (c2.size() < c1.size()) std::swap(c1, c2);
-        return PruneViolation{std::move(c1), {std::move(c2)}};
-      }
-      if (bad_ab) {
-        fix_ww(p.b, p.a, p.key, pruned);
-        changed = true;
-      } else if (bad_ba) {
-        fix_ww(p.a, p.b, p.key, pruned);
-        changed = true;
-      }
-    }
-    for (WrChoice& c : choices_) {
-      ++progress_.done;
-      budget::poll();
-      if (c.fixed || unknown_[c.reader]) continue;
-      std::vector<TxnId> alive;
-      for (TxnId w : c.cands) {
-        // A guarded write read is one that exists: its edges are as
-        // certain as a certain write's.
-        const bool maybe = unknown_[w];
-        if (!maybe) implied_by_wr(w, c.reader, c.key, ab);
-        if (maybe || !infeasible(ab)) alive.push_back(w);
-      }
-      if (alive.empty()) {
-        std::vector<std::vector<DepEdge>> cycles;
-        for (TxnId w : c.cands) cycles.push_back(shortest_cycle(implied_by_wr(w, c.reader, c.key)));
-        std::sort(cycles.begin(), cycles.end(),
-                  [](const auto& x, const auto& y) { return x.size() < y.size(); });
-        PruneViolation v{std::move(cycles.front()), {}};
-        v.others.assign(std::make_move_iterator(cycles.begin() + 1),
-                        std::make_move_iterator(cycles.end()));
-        return v;
-      }
-      if (alive.size() != c.cands.size()) {
-        changed = true;
-        c.cands = std::move(alive);
-      }
-      if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
-        fix_wr(c.cands[0], c.reader, c.key, pruned);
-        c.fixed = true;
-        changed = true;
-      }
-    }
+    if (auto v = prune_pairs(pruned, ab, ba, changed)) return v;
+    if (auto v = prune_choices(pruned, ab, changed)) return v;
     if (!changed) return std::nullopt;
   }
+}
+
+
+// One pass over the open write-write pairs: an order that closes a cycle
+// with the known graph is dropped (the other is fixed, `changed`); both: a
+// violation.
+std::optional<PruneViolation> Polygraph::prune_pairs(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
+                                                     std::vector<DepEdge>& ba, bool& changed) {
+  for (WwPair& p : pairs_) {
+    ++progress_.done;
+    budget::poll();
+    if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
+    implied_by_ww(p.a, p.b, p.key, ab);
+    implied_by_ww(p.b, p.a, p.key, ba);
+    bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
+    if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
+      // A guarded write may not exist: if both do, their order is the
+      // one that closes no cycle (its edges stay conditional on the
+      // truths, not in the known graph); if neither order can, they do
+      // not both exist.
+      if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
+      else if (bad_ab) p.state = -1;
+      else if (bad_ba) p.state = 1;
+      continue;
+    }
+    if (bad_ab && bad_ba) {
+      auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
+      if (c2.size() < c1.size()) std::swap(c1, c2);
+      return PruneViolation{std::move(c1), {std::move(c2)}};
+    }
+    if (bad_ab) {
+      fix_ww(p.b, p.a, p.key, pruned);
+      changed = true;
+    } else if (bad_ba) {
+      fix_ww(p.a, p.b, p.key, pruned);
+      changed = true;
+    }
+  }
+  return std::nullopt;
+}
+
+// One pass over the open reads: a candidate whose read closes a cycle with
+// the known graph is dropped (`changed`), a read left with one committed
+// candidate is fixed; none left: a violation.
+std::optional<PruneViolation> Polygraph::prune_choices(const EdgeWhy& pruned,
+                                                       std::vector<DepEdge>& ab, bool& changed) {
+  for (WrChoice& c : choices_) {
+    ++progress_.done;
+    budget::poll();
+    if (c.fixed || unknown_[c.reader]) continue;
+    std::vector<TxnId> alive;
+    for (TxnId w : c.cands) {
+      // A guarded write read is one that exists: its edges are as
+      // certain as a certain write's.
+      const bool maybe = unknown_[w];
+      if (!maybe) implied_by_wr(w, c.reader, c.key, ab);
+      if (maybe || !infeasible(ab)) alive.push_back(w);
+    }
+    if (alive.empty()) {
+      std::vector<std::vector<DepEdge>> cycles;
+      for (TxnId w : c.cands) cycles.push_back(shortest_cycle(implied_by_wr(w, c.reader, c.key)));
+      std::sort(cycles.begin(), cycles.end(),
+                [](const auto& x, const auto& y) { return x.size() < y.size(); });
+      PruneViolation v{std::move(cycles.front()), {}};
+      v.others.assign(std::make_move_iterator(cycles.begin() + 1),
+                      std::make_move_iterator(cycles.end()));
+      return v;
+    }
+    if (alive.size() != c.cands.size()) {
+      changed = true;
+      c.cands = std::move(alive);
+    }
+    if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
+      fix_wr(c.cands[0], c.reader, c.key, pruned);
+      c.fixed = true;
+      changed = true;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace iso::poly
