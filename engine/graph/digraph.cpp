@@ -1,3 +1,5 @@
+// Digraph (digraph.hpp): edges with ids, topological order, strongly
+// connected components, and the cheapest paths and cycles under an edge cost.
 #include "engine/graph/digraph.hpp"
 
 #include "engine/util/budget.hpp"

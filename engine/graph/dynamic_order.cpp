@@ -1,3 +1,5 @@
+// Pearce–Kelly dynamic topological order (dynamic_order.hpp): adding an edge
+// reorders only the affected region, or returns the cycle it would close.
 #include "engine/graph/dynamic_order.hpp"
 #include "engine/util/budget.hpp"
 

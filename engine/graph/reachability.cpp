@@ -1,3 +1,5 @@
+// Reachability in a DAG (reachability.hpp): the chain form (chains, relayed
+// nodes' in-neighbours, first position reached per chain) or bitsets.
 #include "engine/graph/reachability.hpp"
 
 #include <algorithm>
@@ -14,11 +16,29 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
   const std::uint32_t n = g.size();
   const std::vector<bool>* relayed = hints.relayed;
   auto is_relayed = [&](Node v) { return relayed && (*relayed)[v]; };
-  std::vector<std::uint32_t> rank(n);
-  for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
   for (Node u = 0; u < n; ++u)
     for (const Arc& a : g.out(u))
       if (is_relayed(u) && is_relayed(a.to)) throw std::logic_error("reachability: an arc joins two relayed nodes");
+  const std::size_t k = build_chains(g, order, hints);
+  // The chain form holds 32 bits per (node, chain); bitsets, 1 per (node, node).
+  if (k == 0 || 32 * k >= n) {
+    chain_ = {};
+    pos_ = {};
+    build_bitsets(g, order);
+    return;
+  }
+  chains_ = static_cast<std::uint32_t>(k);
+  build_relays(g, relayed);
+  build_first(g, order);
+}
+
+std::size_t Reachability::build_chains(const Digraph& g, const std::vector<Node>& order,
+                                       const Hints& hints) {
+  const std::uint32_t n = g.size();
+  const std::vector<bool>* relayed = hints.relayed;
+  auto is_relayed = [&](Node v) { return relayed && (*relayed)[v]; };
+  std::vector<std::uint32_t> rank(n);
+  for (std::uint32_t i = 0; i < order.size(); ++i) rank[order[i]] = i;
   // Arcs into unrelayed nodes from unrelayed ones.
   InArcs in = in_arcs(g, [&](Node u, Node v) { return u != v && !is_relayed(u) && !is_relayed(v); });
   // Chains, greedily in topological order: a node extends the chain of its
@@ -56,19 +76,16 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
       tail[chain_[u]] = u;
     }
   }
-  in = {};
-  const std::size_t k = tail.size();
-  // The chain form holds 32 bits per (node, chain); bitsets, 1 per (node, node).
-  if (k == 0 || 32 * k >= n) {
-    chain_ = {};
-    pos_ = {};
-    build_bitsets(g, order);
-    return;
-  }
-  chains_ = static_cast<std::uint32_t>(k);
-  // Per relayed node, the latest position of an in-neighbour on each chain:
-  // its arcs in, reduced to one entry per chain with a scratch row stamped
-  // by node.
+  return tail.size();
+}
+
+// Per relayed node, the latest position of an in-neighbour on each chain:
+// its arcs in, reduced to one entry per chain with a scratch row stamped by
+// node.
+void Reachability::build_relays(const Digraph& g, const std::vector<bool>* relayed) {
+  const std::uint32_t n = g.size();
+  const std::size_t k = chains_;
+  auto is_relayed = [&](Node v) { return relayed && (*relayed)[v]; };
   {
     const InArcs into = in_arcs(g, [&](Node u, Node v) { return !is_relayed(u) && is_relayed(v); });
     relay_begin_.assign(n + 1, 0);
@@ -91,7 +108,12 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
     }
     relay_begin_[n] = static_cast<std::uint32_t>(relay_.size());
   }
-  // The first position reached on each chain, in reverse topological order.
+}
+
+// The first position reached on each chain, in reverse topological order.
+void Reachability::build_first(const Digraph& g, const std::vector<Node>& order) {
+  const std::uint32_t n = g.size();
+  const std::size_t k = chains_;
   first_.assign(static_cast<std::size_t>(n) * k, kNever);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     budget::poll();

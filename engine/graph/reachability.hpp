@@ -71,6 +71,11 @@ class Reachability {
   static constexpr std::uint32_t kRelayed = UINT32_MAX;
   static constexpr std::uint32_t kNever = UINT32_MAX;  // a chain the node does not reach
   void build_bitsets(const Digraph& g, const std::vector<Node>& order);
+  // The chain form's steps: the chains (chain_, pos_; their number), the
+  // relayed nodes' in-neighbours per chain, the first position reached.
+  std::size_t build_chains(const Digraph& g, const std::vector<Node>& order, const Hints& hints);
+  void build_relays(const Digraph& g, const std::vector<bool>* relayed);
+  void build_first(const Digraph& g, const std::vector<Node>& order);
   // Does a (whose row is `row`) reach relayed b: reach, or be on a chain at
   // or before, one of b's in-neighbours? `row` alone (a == kNoNode): does the
   // row reach one of them?

@@ -1,3 +1,7 @@
+// check_history (checker.hpp): the abstraction of the history, the reads
+// nothing justifies and INT violations, then RC/RA/CC by saturation or the
+// other levels by the polygraph, pruned and solved; with the time and memory
+// of each phase in CheckStats.
 #include "engine/polygraph/checker.hpp"
 
 #include <algorithm>
@@ -30,6 +34,17 @@ AbstractHistory check_abstraction(const History& h, bool predicate_reads) {
 
 namespace {
 
+// check_within_budget()'s steps.
+std::optional<Anomaly> unjustified(const History& h, const AbstractHistory& a,
+                                   std::vector<TxnId>& forced_aborts);
+void check_saturated(const History& h, const AbstractHistory& a,
+                     const std::vector<TxnId>& forced_aborts, const CheckOptions& options,
+                     CheckResult& result);
+void check_polygraph(const History& h, const AbstractHistory& a,
+                     const std::vector<TxnId>& forced_aborts, const CheckOptions& options,
+                     CheckResult& result, const Clock::time_point& start,
+                     std::optional<budget::ScopedHeartbeat>& beat, const Polygraph*& pruning);
+
 // Fills `result` as it goes, so that what was measured before a timeout
 // (the phases that completed, their sizes) survives it.
 void check_within_budget(const History& h, const CheckOptions& options, CheckResult& result) {
@@ -56,16 +71,29 @@ void check_within_budget(const History& h, const CheckOptions& options, CheckRes
   AbstractHistory a = check_abstraction(h, /*predicate_reads=*/true);
   result.stats.txns = a.txns.size();
 
-  // Reads nothing justifies and INT violations: violations for committed
-  // transactions; for unknown-status ones, proof that they did not commit.
-  // A committed list read that shows such a transaction's append proves the
-  // opposite: the history is impossible.
   std::vector<TxnId> forced_aborts;
-  auto violated = [&](Anomaly an) {
+  if (auto an = unjustified(h, a, forced_aborts)) {
     result.verdict = Verdict::Violated;
     result.anomaly = std::move(an);
     result.stats.seconds.construct = seconds_since(start);
-  };
+    return;
+  }
+  if (!saturated(options.level))
+    return check_polygraph(h, a, forced_aborts, options, result, start, beat, pruning);
+  if (!a.guarded.empty())
+    throw std::logic_error("saturation does not model predicate writes");
+  beat.reset();  // saturation reports its own rounds
+  result.stats.seconds.construct = seconds_since(start);
+  result.stats.peak_bytes.construct = peak_resident_bytes();
+  check_saturated(h, a, forced_aborts, options, result);
+}
+
+// Reads nothing justifies and INT violations: violations for committed
+// transactions; for unknown-status ones, proof that they did not commit
+// (into forced_aborts). A committed list read that shows such a
+// transaction's append proves the opposite: the history is impossible.
+std::optional<Anomaly> unjustified(const History& h, const AbstractHistory& a,
+                                   std::vector<TxnId>& forced_aborts) {
   auto forced_abort = [&](TxnId t, const std::string& why) -> std::optional<Anomaly> {
     forced_aborts.push_back(t);
     if (!std::binary_search(a.forced_commits.begin(), a.forced_commits.end(), t))
@@ -79,31 +107,35 @@ void check_within_budget(const History& h, const CheckOptions& options, CheckRes
     return an;
   };
   for (const IntViolation& v : a.int_violations) {
-    if (h.txn(v.txn).status != TxnStatus::Unknown) return violated(int_anomaly(v));
-    if (auto an = forced_abort(v.txn, v.message)) return violated(std::move(*an));
+    if (h.txn(v.txn).status != TxnStatus::Unknown) return int_anomaly(v);
+    if (auto an = forced_abort(v.txn, v.message)) return an;
   }
   for (const UnjustifiedRead& r : a.unjustified_reads) {
-    if (h.txn(r.txn).status != TxnStatus::Unknown) return violated(read_anomaly(r));
-    if (auto an = forced_abort(r.txn, r.message)) return violated(std::move(*an));
+    if (h.txn(r.txn).status != TxnStatus::Unknown) return read_anomaly(r);
+    if (auto an = forced_abort(r.txn, r.message)) return an;
   }
+  return std::nullopt;
+}
 
-  // Read Committed, Read Atomic and Causal Consistency: by saturation, no
-  // polygraph. It has no guarded writes (decide() sends histories with
-  // predicate writes to the generic oracle).
-  if (saturated(options.level)) {
-    if (!a.guarded.empty())
-      throw std::logic_error("saturation does not model predicate writes");
-    beat.reset();  // saturation reports its own rounds
-    result.stats.seconds.construct = seconds_since(start);
-    result.stats.peak_bytes.construct = peak_resident_bytes();
-    SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats);
-    result.verdict = out.verdict;
-    result.commit_order = std::move(out.commit_order);
-    result.chosen_reads = std::move(out.chosen_reads);
-    result.anomaly = std::move(out.anomaly);
-    return;
-  }
+// Read Committed, Read Atomic and Causal Consistency: by saturation, no
+// polygraph. It has no guarded writes (decide() sends histories with
+// predicate writes to the generic oracle).
+void check_saturated(const History& h, const AbstractHistory& a,
+                     const std::vector<TxnId>& forced_aborts, const CheckOptions& options,
+                     CheckResult& result) {
+  SaturationOutcome out = solve_saturation(h, a, forced_aborts, options, result.stats);
+  result.verdict = out.verdict;
+  result.commit_order = std::move(out.commit_order);
+  result.chosen_reads = std::move(out.chosen_reads);
+  result.anomaly = std::move(out.anomaly);
+}
 
+// The other levels: the polygraph, pruned, then solved. `beat` reports
+// construction and pruning (through `pruning`), and stops before solving.
+void check_polygraph(const History& h, const AbstractHistory& a,
+                     const std::vector<TxnId>& forced_aborts, const CheckOptions& options,
+                     CheckResult& result, const Clock::time_point& start,
+                     std::optional<budget::ScopedHeartbeat>& beat, const Polygraph*& pruning) {
   Polygraph pg(h, a, options.level, options.real_time);
   if (options.real_time.any()) pg.add_real_time_edges();
   if (options.acyclicity == Acyclicity::Eager) require_eager_size(pg.theory().num_nodes());

@@ -24,6 +24,16 @@ class EagerOrder {
   void encode();
 
  private:
+  // encode()'s steps, in the order their clauses are made.
+  void transitivity();
+  void known_and_conditional_edges();
+  void write_write_edges();
+  struct Read {  // a read of `writer`'s version, by a choice (lit) or known
+    TxnId reader, writer;
+    std::optional<Lit> lit;
+  };
+  std::vector<std::vector<Read>> write_read_edges();
+  void anti_dependency_edges(KeyId k, std::vector<Read>& reads);
   // "u precedes v" in the order, for two distinct theory nodes.
   Lit before(graph::Node u, graph::Node v) const;
   // The clause "if the edge's conditions hold, its arcs follow the order".
@@ -60,12 +70,23 @@ void EagerOrder::require(const CondEdge& e) {
 }
 
 void EagerOrder::encode() {
-  const History& h = pg_.history();
   sat::Solver& solver = enc_.solver();
   const auto n = pg_.theory().num_nodes();
   rank_.assign(n, 0);
   for (std::uint32_t i = 0; i < pg_.order().size(); ++i) rank_[pg_.order()[i]] = i;
   if (n >= 2) base_ = solver.new_vars(n * (n - 1) / 2);
+  transitivity();
+  known_and_conditional_edges();
+  write_write_edges();
+  std::vector<std::vector<Read>> reads_of = write_read_edges();
+  for (KeyId k = 0; k < pg_.history().keys().size(); ++k) anti_dependency_edges(k, reads_of[k]);
+  enc_.stats().vars = solver.num_vars();
+  enc_.stats().clauses = solver.stats().clauses;
+}
+
+void EagerOrder::transitivity() {
+  sat::Solver& solver = enc_.solver();
+  const auto n = pg_.theory().num_nodes();
   // Transitivity: for positions p < q < r, no p->q->r->p and no p->r->q->p.
   std::vector<graph::Node> at(pg_.order().begin(), pg_.order().end());
   for (std::uint32_t p = 0; p < n; ++p)
@@ -77,7 +98,9 @@ void EagerOrder::encode() {
         solver.add_clause({pq, qr, ~pr});
       }
     }
+}
 
+void EagerOrder::known_and_conditional_edges() {
   for (const DepEdge& e : pg_.known()) require(CondEdge{e});
   for (const auto& [e, also] : pg_.conditional()) {
     CondEdge c{e};
@@ -86,8 +109,11 @@ void EagerOrder::encode() {
     if (also != kNoTxn) enc_.add_commit_condition(c, also);
     require(c);
   }
-  // Write-write: each open pair, both ways; a pair with a guarded write
-  // whose order pruning fixed, that way, if both writes exist.
+}
+
+// Write-write: each open pair, both ways; a pair with a guarded write whose
+// order pruning fixed, that way, if both writes exist.
+void EagerOrder::write_write_edges() {
   const auto& pairs = pg_.pairs();
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     const WwPair& pr = pairs[p];
@@ -109,15 +135,11 @@ void EagerOrder::encode() {
       require(c);
     }
   }
-  // Write-read choices, and every read's anti-dependencies: a read of w
-  // precedes each other writer that w precedes. (Lazy solving derives them to
-  // the next version only; with transitive write-write orders the two graphs
-  // have the same cycles.)
-  struct Read {
-    TxnId reader, writer;
-    std::optional<Lit> lit;
-  };
-  std::vector<std::vector<Read>> reads_of(h.keys().size());
+}
+
+// Write-read choices; per key, the reads each choice makes.
+std::vector<std::vector<EagerOrder::Read>> EagerOrder::write_read_edges() {
+  std::vector<std::vector<Read>> reads_of(pg_.history().keys().size());
   const auto& choices = pg_.choices();
   for (std::size_t c = 0; c < choices.size(); ++c) {
     if (!enc_.has_choice_var(c)) continue;
@@ -130,37 +152,43 @@ void EagerOrder::encode() {
       reads_of[ch.key].push_back({ch.reader, ch.cands[i], r});
     }
   }
-  for (KeyId k = 0; k < h.keys().size(); ++k) {
-    for (TxnId s : pg_.known_readers(k, kInitTxn)) reads_of[k].push_back({s, kInitTxn, {}});
-    for (TxnId w : pg_.writers(k))
-      for (TxnId s : pg_.known_readers(k, w)) reads_of[k].push_back({s, w, {}});
-    // A read-modify-write chain's order is known: a read of a version
-    // precedes the writers after it.
-    const std::vector<TxnId>* chain = pg_.chain(k);
-    std::unordered_map<TxnId, std::size_t> place;  // 1-based; T0's version is 0
-    for (std::size_t i = 0; chain && i < chain->size(); ++i) place.emplace((*chain)[i], i + 1);
-    for (const Read& rd : reads_of[k])
-      for (TxnId w2 : pg_.writers(k)) {
-        if (w2 == rd.writer || w2 == rd.reader) continue;
-        CondEdge e{{rd.reader, w2, Dep::RW, k}};
-        if (rd.lit) e.add(*rd.lit);
-        if (chain) {
-          if (place.at(w2) < (rd.writer == kInitTxn ? 0 : place.at(rd.writer))) continue;
-        } else if (rd.writer != kInitTxn) {
-          auto p = *pg_.pair_index(k, rd.writer, w2);
-          if (enc_.has_pair_var(p)) {
-            e.add(enc_.pair_lit(p, rd.writer));
-          } else if ((pairs[p].state > 0) != (pairs[p].a == rd.writer)) {
-            continue;  // w2 is known to precede the version read
-          }
+  return reads_of;
+}
+
+// Every read's anti-dependencies on key k: a read of w precedes each other
+// writer that w precedes. (Lazy solving derives them to the next version
+// only; with transitive write-write orders the two graphs have the same
+// cycles.) `reads`: the choices' reads of k, to which the known ones are
+// added.
+void EagerOrder::anti_dependency_edges(KeyId k, std::vector<Read>& reads) {
+  const auto& pairs = pg_.pairs();
+  for (TxnId s : pg_.known_readers(k, kInitTxn)) reads.push_back({s, kInitTxn, {}});
+  for (TxnId w : pg_.writers(k))
+    for (TxnId s : pg_.known_readers(k, w)) reads.push_back({s, w, {}});
+  // A read-modify-write chain's order is known: a read of a version
+  // precedes the writers after it.
+  const std::vector<TxnId>* chain = pg_.chain(k);
+  std::unordered_map<TxnId, std::size_t> place;  // 1-based; T0's version is 0
+  for (std::size_t i = 0; chain && i < chain->size(); ++i) place.emplace((*chain)[i], i + 1);
+  for (const Read& rd : reads)
+    for (TxnId w2 : pg_.writers(k)) {
+      if (w2 == rd.writer || w2 == rd.reader) continue;
+      CondEdge e{{rd.reader, w2, Dep::RW, k}};
+      if (rd.lit) e.add(*rd.lit);
+      if (chain) {
+        if (place.at(w2) < (rd.writer == kInitTxn ? 0 : place.at(rd.writer))) continue;
+      } else if (rd.writer != kInitTxn) {
+        auto p = *pg_.pair_index(k, rd.writer, w2);
+        if (enc_.has_pair_var(p)) {
+          e.add(enc_.pair_lit(p, rd.writer));
+        } else if ((pairs[p].state > 0) != (pairs[p].a == rd.writer)) {
+          continue;  // w2 is known to precede the version read
         }
-        enc_.add_commit_condition(e, rd.reader);
-        enc_.add_write_condition(e, w2, k);
-        require(e);
       }
-  }
-  enc_.stats().vars = solver.num_vars();
-  enc_.stats().clauses = solver.stats().clauses;
+      enc_.add_commit_condition(e, rd.reader);
+      enc_.add_write_condition(e, w2, k);
+      require(e);
+    }
 }
 
 }  // namespace

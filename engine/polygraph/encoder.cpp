@@ -1,3 +1,6 @@
+// The SAT encoding of a pruned hyper-polygraph (encoder.hpp): its variables
+// and clauses, the 2-width cycle clauses, and the edges a model of the
+// solver gives the graph (model_edges()).
 #include "engine/polygraph/encoder.hpp"
 
 #include <algorithm>
@@ -44,6 +47,21 @@ Encoder::Encoder(Polygraph& pg, CheckStats& stats)
     : pg_(pg), stats_(stats), commit_var_(pg.history().num_txns(), kNoVar) {}
 
 void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
+  commit_variables(forced_aborts);
+  pair_variables();
+  choice_variables();
+  guard_clauses();
+  latest_version_clauses();
+  not_both_clauses();
+  if (two_width) two_width_clauses();
+  solver_.set_default_polarity(true);
+  stats_.vars = solver_.num_vars();
+  stats_.clauses = solver_.stats().clauses;
+}
+
+// A commit variable per unknown-status transaction and a truth variable per
+// guarded write; the commits the history forces or implies.
+void Encoder::commit_variables(const std::vector<TxnId>& forced_aborts) {
   const History& h = pg_.history();
   for (TxnId t = 1; t < h.num_txns(); ++t)
     if (pg_.unknown(t)) commit_var_[t] = solver_.new_var();
@@ -59,7 +77,11 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
   for (auto [r, w] : pg_.commit_implications()) {
     solver_.add_clause({Lit::neg(commit_var_[r]), Lit::pos(commit_var_[w])});
   }
-  // Topological positions orient the pair variables.
+}
+
+// A variable per open ww pair, its `true` oriented by the topological
+// positions of the known graph.
+void Encoder::pair_variables() {
   const TheoryGraph& th = pg_.theory();
   std::vector<std::uint32_t> pos(th.num_nodes(), 0);
   for (std::uint32_t i = 0; i < pg_.order().size(); ++i) pos[pg_.order()[i]] = i;
@@ -76,6 +98,13 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     pair_first_[p] = a_first ? pairs[p].a : pairs[p].b;
     ++stats_.ww_open;
   }
+}
+
+// Per open read, a variable per candidate writer, exactly one true if the
+// reader committed; a candidate only if its writer committed and, if
+// guarded, happened.
+void Encoder::choice_variables() {
+  const AbstractHistory& a = pg_.abstract();
   auto& choices = pg_.choices();
   choice_var_.assign(choices.size(), kNoVar);
   std::vector<Lit> lits;
@@ -101,6 +130,11 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     if (pg_.unknown(ch.reader)) guard = Lit::pos(commit_var_[ch.reader]);
     sat::exactly_one(solver_, lits, guard);
   }
+}
+
+void Encoder::guard_clauses() {
+  const AbstractHistory& a = pg_.abstract();
+  auto& choices = pg_.choices();
   // A guarded write happens exactly when its predicate write's read of the
   // key saw a version that satisfies the predicate.
   std::unordered_map<std::uint64_t, std::uint32_t> guard_at;  // (reader, op) of its read -> guard
@@ -140,9 +174,11 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     if (ch.fixed)
       if (const std::uint32_t g = a.guard_of(ch.cands.front(), ch.key); g != kNoGuard)
         solver_.add_clause({Lit::pos(guard_var_[g])});
-  latest_version_clauses();
-  // Two writes of a pair that pruning found cannot both exist.
-  for (const WwPair& pr : pairs) {
+}
+
+// Two writes of a pair that pruning found cannot both exist.
+void Encoder::not_both_clauses() {
+  for (const WwPair& pr : pg_.pairs()) {
     if (pr.state != WwPair::kNotBoth) continue;
     CondEdge both{};
     add_write_condition(both, pr.a, pr.key);
@@ -151,10 +187,6 @@ void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
     for (std::uint8_t q = 0; q < both.n; ++q) clause.push_back(~both.lits[q]);
     solver_.add_clause(clause);
   }
-  if (two_width) two_width_clauses();
-  solver_.set_default_polarity(true);
-  stats_.vars = solver_.num_vars();
-  stats_.clauses = solver_.stats().clauses;
 }
 
 // A read of w cannot be followed by a guarded write w' of the key that the
@@ -316,13 +348,19 @@ std::vector<DepEdge> Encoder::shortest_two_width_cycle() const {
 }
 
 ModelEdges Encoder::model_edges() const {
-  const History& h = pg_.history();
-  const auto& pairs = pg_.pairs();
-  const auto& choices = pg_.choices();
   ModelEdges out;
-  auto& edges = out.edges;
+  conditional_edges(out);
+  const std::vector<std::vector<ModelRead>> reads_of = read_edges(out);
+  Tournament scratch;
+  for (KeyId k = 0; k < pg_.history().keys().size(); ++k) {
+    budget::poll();
+    version_order_edges(k, reads_of[k], scratch, out);
+  }
+  return out;
+}
 
-  // Conditional edges of unknown-status transactions that committed.
+// Conditional edges of unknown-status transactions that committed.
+void Encoder::conditional_edges(ModelEdges& out) const {
   for (const auto& [e, also] : pg_.conditional()) {
     if (!committed_in_model(e.from) || !committed_in_model(e.to)) continue;
     if (also != kNoTxn && !committed_in_model(also)) continue;
@@ -330,14 +368,15 @@ ModelEdges Encoder::model_edges() const {
     add_commit_condition(c, e.from);
     add_commit_condition(c, e.to);
     if (also != kNoTxn) add_commit_condition(c, also);
-    edges.push_back(c);
+    out.edges.push_back(c);
   }
-  // The writer each open read reads from in this model, per key.
-  struct Read {
-    TxnId reader, writer;
-    std::optional<Lit> lit;
-  };
-  std::vector<std::vector<Read>> reads_of(h.keys().size());
+}
+
+// The wr edge of each open read in this model; per key, the writer each
+// such read reads from.
+std::vector<std::vector<Encoder::ModelRead>> Encoder::read_edges(ModelEdges& out) const {
+  const auto& choices = pg_.choices();
+  std::vector<std::vector<ModelRead>> reads_of(pg_.history().keys().size());
   for (std::size_t c = 0; c < choices.size(); ++c) {
     const WrChoice& ch = choices[c];
     if (choice_var_[c] == kNoVar || !committed_in_model(ch.reader)) continue;
@@ -346,97 +385,107 @@ ModelEdges Encoder::model_edges() const {
       if (!solver_.model_value(r)) continue;
       CondEdge e{{ch.cands[i], ch.reader, Dep::WR, ch.key}};
       e.add(r);
-      edges.push_back(e);
+      out.edges.push_back(e);
       reads_of[ch.key].push_back({ch.reader, ch.cands[i], r});
     }
   }
-  // Version order per key: the model's tournament over committed writers.
-  std::vector<TxnId> ws;
-  std::vector<std::uint32_t> wi, wins, idx;  // writer indices into writers(k)
-  for (KeyId k = 0; k < h.keys().size(); ++k) {
-    budget::poll();
-    const auto& all = pg_.writers(k);
-    ws.clear();
-    wi.clear();
-    for (std::uint32_t i = 0; i < all.size(); ++i)
-      if (write_in_model(all[i], k)) {
-        ws.push_back(all[i]);
-        wi.push_back(i);
-      }
-    if (ws.empty()) continue;
-    // Does the r-th writer of ws precede the s-th?
-    auto precedes_at = [&](std::uint32_t r, std::uint32_t s) {
-      auto p = pg_.pair_at(k, wi[r], wi[s]);
-      const WwPair& pr = pairs[p];
-      if (pr.state != 0) return (pr.state > 0) == (pr.a == ws[r]);
-      return solver_.model_value(pair_lit(p, ws[r]));
-    };
-    const std::vector<TxnId>* rmw = pg_.chain(k);
-    if (rmw) ws = *rmw;  // a read-modify-write chain: the order is known (its writers all commit)
-    idx.resize(ws.size());
-    for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
-    bool transitive = true;
-    if (!rmw) {
-      wins.assign(ws.size(), 0);
-      for (std::uint32_t i = 0; i < ws.size(); ++i)
-        for (std::uint32_t j = i + 1; j < ws.size(); ++j) ++wins[precedes_at(i, j) ? i : j];
-      std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
-      for (std::uint32_t r = 0; r < idx.size(); ++r)
-        transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
+  return reads_of;
+}
+
+// The ww edge (x, y) on k with the literals it exists by.
+CondEdge Encoder::ww_edge(KeyId k, TxnId x, TxnId y) const {
+  CondEdge e{{x, y, Dep::WW, k}};
+  if (auto l = ww_lit(k, x, y)) e.add(*l);
+  add_write_condition(e, x, k);
+  add_write_condition(e, y, k);
+  return e;
+}
+
+// Version order of key k: the model's tournament over committed writers.
+// Transitive: its chain as ww edges, and the anti-dependencies; otherwise a
+// 3-cycle of it, in out.broken.
+void Encoder::version_order_edges(KeyId k, const std::vector<ModelRead>& reads,
+                                  Tournament& tn, ModelEdges& out) const {
+  const auto& all = pg_.writers(k);
+  auto& [ws, wi, wins, idx] = tn;  // writer indices into writers(k)
+  ws.clear();
+  wi.clear();
+  for (std::uint32_t i = 0; i < all.size(); ++i)
+    if (write_in_model(all[i], k)) {
+      ws.push_back(all[i]);
+      wi.push_back(i);
     }
-    auto cond_of = [&](TxnId x, TxnId y) {
-      CondEdge e{{x, y, Dep::WW, k}};
-      if (auto l = ww_lit(k, x, y)) e.add(*l);
-      add_write_condition(e, x, k);
-      add_write_condition(e, y, k);
-      return e;
-    };
-    if (!transitive) {
-      std::unordered_map<TxnId, std::uint32_t> at;
-      for (std::uint32_t r = 0; r < ws.size(); ++r) at.emplace(ws[r], r);
-      auto [i, m, j] = three_cycle(ws, idx, [&](TxnId x, TxnId y) {
-        return precedes_at(at.at(x), at.at(y));
-      });
-      out.broken.push_back({cond_of(i, m), cond_of(m, j), cond_of(j, i)});
-      continue;
-    }
-    std::vector<TxnId> chain;
-    for (std::uint32_t r : idx) chain.push_back(ws[r]);
-    std::unordered_map<TxnId, std::uint32_t> rank;
-    for (std::uint32_t r = 0; r < chain.size(); ++r) rank.emplace(chain[r], r);
-    for (std::uint32_t r = 0; r + 1 < chain.size(); ++r) {
-      CondEdge e = cond_of(chain[r], chain[r + 1]);
-      if (e.n > 0) edges.push_back(e);
-    }
-    // Anti-dependencies: a read of w precedes the write after w (other than
-    // the reader itself, whose own later writes follow by ww).
-    auto successor = [&](TxnId w, TxnId reader) -> std::optional<TxnId> {
-      std::uint32_t r = w == kInitTxn ? 0 : rank.at(w) + 1;
-      if (r < chain.size() && chain[r] == reader) ++r;
-      if (r >= chain.size()) return std::nullopt;
-      return chain[r];
-    };
-    auto add_rw = [&](TxnId reader, TxnId w, std::optional<Lit> r) {
-      auto nx = successor(w, reader);
-      if (!nx) return;
-      CondEdge e{{reader, *nx, Dep::RW, k}};
-      if (r) e.add(*r);
-      if (w != kInitTxn)
-        if (auto l = ww_lit(k, w, *nx)) e.add(*l);
-      add_write_condition(e, *nx, k);
-      // The version read, when it is a guarded write's: the order after it
-      // is then no known edge, nor is this one (a read of it fixed by
-      // pruning has no literal of its own).
-      if (w != kInitTxn) add_write_condition(e, w, k);
-      add_commit_condition(e, reader);
-      if (e.n > 0) edges.push_back(e);
-    };
-    for (const Read& rd : reads_of[k]) add_rw(rd.reader, rd.writer, rd.lit);
-    for (TxnId w : chain)
-      for (TxnId s : pg_.known_readers(k, w)) add_rw(s, w, std::nullopt);
-    for (TxnId s : pg_.known_readers(k, kInitTxn)) add_rw(s, kInitTxn, std::nullopt);
+  if (ws.empty()) return;
+  // Does the r-th writer of ws precede the s-th?
+  auto precedes_at = [&](std::uint32_t r, std::uint32_t s) {
+    auto p = pg_.pair_at(k, wi[r], wi[s]);
+    const WwPair& pr = pg_.pairs()[p];
+    if (pr.state != 0) return (pr.state > 0) == (pr.a == ws[r]);
+    return solver_.model_value(pair_lit(p, ws[r]));
+  };
+  const std::vector<TxnId>* rmw = pg_.chain(k);
+  if (rmw) ws = *rmw;  // a read-modify-write chain: the order is known (its writers all commit)
+  idx.resize(ws.size());
+  for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
+  bool transitive = true;
+  if (!rmw) {
+    wins.assign(ws.size(), 0);
+    for (std::uint32_t i = 0; i < ws.size(); ++i)
+      for (std::uint32_t j = i + 1; j < ws.size(); ++j) ++wins[precedes_at(i, j) ? i : j];
+    std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
+    for (std::uint32_t r = 0; r < idx.size(); ++r)
+      transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
   }
-  return out;
+  if (!transitive) {
+    std::unordered_map<TxnId, std::uint32_t> at;
+    for (std::uint32_t r = 0; r < ws.size(); ++r) at.emplace(ws[r], r);
+    auto [i, m, j] = three_cycle(ws, idx, [&](TxnId x, TxnId y) {
+      return precedes_at(at.at(x), at.at(y));
+    });
+    out.broken.push_back({ww_edge(k, i, m), ww_edge(k, m, j), ww_edge(k, j, i)});
+    return;
+  }
+  std::vector<TxnId> chain;
+  for (std::uint32_t r : idx) chain.push_back(ws[r]);
+  for (std::uint32_t r = 0; r + 1 < chain.size(); ++r) {
+    CondEdge e = ww_edge(k, chain[r], chain[r + 1]);
+    if (e.n > 0) out.edges.push_back(e);
+  }
+  anti_dependency_edges(k, chain, reads, out.edges);
+}
+
+// Anti-dependencies on k: a read of w precedes the write after w in `chain`
+// (other than the reader itself, whose own later writes follow by ww).
+void Encoder::anti_dependency_edges(KeyId k, const std::vector<TxnId>& chain,
+                                    const std::vector<ModelRead>& reads,
+                                    std::vector<CondEdge>& edges) const {
+  std::unordered_map<TxnId, std::uint32_t> rank;
+  for (std::uint32_t r = 0; r < chain.size(); ++r) rank.emplace(chain[r], r);
+  auto successor = [&](TxnId w, TxnId reader) -> std::optional<TxnId> {
+    std::uint32_t r = w == kInitTxn ? 0 : rank.at(w) + 1;
+    if (r < chain.size() && chain[r] == reader) ++r;
+    if (r >= chain.size()) return std::nullopt;
+    return chain[r];
+  };
+  auto add_rw = [&](TxnId reader, TxnId w, std::optional<Lit> r) {
+    auto nx = successor(w, reader);
+    if (!nx) return;
+    CondEdge e{{reader, *nx, Dep::RW, k}};
+    if (r) e.add(*r);
+    if (w != kInitTxn)
+      if (auto l = ww_lit(k, w, *nx)) e.add(*l);
+    add_write_condition(e, *nx, k);
+    // The version read, when it is a guarded write's: the order after it
+    // is then no known edge, nor is this one (a read of it fixed by
+    // pruning has no literal of its own).
+    if (w != kInitTxn) add_write_condition(e, w, k);
+    add_commit_condition(e, reader);
+    if (e.n > 0) edges.push_back(e);
+  };
+  for (const ModelRead& rd : reads) add_rw(rd.reader, rd.writer, rd.lit);
+  for (TxnId w : chain)
+    for (TxnId s : pg_.known_readers(k, w)) add_rw(s, w, std::nullopt);
+  for (TxnId s : pg_.known_readers(k, kInitTxn)) add_rw(s, kInitTxn, std::nullopt);
 }
 
 std::vector<bool> Encoder::guards_in_model() const {

@@ -126,7 +126,30 @@ class Encoder {
   std::vector<DepEdge> shortest_two_width_cycle() const;
 
  private:
+  // encode()'s steps, in the order their variables and clauses are made.
+  void commit_variables(const std::vector<TxnId>& forced_aborts);
+  void pair_variables();
+  void choice_variables();
+  void guard_clauses();
+  void not_both_clauses();
   void two_width_clauses();
+  // model_edges()'s steps.
+  struct ModelRead {  // the writer an open read reads from in the model
+    TxnId reader, writer;
+    std::optional<sat::Lit> lit;
+  };
+  struct Tournament {  // scratch of version_order_edges(), kept between keys
+    std::vector<TxnId> ws;
+    std::vector<std::uint32_t> wi, wins, idx;
+  };
+  void conditional_edges(ModelEdges& out) const;
+  std::vector<std::vector<ModelRead>> read_edges(ModelEdges& out) const;
+  CondEdge ww_edge(KeyId k, TxnId x, TxnId y) const;
+  void version_order_edges(KeyId k, const std::vector<ModelRead>& reads, Tournament& tn,
+                           ModelEdges& out) const;
+  void anti_dependency_edges(KeyId k, const std::vector<TxnId>& chain,
+                             const std::vector<ModelRead>& reads,
+                             std::vector<CondEdge>& edges) const;
   void latest_version_clauses();
   std::vector<DepEdge> rebuild(const TwoWidth& tw) const;
 

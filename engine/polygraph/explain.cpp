@@ -1,3 +1,5 @@
+// Names, descriptions and per-edge explanations of anomalies (explain.hpp):
+// what each edge of a cycle rests on, as a database engineer checks it.
 #include "engine/polygraph/explain.hpp"
 
 #include <algorithm>

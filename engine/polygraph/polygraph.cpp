@@ -1,3 +1,6 @@
+// The hyper-polygraph of a history (polygraph.hpp): its construction (session
+// order, write-write pairs, write-read choices, known version orders) and its
+// 1-width pruning to a fixpoint.
 #include "engine/polygraph/polygraph.hpp"
 
 #include <algorithm>
@@ -44,15 +47,23 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     }
   }
 
-  // Writers per key (T0 apart: it is first in every version order).
+  add_write_write();
+  add_write_read();
+  add_known_orders();
+  commit_implications_ = a.commit_implications;
+  for (TxnId t : a.forced_commits)
+    if (unknown_[t]) forced_commits_.push_back(t);
+}
+
+// Writers per key (T0 apart: it is first in every version order), and their
+// version order: a read-modify-write chain is the order itself; otherwise T0
+// before every writer, and a pair constraint for every two other writers.
+void Polygraph::add_write_write() {
+  const AbstractHistory& a = a_;
   for (TxnId t : a.txns) {
     if (t == kInitTxn) continue;
     for (const FinalWrite& w : a.abs[t].writes) writers_[w.key].push_back(t);
   }
-
-  // Write-write: a read-modify-write chain is the version order itself;
-  // otherwise T0 before every writer, and a pair constraint for every two
-  // other writers.
   std::vector<bool> listed(writers_.size(), false);  // keys with a known order from list reads
   for (const KnownOrder& ko : a.known_orders) listed[ko.key] = true;
   for (KeyId k = 0; k < writers_.size(); ++k) {
@@ -89,8 +100,11 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
         pairs_.push_back(WwPair{std::min(ws[i], ws[j]), std::max(ws[i], ws[j]), k, 0});
     }
   }
+}
 
-  // Write-read: one candidate -> known; several -> a choice.
+// Write-read: one candidate -> known; several -> a choice.
+void Polygraph::add_write_read() {
+  const AbstractHistory& a = a_;
   for (TxnId t : a.txns) {
     const auto& reads = a.abs[t].reads;
     for (std::size_t i = 0; i < reads.size(); ++i) {
@@ -105,12 +119,15 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
       }
     }
   }
+}
 
-  // Known version orders (list-append reads; engine/history/known_order.hpp):
-  // the writers of a chain are ordered, and every other writer of the key
-  // comes after its last one. An order with an unknown-status writer holds
-  // if that writer committed (a conditional edge).
-  // An order revealed by an unknown-status reader holds if it committed.
+// Known version orders (list-append reads; engine/history/known_order.hpp):
+// the writers of a chain are ordered, and every other writer of the key
+// comes after its last one. An order with an unknown-status writer holds
+// if that writer committed (a conditional edge).
+// An order revealed by an unknown-status reader holds if it committed.
+void Polygraph::add_known_orders() {
+  const AbstractHistory& a = a_;
   auto order = [&](TxnId x, TxnId y, KeyId k, TxnId condition, std::uint32_t source) {
     if (x == y) return;
     if (unknown_[x] || unknown_[y] || condition != kNoTxn) {
@@ -129,9 +146,6 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
     for (TxnId w : writers_[k])
       if (!ko.places(w)) order(ko.chain.back(), w, k, ko.condition, o);
   }
-  commit_implications_ = a.commit_implications;
-  for (TxnId t : a.forced_commits)
-    if (unknown_[t]) forced_commits_.push_back(t);
 }
 
 // Under SER and SI a transaction t that reads x from w and then writes x
@@ -432,70 +446,89 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
     if (!enabled) return std::nullopt;
 
     bool changed = false;
-    for (WwPair& p : pairs_) {
-      ++progress_.done;
-      budget::poll();
-      if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
-      implied_by_ww(p.a, p.b, p.key, ab);
-      implied_by_ww(p.b, p.a, p.key, ba);
-      bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
-      if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
-        // A guarded write may not exist: if both do, their order is the
-        // one that closes no cycle (its edges stay conditional on the
-        // truths, not in the known graph); if neither order can, they do
-        // not both exist.
-        if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
-        else if (bad_ab) p.state = -1;
-        else if (bad_ba) p.state = 1;
-        continue;
-      }
-      if (bad_ab && bad_ba) {
-        auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
-        if (c2.size() < c1.size()) std::swap(c1, c2);
-        return PruneViolation{std::move(c1), {std::move(c2)}};
-      }
-      if (bad_ab) {
-        fix_ww(p.b, p.a, p.key, pruned);
-        changed = true;
-      } else if (bad_ba) {
-        fix_ww(p.a, p.b, p.key, pruned);
-        changed = true;
-      }
-    }
-    for (WrChoice& c : choices_) {
-      ++progress_.done;
-      budget::poll();
-      if (c.fixed || unknown_[c.reader]) continue;
-      std::vector<TxnId> alive;
-      for (TxnId w : c.cands) {
-        // A guarded write read is one that exists: its edges are as
-        // certain as a certain write's.
-        const bool maybe = unknown_[w];
-        if (!maybe) implied_by_wr(w, c.reader, c.key, ab);
-        if (maybe || !infeasible(ab)) alive.push_back(w);
-      }
-      if (alive.empty()) {
-        std::vector<std::vector<DepEdge>> cycles;
-        for (TxnId w : c.cands) cycles.push_back(shortest_cycle(implied_by_wr(w, c.reader, c.key)));
-        std::sort(cycles.begin(), cycles.end(),
-                  [](const auto& x, const auto& y) { return x.size() < y.size(); });
-        PruneViolation v{std::move(cycles.front()), {}};
-        v.others.assign(std::make_move_iterator(cycles.begin() + 1),
-                        std::make_move_iterator(cycles.end()));
-        return v;
-      }
-      if (alive.size() != c.cands.size()) {
-        changed = true;
-        c.cands = std::move(alive);
-      }
-      if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
-        fix_wr(c.cands[0], c.reader, c.key, pruned);
-        c.fixed = true;
-        changed = true;
-      }
-    }
+    if (auto v = prune_pairs(pruned, ab, ba, changed)) return v;
+    if (auto v = prune_choices(pruned, ab, changed)) return v;
     if (!changed) return std::nullopt;
   }
+}
+
+
+// One pass over the open write-write pairs: an order that closes a cycle
+// with the known graph is dropped (the other is fixed, `changed`); both: a
+// violation.
+std::optional<PruneViolation> Polygraph::prune_pairs(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
+                                                     std::vector<DepEdge>& ba, bool& changed) {
+  for (WwPair& p : pairs_) {
+    ++progress_.done;
+    budget::poll();
+    if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
+    implied_by_ww(p.a, p.b, p.key, ab);
+    implied_by_ww(p.b, p.a, p.key, ba);
+    bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
+    if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
+      // A guarded write may not exist: if both do, their order is the
+      // one that closes no cycle (its edges stay conditional on the
+      // truths, not in the known graph); if neither order can, they do
+      // not both exist.
+      if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
+      else if (bad_ab) p.state = -1;
+      else if (bad_ba) p.state = 1;
+      continue;
+    }
+    if (bad_ab && bad_ba) {
+      auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
+      if (c2.size() < c1.size()) std::swap(c1, c2);
+      return PruneViolation{std::move(c1), {std::move(c2)}};
+    }
+    if (bad_ab) {
+      fix_ww(p.b, p.a, p.key, pruned);
+      changed = true;
+    } else if (bad_ba) {
+      fix_ww(p.a, p.b, p.key, pruned);
+      changed = true;
+    }
+  }
+  return std::nullopt;
+}
+
+// One pass over the open reads: a candidate whose read closes a cycle with
+// the known graph is dropped (`changed`), a read left with one committed
+// candidate is fixed; none left: a violation.
+std::optional<PruneViolation> Polygraph::prune_choices(const EdgeWhy& pruned,
+                                                       std::vector<DepEdge>& ab, bool& changed) {
+  for (WrChoice& c : choices_) {
+    ++progress_.done;
+    budget::poll();
+    if (c.fixed || unknown_[c.reader]) continue;
+    std::vector<TxnId> alive;
+    for (TxnId w : c.cands) {
+      // A guarded write read is one that exists: its edges are as
+      // certain as a certain write's.
+      const bool maybe = unknown_[w];
+      if (!maybe) implied_by_wr(w, c.reader, c.key, ab);
+      if (maybe || !infeasible(ab)) alive.push_back(w);
+    }
+    if (alive.empty()) {
+      std::vector<std::vector<DepEdge>> cycles;
+      for (TxnId w : c.cands) cycles.push_back(shortest_cycle(implied_by_wr(w, c.reader, c.key)));
+      std::sort(cycles.begin(), cycles.end(),
+                [](const auto& x, const auto& y) { return x.size() < y.size(); });
+      PruneViolation v{std::move(cycles.front()), {}};
+      v.others.assign(std::make_move_iterator(cycles.begin() + 1),
+                      std::make_move_iterator(cycles.end()));
+      return v;
+    }
+    if (alive.size() != c.cands.size()) {
+      changed = true;
+      c.cands = std::move(alive);
+    }
+    if (c.cands.size() == 1 && !unknown_[c.cands[0]]) {
+      fix_wr(c.cands[0], c.reader, c.key, pruned);
+      c.fixed = true;
+      changed = true;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace iso::poly

@@ -185,6 +185,15 @@ class Polygraph {
   std::vector<DepEdge> to_deps(const std::vector<graph::EdgeId>& ids) const;
 
  private:
+  // The constructor's steps after session order, in order.
+  void add_write_write();
+  void add_write_read();
+  void add_known_orders();
+  // prune()'s passes over the pairs and over the read choices.
+  std::optional<PruneViolation> prune_pairs(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
+                                            std::vector<DepEdge>& ba, bool& changed);
+  std::optional<PruneViolation> prune_choices(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
+                                              bool& changed);
   void add_known(const DepEdge& e, EdgeWhy why);
   void fix_ww(TxnId from, TxnId to, KeyId k, EdgeWhy why);
   void fix_wr(TxnId writer, TxnId reader, KeyId k, EdgeWhy why);

@@ -1,12 +1,15 @@
-// Read Atomic and Causal Consistency by saturation (Biswas & Enea 2019); see
-// saturation.hpp for why saturation decides them, saturation_impl.hpp for
-// the outline. This file holds the loop.
+// Read Committed, Read Atomic and Causal Consistency by saturation (Biswas &
+// Enea 2019); see saturation.hpp for why saturation decides them,
+// saturation_impl.hpp for the outline and the stages. This file holds the
+// driver: it runs the stages in order and, when choices are open, the lazy
+// loop (engine/sat/lazy_loop.hpp) over the solver's models.
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "engine/polygraph/saturation_impl.hpp"
+#include "engine/polygraph/saturation_explain.hpp"
+#include "engine/polygraph/saturation_prune.hpp"
 #include "engine/sat/lazy_loop.hpp"
 #include "engine/util/budget.hpp"
 
@@ -14,107 +17,198 @@ namespace iso::poly {
 
 namespace saturation {
 
-SaturationOutcome Saturation::run(const CheckOptions& options) {
-  SaturationOutcome out;
-  auto violated = [&](std::optional<Anomaly> a) {
-    out.verdict = Verdict::Violated;
-    if (!a) {
-      a = Anomaly{};
-      a->name = "cycle";
-      a->description = "every choice of read-from and commits is cyclic";
-    }
-    out.anomaly = std::move(a);
-    return out;
-  };
-  // Choices: prune them, unless there are none.
-  const bool open = std::any_of(reads_.begin(), reads_.end(),
-                                [](const Read& r) { return r.known == kNoTxn; }) ||
-                    std::any_of(a_.txns.begin(), a_.txns.end(),
-                                [&](TxnId t) { return !dead_[t] && unknown(t); });
-  if (open) {
-    stats_.wr_choices = static_cast<std::size_t>(std::count_if(
-        reads_.begin(), reads_.end(), [](const Read& r) { return r.known == kNoTxn; }));
-    auto t_prune = Clock::now();
-    std::optional<Anomaly> forced = prune(stats_.prune_passes);
-    stats_.seconds.prune = seconds_since(t_prune);
-    if (forced) return violated(std::move(forced));
-    for (const Read& r : reads_) {
-      if (dead_[r.txn]) continue;
-      const auto al = alive(r);
-      const auto left = std::count(al.begin(), al.end(), kAlive);
-      stats_.wr_open += r.known == kNoTxn && left > 1;
-      if (r.known == kNoTxn && !unknown(r.txn) && left == 0) return violated(explain_pruned());
-    }
-  }
-  auto t_encode = Clock::now();
-  encode();
-  stats_.seconds.encode += seconds_since(t_encode);
+namespace {
 
-  auto t_solve = Clock::now();
-  std::vector<TxnId> order;
-  std::vector<std::vector<std::uint32_t>> cycles;
-  auto allowed = [&] {
-    stats_.seconds.solve = seconds_since(t_solve);
-    out.verdict = Verdict::Allowed;
-    out.commit_order = std::move(order);
-    for (std::uint32_t r = 0; r < reads_.size(); ++r) {
-      const Read& rd = reads_[r];
-      if (chosen_[r] != kNoTxn && a_.candidates[rd.txn][r - read_begin_[rd.txn]].size() > 1)
-        out.chosen_reads.push_back({chosen_[r], rd.txn, rd.op, rd.key});
-    }
-    return out;
-  };
-  if (!has_vars_) {  // one model: the fixed choices
-    read_model();
-    ++stats_.rounds;
-    if (check_model(order, cycles, 1)) return allowed();
-    stats_.seconds.solve = seconds_since(t_solve);
-    return violated(anomaly(cycles.front()));
+SaturationOutcome violated(std::optional<Anomaly> a) {
+  SaturationOutcome out;
+  out.verdict = Verdict::Violated;
+  if (!a) {
+    a = Anomaly{};
+    a->name = "cycle";
+    a->description = "every choice of read-from and commits is cyclic";
   }
-  // The cycle explaining a violation: the one with the fewest edges other
-  // than session order among those found.
-  std::optional<Anomaly> best;
-  std::size_t best_cost = 0;
-  std::set<std::vector<std::uint32_t>> added;  // the clauses, as literal codes
-  auto refine = [&]() -> std::size_t {
-    read_model();
-    if (check_model(order, cycles, std::max<std::size_t>(1, options.cycles_per_round))) return 0;
+  out.anomaly = std::move(a);
+  return out;
+}
+
+// The clauses of the lazy loop, and the cycle that explains a violation: the
+// one with the fewest edges other than session order among those found.
+class Refinement {
+ public:
+  Refinement(sat::Solver& solver, CheckStats& stats) : solver_(solver), stats_(stats) {}
+
+  // Adds the blocking clause of each cycle of the model `graph` was built
+  // from; keeps the cheapest cycle's anomaly.
+  void add(const std::vector<std::vector<std::uint32_t>>& cycles, const ModelGraph& graph,
+           const CycleExplainer& explainer) {
     for (const auto& cycle : cycles) {
       const auto cost = static_cast<std::size_t>(
           std::count_if(cycle.begin(), cycle.end(),
-                        [&](std::uint32_t id) { return edges_[id].kind != Kind::So; }));
-      std::vector<Lit> clause = blocking_clause(cycle);
-      if (clause.empty() || !best || cost < best_cost) {
-        best = anomaly(cycle);
-        best_cost = clause.empty() ? 0 : cost;
+                        [&](std::uint32_t id) { return graph.edge(id).kind != Kind::So; }));
+      std::vector<Lit> clause = explainer.blocking_clause(cycle);
+      if (clause.empty() || !best_ || cost < best_cost_) {
+        best_ = explainer.anomaly(cycle);
+        best_cost_ = clause.empty() ? 0 : cost;
       }
       // An empty clause: a cycle in every choice; the solver is then done.
       std::vector<std::uint32_t> code;
       for (Lit l : clause) code.push_back(l.x);
-      if (!added.insert(std::move(code)).second) continue;
+      if (!added_.insert(std::move(code)).second) continue;
       solver_.add_clause(clause);
       ++stats_.cycle_clauses;
       if (clause.empty()) break;
     }
     stats_.clauses = solver_.stats().clauses;
+  }
+  std::optional<Anomaly>& best() { return best_; }
+
+ private:
+  sat::Solver& solver_;
+  CheckStats& stats_;
+  std::optional<Anomaly> best_;
+  std::size_t best_cost_ = 0;
+  std::set<std::vector<std::uint32_t>> added_;  // the clauses, as literal codes
+};
+
+// The stages of one check, and the order they run in.
+class Driver {
+ public:
+  Driver(const History& h, const AbstractHistory& a, const CheckOptions& options,
+         HbRepresentation hb, CheckStats& stats)
+      : h_(h),
+        a_(a),
+        options_(options),
+        stats_(stats),
+        choices_(h, a),
+        graph_(h, a, choices_, options.level, hb, stats) {}
+
+  SaturationOutcome run(const std::vector<TxnId>& forced_aborts);
+
+ private:
+  std::optional<Anomaly> prepare(const std::vector<TxnId>& forced_aborts);
+  // Pruning, when choices are open: true on a violation every model has, or
+  // a committed read left without candidates, with `why` its explanation
+  // (nullopt when none was found).
+  bool prune(std::optional<Anomaly>& why);
+  // The outcome of an acyclic model: its commit order and read-from.
+  SaturationOutcome allowed(const Model& model, std::vector<TxnId>& order) const;
+  SaturationOutcome solve_fixed();
+  SaturationOutcome solve_lazily();
+  CycleExplainer explainer(const Model& model) const {
+    return CycleExplainer(h_, a_, options_.level, choices_, model, graph_);
+  }
+
+  const History& h_;
+  const AbstractHistory& a_;
+  const CheckOptions& options_;
+  CheckStats& stats_;
+  Choices choices_;
+  ModelGraph graph_;
+};
+
+std::optional<Anomaly> Driver::prepare(const std::vector<TxnId>& forced_aborts) {
+  // Preparing the choices (every read's candidates) counts as encoding them:
+  // on large histories it is a pass over every read worth seeing in --stats.
+  auto t_prepare = Clock::now();
+  auto unjustified = choices_.prepare(forced_aborts);
+  stats_.seconds.encode += seconds_since(t_prepare);
+  return unjustified;
+}
+
+bool Driver::prune(std::optional<Anomaly>& why) {
+  const auto& reads = choices_.reads();
+  stats_.wr_choices = static_cast<std::size_t>(
+      std::count_if(reads.begin(), reads.end(), [](const Read& r) { return r.known == kNoTxn; }));
+  Pruner pruner(h_, a_, options_.level, choices_, graph_);
+  auto t_prune = Clock::now();
+  why = pruner.prune(stats_.prune_passes);
+  stats_.seconds.prune = seconds_since(t_prune);
+  if (why) return true;
+  for (const Read& r : reads) {
+    if (choices_.dead(r.txn)) continue;
+    const auto al = choices_.alive(r);
+    const auto left = std::count(al.begin(), al.end(), kAlive);
+    stats_.wr_open += r.known == kNoTxn && left > 1;
+    if (r.known == kNoTxn && !choices_.unknown(r.txn) && left == 0) {
+      why = pruner.explain_pruned();
+      return true;
+    }
+  }
+  return false;
+}
+
+SaturationOutcome Driver::allowed(const Model& model, std::vector<TxnId>& order) const {
+  SaturationOutcome out;
+  out.verdict = Verdict::Allowed;
+  out.commit_order = std::move(order);
+  const auto& reads = choices_.reads();
+  for (std::uint32_t r = 0; r < reads.size(); ++r) {
+    const Read& rd = reads[r];
+    if (model.chosen[r] != kNoTxn &&
+        a_.candidates[rd.txn][r - choices_.read_begin(rd.txn)].size() > 1)
+      out.chosen_reads.push_back({model.chosen[r], rd.txn, rd.op, rd.key});
+  }
+  return out;
+}
+
+SaturationOutcome Driver::run(const std::vector<TxnId>& forced_aborts) {
+  if (auto unjustified = prepare(forced_aborts)) return violated(std::move(unjustified));
+  std::optional<Anomaly> why;
+  if (choices_.open() && prune(why)) return violated(std::move(why));
+  auto t_encode = Clock::now();
+  choices_.encode(stats_);
+  stats_.seconds.encode += seconds_since(t_encode);
+  return choices_.has_vars() ? solve_lazily() : solve_fixed();
+}
+
+// No variables: one model, the fixed choices.
+SaturationOutcome Driver::solve_fixed() {
+  auto t_solve = Clock::now();
+  Model model;
+  std::vector<TxnId> order;
+  std::vector<std::vector<std::uint32_t>> cycles;
+  choices_.read_model(model);
+  ++stats_.rounds;
+  const bool acyclic = graph_.check(model, order, cycles, 1);
+  stats_.seconds.solve = seconds_since(t_solve);
+  if (acyclic) return allowed(model, order);
+  return violated(explainer(model).anomaly(cycles.front()));
+}
+
+// The lazy loop: each model of the solver is checked; its cycles become
+// clauses, until a model is acyclic or none is left.
+SaturationOutcome Driver::solve_lazily() {
+  auto t_solve = Clock::now();
+  std::vector<TxnId> order;
+  std::vector<std::vector<std::uint32_t>> cycles;
+  Model model;  // of the round: read from the solver, checked, explained
+  Refinement refinement(choices_.solver(), stats_);
+  auto refine = [&]() -> std::size_t {
+    choices_.read_model(model);
+    if (graph_.check(model, order, cycles, std::max<std::size_t>(1, options_.cycles_per_round)))
+      return 0;
+    refinement.add(cycles, graph_, explainer(model));
     return cycles.size();  // a cyclic model breaks some clause: never accepted
   };
   auto last_report = Clock::now();
   auto progress = [&](std::size_t rounds) {
-    if (!options.progress || seconds_since(last_report) <= 1.0) return;
+    if (!options_.progress || seconds_since(last_report) <= 1.0) return;
     last_report = Clock::now();
-    options.progress(
+    options_.progress(
         fmt::format("saturation: round {}, {} cycle clauses", rounds, stats_.cycle_clauses));
   };
-  sat::Result res = sat::lazy_solve(solver_, stats_.rounds, refine, progress);
+  sat::Result res = sat::lazy_solve(choices_.solver(), stats_.rounds, refine, progress);
   stats_.seconds.solve = seconds_since(t_solve);
-  if (res == sat::Result::Sat) return allowed();
+  if (res == sat::Result::Sat) return allowed(model, order);
   if (res == sat::Result::Unsat) {
-    if (!best) best = explain_pruned();
+    auto& best = refinement.best();
+    if (!best) best = Pruner(h_, a_, options_.level, choices_, graph_).explain_pruned();
     return violated(std::move(best));
   }
-  return out;  // Unknown: interrupted
+  return {};  // Unknown: interrupted
 }
+
+}  // namespace
 
 }  // namespace saturation
 
@@ -122,20 +216,7 @@ SaturationOutcome solve_saturation(const History& h, const AbstractHistory& a,
                                    const std::vector<TxnId>& forced_aborts,
                                    const CheckOptions& options, CheckStats& stats,
                                    HbRepresentation hb) {
-  saturation::Saturation s(h, a, options.level, hb, stats);
-  // Preparing the choices (every read's candidates) counts as encoding them:
-  // on large histories it is a pass over every read worth seeing in --stats.
-  auto t_prepare = Clock::now();
-  auto unjustified = s.prepare(forced_aborts);
-  stats.seconds.encode += seconds_since(t_prepare);
-  if (unjustified) {
-    SaturationOutcome out;
-    out.verdict = Verdict::Violated;
-    out.anomaly = std::move(unjustified);
-    return out;
-  }
-  return s.run(options);
+  return saturation::Driver(h, a, options, hb, stats).run(forced_aborts);
 }
 
 }  // namespace iso::poly
-

@@ -1,4 +1,5 @@
-// Choices and their encoding (steps 1 and 2 of saturation_impl.hpp).
+// Choices and their encoding (steps 1 and 2 of saturation_impl.hpp); the
+// contract is in saturation_choices.hpp.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -8,16 +9,24 @@
 
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/explain.hpp"
-#include "engine/polygraph/saturation_impl.hpp"
+#include "engine/polygraph/saturation_choices.hpp"
 #include "engine/sat/cardinality.hpp"
 #include "engine/util/budget.hpp"
 
 namespace iso::poly::saturation {
 
-std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_aborts) {
+std::optional<Anomaly> Choices::prepare(const std::vector<TxnId>& forced_aborts) {
   dead_.assign(n_, 0);
   dead_why_.assign(n_, kNone);
   for (TxnId t : forced_aborts) dead_[t] = 1;
+  if (auto unjustified = drop_unjustified()) return unjustified;
+  collect_reads();
+  alive_.assign(cands_.size(), kAlive);
+  cvar_.assign(n_, kNone);
+  return std::nullopt;
+}
+
+std::optional<Anomaly> Choices::drop_unjustified() {
   // Dropping a transaction can leave another's read without a candidate:
   // repeat to a fixpoint.
   for (bool changed = true; changed;) {
@@ -50,6 +59,13 @@ std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_abor
       }
     }
   }
+  return std::nullopt;
+}
+
+// The reads of the transactions that may commit, each with its candidates
+// that may have committed; fixed when the reader and its only candidate are
+// committed.
+void Choices::collect_reads() {
   read_begin_.assign(n_, 0);
   read_end_.assign(n_, 0);
   std::size_t total = 0;
@@ -73,17 +89,26 @@ std::optional<Anomaly> Saturation::prepare(const std::vector<TxnId>& forced_abor
     }
     read_end_[t] = static_cast<std::uint32_t>(reads_.size());
   }
-  alive_.assign(cands_.size(), kAlive);
-  cvar_.assign(n_, kNone);
-  session_.resize(n_);
-  for (TxnId t = 0; t < n_; ++t) session_[t] = h_.txn(t).session;
-  return std::nullopt;
+}
+
+bool Choices::open() const {
+  return std::any_of(reads_.begin(), reads_.end(),
+                     [](const Read& r) { return r.known == kNoTxn; }) ||
+         std::any_of(a_.txns.begin(), a_.txns.end(),
+                     [&](TxnId t) { return !dead_[t] && unknown(t); });
+}
+
+void Choices::drop(TxnId t, std::uint32_t r) {
+  dead_[t] = 1;
+  dead_why_[t] = r;
+  for (std::size_t i = 0; i < cands_.size(); ++i)
+    if (cands_[i] == t && alive_[i] == kAlive) alive_[i] = kDropped;
 }
 
 // A guess at when each transaction ran, for the preferred candidates: the
 // commit timestamps when every member has one; otherwise the position in its
 // session scaled to [0, 1] (sessions taken to run at a steady pace). T0: -1.
-std::vector<double> Saturation::pseudo_times() const {
+std::vector<double> Choices::pseudo_times() const {
   std::vector<double> tau(n_, 0);
   bool stamped = true;
   for (TxnId t : a_.txns)
@@ -110,24 +135,11 @@ std::vector<double> Saturation::pseudo_times() const {
 // session); each read prefers the candidate placed last before its reader.
 // The preferred read-from thus keeps so ∪ WR acyclic where it can, and reads
 // the latest write it can.
-void Saturation::choose_preferences() {
+void Choices::choose_preferences() {
   const std::vector<double> tau = pseudo_times();
   std::vector<std::uint32_t> placed_at(n_, kNone), missing(n_, 0);
-  std::vector<std::vector<std::uint32_t>> waiting(n_);  // writer -> open reads it may serve
+  const std::vector<std::vector<std::uint32_t>> waiting = waiting_reads(missing);
   std::vector<char> served(reads_.size(), 0);
-  for (std::uint32_t r = 0; r < reads_.size(); ++r) {
-    const Read& rd = reads_[r];
-    if (dead_[rd.txn]) continue;
-    ++missing[rd.txn];
-    if (rd.known != kNoTxn) {
-      waiting[rd.known].push_back(r);
-      continue;
-    }
-    const auto cs = cands(rd);
-    const auto al = alive(rd);
-    for (std::uint32_t i = 0; i < cs.size(); ++i)
-      if (al[i] == kAlive) waiting[cs[i]].push_back(r);
-  }
   // Each session's members, and the index of the next one to place.
   std::vector<std::vector<TxnId>> sessions;
   std::vector<std::uint32_t> session_of(n_, kNone);
@@ -185,32 +197,58 @@ void Saturation::choose_preferences() {
         }
       if (t == kNoTxn) break;  // dead transactions only
     }
-    // Choose for its reads before placing it.
-    for (std::uint32_t r = read_begin_[t]; r < read_end_[t]; ++r) {
-      Read& rd = reads_[r];
-      if (rd.known != kNoTxn) continue;
-      std::uint32_t best = kNone;
-      const auto cs = cands(rd);
-      const auto al = alive(rd);
-      for (std::uint32_t i = 0; i < cs.size(); ++i) {
-        if (al[i] != kAlive) continue;
-        const TxnId w = cs[i];
-        if (best == kNone) {
-          best = i;
-          continue;
-        }
-        const TxnId b = cs[best];
-        // Placed beats unplaced; among placed, the last; among unplaced, the
-        // earliest by pseudo-time.
-        const bool w_placed = placed_at[w] != kNone, b_placed = placed_at[b] != kNone;
-        if (w_placed != b_placed ? w_placed
-                                 : w_placed ? placed_at[w] > placed_at[b] : tau[w] < tau[b])
-          best = i;
-      }
-      rd.pref = best == kNone ? 0 : best;
-    }
+    prefer_candidates(t, placed_at, tau);  // before placing it
     place(t);
     --left;
+  }
+}
+
+// Per writer, the reads it may serve (a fixed read's writer, an open read's
+// live candidates); `missing` counts each reader's reads.
+std::vector<std::vector<std::uint32_t>> Choices::waiting_reads(
+    std::vector<std::uint32_t>& missing) const {
+  std::vector<std::vector<std::uint32_t>> waiting(n_);
+  for (std::uint32_t r = 0; r < reads_.size(); ++r) {
+    const Read& rd = reads_[r];
+    if (dead_[rd.txn]) continue;
+    ++missing[rd.txn];
+    if (rd.known != kNoTxn) {
+      waiting[rd.known].push_back(r);
+      continue;
+    }
+    const auto cs = cands(rd);
+    const auto al = alive(rd);
+    for (std::uint32_t i = 0; i < cs.size(); ++i)
+      if (al[i] == kAlive) waiting[cs[i]].push_back(r);
+  }
+  return waiting;
+}
+
+// The preferred candidate of each open read of t, about to be placed: placed
+// beats unplaced; among placed, the last; among unplaced, the earliest by
+// pseudo-time.
+void Choices::prefer_candidates(TxnId t, const std::vector<std::uint32_t>& placed_at,
+                                const std::vector<double>& tau) {
+  for (std::uint32_t r = read_begin_[t]; r < read_end_[t]; ++r) {
+    Read& rd = reads_[r];
+    if (rd.known != kNoTxn) continue;
+    std::uint32_t best = kNone;
+    const auto cs = cands(rd);
+    const auto al = alive(rd);
+    for (std::uint32_t i = 0; i < cs.size(); ++i) {
+      if (al[i] != kAlive) continue;
+      const TxnId w = cs[i];
+      if (best == kNone) {
+        best = i;
+        continue;
+      }
+      const TxnId b = cs[best];
+      const bool w_placed = placed_at[w] != kNone, b_placed = placed_at[b] != kNone;
+      if (w_placed != b_placed ? w_placed
+                               : w_placed ? placed_at[w] > placed_at[b] : tau[w] < tau[b])
+        best = i;
+    }
+    rd.pref = best == kNone ? 0 : best;
   }
 }
 
@@ -219,7 +257,7 @@ void Saturation::choose_preferences() {
 // is `false`, and each read's preferred candidate (choose_preferences()) has
 // its variable negated (true: not chosen), so the first model commits no
 // unknown-status transaction and reads from the preferred candidates.
-void Saturation::encode() {
+void Choices::encode(CheckStats& stats) {
   solver_.set_default_polarity(false);
   for (TxnId t : a_.txns)
     if (!dead_[t] && unknown(t)) cvar_[t] = solver_.new_var();
@@ -233,36 +271,49 @@ void Saturation::encode() {
   if (open) choose_preferences();
   std::vector<Lit> clause;
   for (std::uint32_t ri = 0; ri < reads_.size(); ++ri) {
-    Read& r = reads_[ri];
+    const Read& r = reads_[ri];
     if (r.known != kNoTxn || dead_[r.txn]) continue;  // fixed, or never read
-    const auto k = r.count;
-    const auto cs = cands(r);
-    const auto al = alive(r);
-    r.var = solver_.new_vars(k);
-    // The reader committed => one of the candidates; a candidate => the
-    // reader and the writer committed; pruned candidates never.
-    clause.clear();
-    if (cvar_[r.txn] != kNone) clause.push_back(Lit::neg(cvar_[r.txn]));
-    for (std::uint32_t i = 0; i < k; ++i)
-      if (al[i] == kAlive) clause.push_back(cand_lit(ri, i));
-    solver_.add_clause(clause);
-    for (std::uint32_t i = 0; i < k; ++i) {
-      const Lit c = cand_lit(ri, i);
-      if (al[i] != kAlive) {
-        solver_.add_clause({~c});
-        continue;
-      }
-      if (cvar_[r.txn] != kNone) solver_.add_clause({~c, Lit::pos(cvar_[r.txn])});
-      if (cvar_[cs[i]] != kNone) solver_.add_clause({~c, Lit::pos(cvar_[cs[i]])});
-    }
-    // At most one candidate; the counter's auxiliary variables negated from
-    // the preferred candidate on, like the candidates, so that `false` agrees.
-    std::vector<Lit> lits;
-    for (std::uint32_t i = 0; i < k; ++i) lits.push_back(cand_lit(ri, i));
-    sat::at_most_one(solver_, lits, {.negate_aux_from = r.pref});
+    encode_read(ri, clause);
   }
-  // Unknown-status transactions a committed list read shows committed, and
-  // those an unknown-status one's list shows, if it committed.
+  encode_commit_implications();
+  has_vars_ = solver_.num_vars() > 0;
+  stats.vars = solver_.num_vars();
+  stats.clauses = solver_.stats().clauses;
+}
+
+// The variables of open read ri, one per candidate, and its clauses.
+void Choices::encode_read(std::uint32_t ri, std::vector<Lit>& clause) {
+  Read& r = reads_[ri];
+  const auto k = r.count;
+  const auto cs = cands(r);
+  const auto al = alive(r);
+  r.var = solver_.new_vars(k);
+  // The reader committed => one of the candidates; a candidate => the
+  // reader and the writer committed; pruned candidates never.
+  clause.clear();
+  if (cvar_[r.txn] != kNone) clause.push_back(Lit::neg(cvar_[r.txn]));
+  for (std::uint32_t i = 0; i < k; ++i)
+    if (al[i] == kAlive) clause.push_back(cand_lit(ri, i));
+  solver_.add_clause(clause);
+  for (std::uint32_t i = 0; i < k; ++i) {
+    const Lit c = cand_lit(ri, i);
+    if (al[i] != kAlive) {
+      solver_.add_clause({~c});
+      continue;
+    }
+    if (cvar_[r.txn] != kNone) solver_.add_clause({~c, Lit::pos(cvar_[r.txn])});
+    if (cvar_[cs[i]] != kNone) solver_.add_clause({~c, Lit::pos(cvar_[cs[i]])});
+  }
+  // At most one candidate; the counter's auxiliary variables negated from
+  // the preferred candidate on, like the candidates, so that `false` agrees.
+  std::vector<Lit> lits;
+  for (std::uint32_t i = 0; i < k; ++i) lits.push_back(cand_lit(ri, i));
+  sat::at_most_one(solver_, lits, {.negate_aux_from = r.pref});
+}
+
+// Unknown-status transactions a committed list read shows committed, and
+// those an unknown-status one's list shows, if it committed.
+void Choices::encode_commit_implications() {
   for (TxnId t : a_.forced_commits)
     if (cvar_[t] != kNone) solver_.add_clause({Lit::pos(cvar_[t])});
   for (auto [r, w] : a_.commit_implications) {
@@ -272,29 +323,27 @@ void Saturation::encode() {
     else if (dead_[w])
       solver_.add_clause({Lit::neg(cvar_[r])});
   }
-  has_vars_ = solver_.num_vars() > 0;
-  stats_.vars = solver_.num_vars();
-  stats_.clauses = solver_.stats().clauses;
 }
 
-void Saturation::read_model() {
-  member_.assign(n_, 0);
+void Choices::read_model(Model& m) const {
+  m.committed_writers_only = false;
+  m.member.assign(n_, 0);
   for (TxnId t : a_.txns)
-    member_[t] = !dead_[t] && (cvar_[t] == kNone || solver_.model_value(cvar_[t]));
-  chosen_.assign(reads_.size(), kNoTxn);
-  chosen_i_.assign(reads_.size(), kNone);
+    m.member[t] = !dead_[t] && (cvar_[t] == kNone || solver_.model_value(cvar_[t]));
+  m.chosen.assign(reads_.size(), kNoTxn);
+  m.chosen_i.assign(reads_.size(), kNone);
   for (std::uint32_t r = 0; r < reads_.size(); ++r) {
     const Read& rd = reads_[r];
-    if (!member_[rd.txn]) continue;
+    if (!m.member[rd.txn]) continue;
     if (rd.var == kNone) {  // fixed
-      chosen_[r] = rd.known;
-      chosen_i_[r] = kNone;
+      m.chosen[r] = rd.known;
+      m.chosen_i[r] = kNone;
       continue;
     }
     for (std::uint32_t i = 0; i < rd.count; ++i) {
       if (solver_.model_value(cand_lit(r, i))) {
-        chosen_[r] = cands_[rd.first + i];
-        chosen_i_[r] = i;
+        m.chosen[r] = cands_[rd.first + i];
+        m.chosen_i[r] = i;
         break;
       }
     }

@@ -1,4 +1,5 @@
-// Clauses and explanations (step 4 of saturation_impl.hpp).
+// Clauses and explanations (step 4 of saturation_impl.hpp); the contract is
+// in saturation_explain.hpp.
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -8,20 +9,20 @@
 
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/explain.hpp"
-#include "engine/polygraph/saturation_impl.hpp"
-#include "engine/util/budget.hpp"
+#include "engine/polygraph/saturation_explain.hpp"
 #include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly::saturation {
 
-Visibility Saturation::visibility(const Edge& sat) const {
-  const TxnId t2 = sat.from, t3 = reads_[sat.read].txn;
+Visibility CycleExplainer::visibility(const Edge& sat) const {
+  const auto& reads = choices_.reads();
+  const TxnId t2 = sat.from, t3 = reads[sat.read].txn;
   Visibility v;
   // RC: only an earlier read of t3 makes t2 visible (saturation_graph.cpp).
   const bool rc = level_ == GraphLevel::Rc;
-  if (!rc && h_.txn(t2).session == h_.txn(t3).session && pos_[t2] < pos_[t3]) return v;
-  for (std::uint32_t r = read_begin_[t3]; r < read_end_[t3]; ++r)
-    if (chosen_[r] == t2 && (!rc || reads_[r].op < reads_[sat.read].op)) {
+  if (!rc && h_.txn(t2).session == h_.txn(t3).session && graph_.pos(t2) < graph_.pos(t3)) return v;
+  for (std::uint32_t r = choices_.read_begin(t3); r < choices_.read_end(t3); ++r)
+    if (model_.chosen[r] == t2 && (!rc || reads[r].op < reads[sat.read].op)) {
       v.how = Visibility::How::ReadFrom;
       v.read = r;
       return v;
@@ -32,30 +33,31 @@ Visibility Saturation::visibility(const Edge& sat) const {
 }
 
 // A path of so/wr edges with the fewest edges that depend on a choice.
-std::vector<std::uint32_t> Saturation::cheapest_path(TxnId from, TxnId to) const {
+std::vector<std::uint32_t> CycleExplainer::cheapest_path(TxnId from, TxnId to) const {
   std::vector<Lit> lits;
   auto cost = [&](graph::EdgeId e) -> std::uint32_t {
-    if (e >= base_edges_) return graph::kSkipEdge;  // saturation edges are not visibility
+    if (e >= graph_.base_edges()) return graph::kSkipEdge;  // saturation edges are not visibility
     lits.clear();
     edge_lits(e, lits);
     return lits.empty() ? 0 : 1;
   };
-  auto path = graph::cheapest_path(graph_, from, to, cost);
+  auto path = graph::cheapest_path(graph_.graph(), from, to, cost);
   if (!path) return {};  // not reached: HB says otherwise
   return {path->begin(), path->end()};
 }
 
-void Saturation::commit_lit(TxnId t, std::vector<Lit>& out) const {
-  if (cvar_[t] != kNone) out.push_back(Lit::pos(cvar_[t]));
+void CycleExplainer::commit_lit(TxnId t, std::vector<Lit>& out) const {
+  if (choices_.commit_var(t) != kNone) out.push_back(Lit::pos(choices_.commit_var(t)));
 }
 
-void Saturation::choice_lit(std::uint32_t read, std::vector<Lit>& out) const {
+void CycleExplainer::choice_lit(std::uint32_t read, std::vector<Lit>& out) const {
   // A choice implies that its reader and writer committed (clauses).
-  if (reads_[read].var != kNone) out.push_back(cand_lit(read, chosen_i_[read]));
+  if (choices_.reads()[read].var != kNone)
+    out.push_back(choices_.cand_lit(read, model_.chosen_i[read]));
 }
 
-void Saturation::edge_lits(std::uint32_t id, std::vector<Lit>& out) const {
-  const Edge& e = edges_[id];
+void CycleExplainer::edge_lits(std::uint32_t id, std::vector<Lit>& out) const {
+  const Edge& e = graph_.edge(id);
   switch (e.kind) {
     case Kind::So:
       // None needed: so holds between any two members, and a cycle does
@@ -90,7 +92,7 @@ void Saturation::edge_lits(std::uint32_t id, std::vector<Lit>& out) const {
   }
 }
 
-std::vector<Lit> Saturation::blocking_clause(const std::vector<std::uint32_t>& cycle) const {
+std::vector<Lit> CycleExplainer::blocking_clause(const std::vector<std::uint32_t>& cycle) const {
   std::vector<Lit> lits;
   for (std::uint32_t id : cycle) edge_lits(id, lits);
   std::sort(lits.begin(), lits.end(), [](Lit x, Lit y) { return x.x < y.x; });
@@ -99,8 +101,8 @@ std::vector<Lit> Saturation::blocking_clause(const std::vector<std::uint32_t>& c
   return lits;
 }
 
-DepEdge Saturation::dep(std::uint32_t id) const {
-  const Edge& e = edges_[id];
+DepEdge CycleExplainer::dep(std::uint32_t id) const {
+  const Edge& e = graph_.edge(id);
   switch (e.kind) {
     case Kind::So: return DepEdge{e.from, e.to, Dep::SO, 0};
     case Kind::Wr: return DepEdge{e.from, e.to, Dep::WR, e.key};
@@ -110,65 +112,71 @@ DepEdge Saturation::dep(std::uint32_t id) const {
   return DepEdge{e.from, e.to, Dep::WW, e.key};
 }
 
-// What each edge of the cycle rests on (a.why, in the order of deps(ids)),
-// and the reads that force its saturation edges (a.context).
-void Saturation::explain_edges(const std::vector<std::uint32_t>& ids, Anomaly& a) const {
+// Why saturation edge e holds (t1 = e.to's write read by t3 and t2 = e.from
+// visible to t3); the read and what makes t2 visible go to a.context.
+std::string CycleExplainer::explain_sat_edge(const Edge& e, Anomaly& a) const {
   auto add_context = [&](const DepEdge& d) {
     if (std::find(a.context.begin(), a.context.end(), d) == a.context.end() &&
         std::find(a.cycle.begin(), a.cycle.end(), d) == a.cycle.end())
       a.context.push_back(d);
   };
+  const auto& reads = choices_.reads();
+  const Read& rd = reads[e.read];
+  const DepEdge read{e.to, rd.txn, Dep::WR, e.key};
+  add_context(read);
+  Visibility v = visibility(e);
+  std::string seen;
+  switch (v.how) {
+    case Visibility::How::Session:
+      seen = fmt::format("precedes {} in its session", h_.txn_name(rd.txn));
+      add_context(DepEdge{e.from, rd.txn, Dep::SO, 0});
+      break;
+    case Visibility::How::ReadFrom:
+      seen = fmt::format("{} reads {} from it", h_.txn_name(rd.txn),
+                         h_.key_text(reads[v.read].key));
+      add_context(DepEdge{e.from, rd.txn, Dep::WR, reads[v.read].key});
+      break;
+    case Visibility::How::Path: {
+      const auto path = deps(v.path);
+      seen = fmt::format("happens before {} ({})", h_.txn_name(rd.txn), format_cycle(h_, path));
+      for (const DepEdge& p : path) add_context(p);
+      break;
+    }
+  }
+  return fmt::format("{}'s version of {} must precede {}'s: {}, and {} wrote {} and {}",
+                     h_.txn_name(e.from), h_.key_text(e.key), h_.txn_name(e.to),
+                     edge_fact(h_, read), h_.txn_name(e.from), h_.key_text(e.key), seen);
+}
+
+// What each edge of the cycle rests on (a.why, in the order of deps(ids)),
+// and the reads that force its saturation edges (a.context).
+void CycleExplainer::explain_edges(const std::vector<std::uint32_t>& ids, Anomaly& a) const {
   std::size_t at = 0;  // index into a.cycle
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    const Edge& e = edges_[ids[i]];
-    if (e.kind == Kind::So && i > 0 && edges_[ids[i - 1]].kind == Kind::So) continue;  // merged
+    const Edge& e = graph_.edge(ids[i]);
+    if (e.kind == Kind::So && i > 0 && graph_.edge(ids[i - 1]).kind == Kind::So) continue;  // merged
     const DepEdge& d = a.cycle[at++];
     std::string why = edge_fact(h_, d);
     switch (e.kind) {
       case Kind::So:
         break;
       case Kind::Wr:
-        if (reads_[e.read].var != kNone)
+        if (choices_.reads()[e.read].var != kNone)
           why += ": one of the writers of that value; every choice of writers has a cycle";
         break;
       case Kind::Vo:
         why = fmt::format("{}'s version precedes {}'s: {}", h_.txn_name(e.from), h_.txn_name(e.to),
                           list_order_text(h_, a_.known_orders[e.read], d));
         break;
-      case Kind::Sat: {
-        const Read& rd = reads_[e.read];
-        const DepEdge read{e.to, rd.txn, Dep::WR, e.key};
-        add_context(read);
-        Visibility v = visibility(e);
-        std::string seen;
-        switch (v.how) {
-          case Visibility::How::Session:
-            seen = fmt::format("precedes {} in its session", h_.txn_name(rd.txn));
-            add_context(DepEdge{e.from, rd.txn, Dep::SO, 0});
-            break;
-          case Visibility::How::ReadFrom:
-            seen = fmt::format("{} reads {} from it", h_.txn_name(rd.txn),
-                               h_.key_text(reads_[v.read].key));
-            add_context(DepEdge{e.from, rd.txn, Dep::WR, reads_[v.read].key});
-            break;
-          case Visibility::How::Path: {
-            const auto path = deps(v.path);
-            seen = fmt::format("happens before {} ({})", h_.txn_name(rd.txn), format_cycle(h_, path));
-            for (const DepEdge& p : path) add_context(p);
-            break;
-          }
-        }
-        why = fmt::format("{}'s version of {} must precede {}'s: {}, and {} wrote {} and {}",
-                          h_.txn_name(e.from), h_.key_text(e.key), h_.txn_name(e.to),
-                          edge_fact(h_, read), h_.txn_name(e.from), h_.key_text(e.key), seen);
+      case Kind::Sat:
+        why = explain_sat_edge(e, a);
         break;
-      }
     }
     a.why.push_back(std::move(why));
   }
 }
 
-std::vector<DepEdge> Saturation::deps(const std::vector<std::uint32_t>& ids) const {
+std::vector<DepEdge> CycleExplainer::deps(const std::vector<std::uint32_t>& ids) const {
   std::vector<DepEdge> out;
   for (std::uint32_t id : ids) {
     DepEdge d = dep(id);
@@ -180,19 +188,16 @@ std::vector<DepEdge> Saturation::deps(const std::vector<std::uint32_t>& ids) con
   return out;
 }
 
-// Names the cycle of the current model. Only so and wr: the causal order
-// itself is cyclic (G1c, with session order). Otherwise by how the described
-// saturation edge's t2 is visible to its reader t3: through a path of
-// several so/wr edges, a causality violation (CC only); read from directly,
-// a fractured read (a non-repeatable read when t3 read the same key from
-// it); an earlier transaction of t3's session, a missed session
-// write. The cycle is rotated to start at the described edge.
-Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
-  std::vector<std::uint32_t> ids = cycle_ids;
+// The edge a cycle's description names: the saturation edge whose t2 is
+// visible to its reader t3 in the most telling way (a path over a read over
+// session order), else the first wr or Vo edge (rank 0).
+std::pair<std::size_t, int> CycleExplainer::described_edge(
+    const std::vector<std::uint32_t>& ids) const {
   auto rank = [&](std::uint32_t id) {
-    if (edges_[id].kind == Kind::So) return -1;
-    if (edges_[id].kind != Kind::Sat) return 0;
-    switch (visibility(edges_[id]).how) {
+    const Edge& e = graph_.edge(id);
+    if (e.kind == Kind::So) return -1;
+    if (e.kind != Kind::Sat) return 0;
+    switch (visibility(e).how) {
       case Visibility::How::Session: return 1;
       case Visibility::How::ReadFrom: return 2;
       case Visibility::How::Path: return 3;
@@ -208,36 +213,59 @@ Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
       best = i;
     }
   }
+  return {best, best_rank};
+}
+
+// Names the cycle of the model. Only so and wr: the causal order itself is
+// cyclic (G1c, with session order). Otherwise by how the described
+// saturation edge's t2 is visible to its reader t3: through a path of
+// several so/wr edges, a causality violation (CC only); read from directly,
+// a fractured read (a non-repeatable read when t3 read the same key from
+// it); an earlier transaction of t3's session, a missed session
+// write. The cycle is rotated to start at the described edge.
+Anomaly CycleExplainer::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
+  std::vector<std::uint32_t> ids = cycle_ids;
+  const auto [best, best_rank] = described_edge(ids);
   Anomaly a;
   // Start at the described edge (a wr edge for G1c: never inside a run of so).
   std::rotate(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(best), ids.end());
   a.cycle = deps(ids);
   for (const DepEdge& e : a.cycle) a.txns.push_back(e.from);
   explain_edges(ids, a);
-  const std::string cyc = format_cycle(h_, a.cycle);
-  if (best_rank == 0) {
-    // Only so, wr and known version orders: G1c with a read-from, G0 without.
-    bool wr = false, vo = false;
-    for (std::uint32_t id : ids) {
-      wr = wr || edges_[id].kind == Kind::Wr;
-      vo = vo || edges_[id].kind == Kind::Vo;
-    }
-    a.name = wr ? "G1c" : "G0";
-    a.description = fmt::format("{}: {} cyclic", cyc,
-                                vo ? (wr ? "session order, read-from and the known version orders are"
-                                         : "session order and the known version orders are")
-                                   : "session order and read-from are");
-    return a;
-  }
+  if (best_rank == 0)
+    name_so_wr_cycle(ids, a);
+  else
+    name_saturation_cycle(ids, a);
+  return a;
+}
+
+// Only so, wr and known version orders: G1c with a read-from, G0 without.
+void CycleExplainer::name_so_wr_cycle(const std::vector<std::uint32_t>& ids, Anomaly& a) const {
+  bool wr = false, vo = false;
   for (std::uint32_t id : ids) {
-    const Edge& e = edges_[id];
-    TxnId t3 = e.kind == Kind::Sat ? reads_[e.read].txn : kNoTxn;
+    wr = wr || graph_.edge(id).kind == Kind::Wr;
+    vo = vo || graph_.edge(id).kind == Kind::Vo;
+  }
+  a.name = wr ? "G1c" : "G0";
+  a.description = fmt::format("{}: {} cyclic", format_cycle(h_, a.cycle),
+                              vo ? (wr ? "session order, read-from and the known version orders are"
+                                       : "session order and the known version orders are")
+                                 : "session order and read-from are");
+}
+
+// Named by the saturation edge ids.front() (t2, t1) of t3's read of x.
+void CycleExplainer::name_saturation_cycle(const std::vector<std::uint32_t>& ids,
+                                           Anomaly& a) const {
+  const auto& reads = choices_.reads();
+  for (std::uint32_t id : ids) {
+    const Edge& e = graph_.edge(id);
+    TxnId t3 = e.kind == Kind::Sat ? reads[e.read].txn : kNoTxn;
     if (t3 != kNoTxn && std::find(a.txns.begin(), a.txns.end(), t3) == a.txns.end())
       a.txns.push_back(t3);
   }
-  const Edge& e = edges_[ids.front()];
+  const Edge& e = graph_.edge(ids.front());
   const std::string t1 = h_.txn_name(e.to), t2 = h_.txn_name(e.from);
-  const std::string t3 = h_.txn_name(reads_[e.read].txn), x = h_.key_text(e.key);
+  const std::string t3 = h_.txn_name(reads[e.read].txn), x = h_.key_text(e.key);
   Visibility v = visibility(e);
   std::string why;
   switch (v.how) {
@@ -250,12 +278,12 @@ Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
       // of x (Adya's fuzzy read).
       // Under RC the earlier read came first in program order: the reads
       // went back in x's version order (Plume's non-monotonic read).
-      if (reads_[v.read].key == e.key)
+      if (reads[v.read].key == e.key)
         a.name = "non-repeatable read";
       else
         a.name = level_ == GraphLevel::Rc ? "non-monotonic read" : "fractured read";
-      why = fmt::format("it {}reads {} from {}{}", reads_[v.read].key == e.key ? "also " : "",
-                        h_.key_text(reads_[v.read].key), t2,
+      why = fmt::format("it {}reads {} from {}{}", reads[v.read].key == e.key ? "also " : "",
+                        h_.key_text(reads[v.read].key), t2,
                         level_ == GraphLevel::Rc ? " before" : "");
       break;
     case Visibility::How::Path: {
@@ -266,8 +294,7 @@ Anomaly Saturation::anomaly(const std::vector<std::uint32_t>& cycle_ids) const {
   }
   a.description = fmt::format(
       "{} reads {} from {}, but {} and {} wrote {}, so {}'s write must precede {}'s: {}", t3, x,
-      t1, why, t2, x, t2, t1, cyc);
-  return a;
+      t1, why, t2, x, t2, t1, format_cycle(h_, a.cycle));
 }
 
 }  // namespace iso::poly::saturation

@@ -1,20 +1,28 @@
-// The graph of a model (step 3 of saturation_impl.hpp).
-#include <algorithm>
-#include <string>
-#include <utility>
+// The graph of a model (step 3 of saturation_impl.hpp); the contract is in
+// saturation_graph.hpp.
+#include "engine/polygraph/saturation_graph.hpp"
 
-#include <fmt/format.h>
-#include <fmt/ranges.h>
+#include <stdexcept>
 
-#include "engine/history/printer.hpp"
-#include "engine/polygraph/explain.hpp"
-#include "engine/polygraph/saturation_impl.hpp"
 #include "engine/util/budget.hpp"
-#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly::saturation {
 
-void Saturation::build_sessions() {
+ModelGraph::ModelGraph(const History& h, const AbstractHistory& a, const Choices& choices,
+                       GraphLevel level, HbRepresentation hb, CheckStats& stats)
+    : h_(h),
+      a_(a),
+      choices_(choices),
+      reads_(choices.reads()),
+      level_(level),
+      hb_repr_(hb),
+      stats_(stats),
+      n_(h.num_txns()) {
+  session_.resize(n_);
+  for (TxnId t = 0; t < n_; ++t) session_[t] = h_.txn(t).session;
+}
+
+void ModelGraph::build_sessions(const Model& m) {
   const auto& sessions = h_.sessions();
   sbase_.assign(sessions.size() + 1, 0);
   smem_.clear();
@@ -24,7 +32,7 @@ void Saturation::build_sessions() {
   for (std::size_t s = 0; s < sessions.size(); ++s) {
     sbase_[s] = static_cast<std::uint32_t>(smem_.size());
     for (TxnId t : sessions[s]) {
-      if (!member_[t]) continue;
+      if (!m.member[t]) continue;
       pos_[t] = static_cast<std::uint32_t>(smem_.size()) - sbase_[s];
       midx_[t] = static_cast<std::uint32_t>(smem_.size()) + 1;
       smem_.push_back(t);
@@ -34,7 +42,7 @@ void Saturation::build_sessions() {
   members_ = smem_.size() + 1;
 }
 
-void Saturation::add_base_edges() {
+void ModelGraph::add_base_edges(const Model& m) {
   edges_.clear();
   for (std::size_t s = 0; s + 1 < sbase_.size(); ++s) {
     TxnId prev = kInitTxn;
@@ -44,17 +52,17 @@ void Saturation::add_base_edges() {
     }
   }
   for (std::uint32_t r = 0; r < reads_.size(); ++r)
-    if (chosen_[r] != kNoTxn)
-      edges_.push_back(Edge{chosen_[r], reads_[r].txn, Kind::Wr, reads_[r].key, r});
+    if (m.chosen[r] != kNoTxn)
+      edges_.push_back(Edge{m.chosen[r], reads_[r].txn, Kind::Wr, reads_[r].key, r});
   base_edges_ = edges_.size();
 }
 
-void Saturation::build_writers() {
+void ModelGraph::build_writers(const Model& m) {
   const std::size_t keys = h_.keys().size();
   // Counting sort by key of the members' final writes, visited in (session,
   // position) order, which each key's range then keeps.
   std::vector<std::uint32_t> start(keys + 1, 0);
-  auto writer = [&](TxnId t) { return !(known_model_ && unknown(t)); };
+  auto writer = [&](TxnId t) { return !(m.committed_writers_only && choices_.unknown(t)); };
   for (TxnId t : smem_)
     if (writer(t))
       for (const FinalWrite& w : a_.abs[t].writes) ++start[w.key + 1];
@@ -86,52 +94,59 @@ void Saturation::build_writers() {
   // of consecutive keys are adjacent.
 }
 
-void Saturation::build_hb(const std::vector<TxnId>& topo) {
+// Happens-before in topological order: `table` gets a row of `width` entries
+// per member; each member's row merges those of its session predecessor and
+// of the writers it reads from (merge(row, their row, them)), then `own`
+// adds what the member itself contributes.
+template <class T, class Merge, class Own>
+void ModelGraph::propagate_hb(const Model& m, const std::vector<TxnId>& topo,
+                              LargeVector<T>& table, std::size_t width, Merge merge, Own own) {
+  table.assign(members_ * width, 0);
+  auto row_of = [&](TxnId t) { return table.data() + midx_[t] * width; };
+  for (TxnId t : topo) {
+    budget::poll();
+    if (t == kInitTxn) continue;
+    T* row = row_of(t);
+    if (pos_[t] > 0) {
+      const TxnId p = smem_[sbase_[session_[t]] + pos_[t] - 1];
+      merge(row, row_of(p), p);
+    }
+    for (std::uint32_t q = choices_.read_begin(t); q < choices_.read_end(t); ++q)
+      if (m.chosen[q] != kInitTxn && m.chosen[q] != kNoTxn) merge(row, row_of(m.chosen[q]), m.chosen[q]);
+    own(row, t);
+  }
+}
+
+void ModelGraph::build_hb(const Model& m, const std::vector<TxnId>& topo) {
   const std::size_t sessions = sbase_.size() - 1;
-  const std::size_t m = members_;
-  words_ = (m + 63) / 64;
-  const double vc_bytes = 4.0 * static_cast<double>(m) * static_cast<double>(sessions);
-  const double bit_bytes = 8.0 * static_cast<double>(m) * static_cast<double>(words_);
+  words_ = (members_ + 63) / 64;
+  const double vc_bytes = 4.0 * static_cast<double>(members_) * static_cast<double>(sessions);
+  const double bit_bytes = 8.0 * static_cast<double>(members_) * static_cast<double>(words_);
   use_vc_ = hb_repr_ == HbRepresentation::VectorClocks ||
             (hb_repr_ == HbRepresentation::Auto && vc_bytes <= bit_bytes);
   stats_.reach_bytes = std::max(stats_.reach_bytes,
                                 static_cast<std::size_t>(use_vc_ ? vc_bytes : bit_bytes));
-  auto for_each_pred = [&](TxnId t, auto&& f) {
-    if (pos_[t] > 0) f(smem_[sbase_[session_[t]] + pos_[t] - 1]);
-    for (std::uint32_t r = read_begin_[t]; r < read_end_[t]; ++r)
-      if (chosen_[r] != kInitTxn && chosen_[r] != kNoTxn) f(chosen_[r]);
-  };
-  if (use_vc_) {
-    vc_.assign(m * sessions, 0);
+  if (use_vc_) {  // the prefix of each session: the largest of those merged
     bits_.clear();
-    for (TxnId t : topo) {
-      budget::poll();
-      if (t == kInitTxn) continue;
-      std::uint32_t* row = vc_.data() + midx_[t] * sessions;
-      for_each_pred(t, [&](TxnId p) {
-        const std::uint32_t* prow = vc_.data() + midx_[p] * sessions;
-        for (std::size_t s = 0; s < sessions; ++s) row[s] = std::max(row[s], prow[s]);
-      });
-      row[session_[t]] = pos_[t] + 1;
-    }
-  } else {
-    bits_.assign(m * words_, 0);
-    vc_.clear();
-    for (TxnId t : topo) {
-      budget::poll();
-      if (t == kInitTxn) continue;
-      std::uint64_t* row = bits_.data() + midx_[t] * words_;
-      for_each_pred(t, [&](TxnId p) {
-        const std::uint64_t* prow = bits_.data() + midx_[p] * words_;
+    propagate_hb(
+        m, topo, vc_, sessions,
+        [&](std::uint32_t* row, const std::uint32_t* prow, TxnId) {
+          for (std::size_t s = 0; s < sessions; ++s) row[s] = std::max(row[s], prow[s]);
+        },
+        [&](std::uint32_t* row, TxnId t) { row[session_[t]] = pos_[t] + 1; });
+    return;
+  }
+  vc_.clear();  // bitsets: the union of those merged, and each of them
+  propagate_hb(
+      m, topo, bits_, words_,
+      [&](std::uint64_t* row, const std::uint64_t* prow, TxnId p) {
         for (std::size_t w = 0; w < words_; ++w) row[w] |= prow[w];
         row[midx_[p] / 64] |= std::uint64_t{1} << (midx_[p] % 64);
-      });
-    }
-  }
+      },
+      [](std::uint64_t*, TxnId) {});
 }
 
-// How many members of session s happen before t3 (they are a prefix of s).
-std::uint32_t Saturation::visible_prefix(TxnId t3, SessionId s) const {
+std::uint32_t ModelGraph::visible_prefix(TxnId t3, SessionId s) const {
   if (s == session_[t3]) return pos_[t3];
   const std::size_t sessions = sbase_.size() - 1;
   if (use_vc_) return vc_[midx_[t3] * sessions + s];
@@ -148,25 +163,23 @@ std::uint32_t Saturation::visible_prefix(TxnId t3, SessionId s) const {
   return lo;
 }
 
-// The saturation edge (t2, t1) for the last writer t2 of the group's session
-// at a position below `limit`, unless t2 = t1.
-void Saturation::add_last_writer_before(std::uint32_t group, std::uint32_t limit, TxnId t1,
-                                        std::uint32_t read) {
-  auto first = wentries_.begin() + gstart_[group];
-  auto last = wentries_.begin() + gstart_[group + 1];
-  auto it = std::lower_bound(first, last, limit,
-                             [](const WriterEntry& e, std::uint32_t p) { return e.pos < p; });
-  if (it == first) return;
-  TxnId t2 = std::prev(it)->txn;
-  if (t2 != t1) edges_.push_back(Edge{t2, t1, Kind::Sat, reads_[read].key, read});
+std::uint32_t ModelGraph::group_of(KeyId x, SessionId s) const {
+  auto g0 = gstart_.begin() + wkey_[x], g1 = gstart_.begin() + wkey_[x + 1];
+  auto g = std::lower_bound(g0, g1, s, [&](std::uint32_t entry, SessionId session) {
+    return wentries_[entry].session < session;
+  });
+  if (g == g1 || wentries_[*g].session != s) return kNone;
+  return static_cast<std::uint32_t>(g - gstart_.begin());
 }
 
-bool Saturation::implied(TxnId t2, TxnId t1) const {
-  return t1 != kInitTxn && session_[t2] == session_[t1] && pos_[t2] < pos_[t1];
-}
-
-void Saturation::add_sat_edge(TxnId t2, TxnId t1, std::uint32_t read) {
-  if (!implied(t2, t1)) edges_.push_back(Edge{t2, t1, Kind::Sat, reads_[read].key, read});
+void ModelGraph::collect_writer_reads(const Model& m, TxnId t3) {
+  writer_reads_.clear();
+  for (std::uint32_t r = choices_.read_begin(t3); r < choices_.read_end(t3); ++r)
+    if (m.chosen[r] != kNoTxn && m.chosen[r] != kInitTxn)
+      writer_reads_.push_back(WriterRead{m.chosen[r], reads_[r].op, r});
+  std::sort(writer_reads_.begin(), writer_reads_.end(), [](const WriterRead& x, const WriterRead& y) {
+    return x.writer != y.writer ? x.writer < y.writer : x.op < y.op;
+  });
 }
 
 namespace {
@@ -200,30 +213,25 @@ void for_each_key_range(const std::vector<Read>& reads, std::uint32_t b, std::ui
 // Cost: linear in t3's reads, plus for each of their distinct writers a
 // search of the smaller of its writes and t3's read keys in the larger,
 // instead of every pair of t3's reads.
-void Saturation::add_rc_edges(TxnId t3) {
-  const std::uint32_t b = read_begin_[t3], e = read_end_[t3];
+void ModelGraph::add_rc_edges(const Model& m, TxnId t3) {
+  const std::uint32_t b = choices_.read_begin(t3), e = choices_.read_end(t3);
+  const auto& chosen = m.chosen;
   // Kind 1. prev: the last read with a writer in this model.
   std::uint32_t prev = kNone;
   for (std::uint32_t r = b; r < e; ++r) {
-    if (chosen_[r] == kNoTxn) continue;  // an open read of a partial model
-    if (prev != kNone && reads_[prev].key == reads_[r].key && chosen_[prev] != chosen_[r] &&
-        chosen_[prev] != kInitTxn)
-      add_sat_edge(chosen_[prev], chosen_[r], r);
+    if (chosen[r] == kNoTxn) continue;  // an open read of a partial model
+    if (prev != kNone && reads_[prev].key == reads_[r].key && chosen[prev] != chosen[r] &&
+        chosen[prev] != kInitTxn)
+      add_sat_edge(chosen[prev], chosen[r], r);
     prev = r;
   }
-  writer_reads_.clear();
-  for (std::uint32_t r = b; r < e; ++r)
-    if (chosen_[r] != kNoTxn && chosen_[r] != kInitTxn)
-      writer_reads_.push_back(WriterRead{chosen_[r], reads_[r].op, r});
-  std::sort(writer_reads_.begin(), writer_reads_.end(), [](const WriterRead& x, const WriterRead& y) {
-    return x.writer != y.writer ? x.writer < y.writer : x.op < y.op;
-  });
+  collect_writer_reads(m, t3);
   // Kind 2: t2 before the writer of the first read of x after op, [xb, xe)
   // being the reads of x.
   auto after = [&](TxnId t2, std::uint32_t op, std::uint32_t xb, std::uint32_t xe) {
     for (std::uint32_t r = xb; r < xe; ++r) {
-      if (reads_[r].op <= op || chosen_[r] == kNoTxn) continue;
-      if (chosen_[r] != t2) add_sat_edge(t2, chosen_[r], r);
+      if (reads_[r].op <= op || chosen[r] == kNoTxn) continue;
+      if (chosen[r] != t2) add_sat_edge(t2, chosen[r], r);
       return;
     }
   };
@@ -253,37 +261,24 @@ void Saturation::add_rc_edges(TxnId t3) {
 // writes x, and every writer of x that t3 reads from (in any order), before
 // t1. Both depend on x and t1 only, not on the read: once per key and
 // distinct writer of t3's reads of it.
-void Saturation::add_ra_edges(TxnId t3) {
-  const std::uint32_t b = read_begin_[t3], e = read_end_[t3];
-  const SessionId own = session_[t3];
+void ModelGraph::add_ra_edges(const Model& m, TxnId t3) {
+  const std::uint32_t b = choices_.read_begin(t3), e = choices_.read_end(t3);
   // Edges from t2 to the distinct writers of the reads [xb, xe) of one key.
   auto to_writers = [&](TxnId t2, std::uint32_t xb, std::uint32_t xe) {
     TxnId last = kNoTxn;
     for (std::uint32_t r = xb; r < xe; ++r) {
-      const TxnId t1 = chosen_[r];
+      const TxnId t1 = m.chosen[r];
       if (t1 == kNoTxn || t1 == last) continue;
       last = t1;
       if (t1 != t2) add_sat_edge(t2, t1, r);
     }
   };
   for_each_key_range(reads_, b, e, [&](std::uint32_t xb, std::uint32_t xe) {
-    const KeyId x = reads_[xb].key;
-    auto g0 = gstart_.begin() + wkey_[x], g1 = gstart_.begin() + wkey_[x + 1];
-    auto g = std::lower_bound(g0, g1, own, [&](std::uint32_t entry, SessionId s) {
-      return wentries_[entry].session < s;
-    });
-    if (g == g1 || wentries_[*g].session != own) return;
-    auto first = wentries_.begin() + *g, last = wentries_.begin() + *(g + 1);
-    auto it = std::lower_bound(first, last, pos_[t3],
-                               [](const WriterEntry& we, std::uint32_t p) { return we.pos < p; });
-    if (it != first) to_writers(std::prev(it)->txn, xb, xe);
+    const std::uint32_t g = group_of(reads_[xb].key, session_[t3]);
+    if (g == kNone) return;
+    if (const WriterEntry* t2 = last_writer_before(g, pos_[t3])) to_writers(t2->txn, xb, xe);
   });
-  writer_reads_.clear();
-  for (std::uint32_t r = b; r < e; ++r)
-    if (chosen_[r] != kNoTxn && chosen_[r] != kInitTxn)
-      writer_reads_.push_back(WriterRead{chosen_[r], reads_[r].op, r});
-  std::sort(writer_reads_.begin(), writer_reads_.end(),
-            [](const WriterRead& x, const WriterRead& y) { return x.writer < y.writer; });
+  collect_writer_reads(m, t3);
   for (std::size_t i = 0; i < writer_reads_.size(); ++i) {
     const TxnId t2 = writer_reads_[i].writer;
     if (i > 0 && writer_reads_[i - 1].writer == t2) continue;
@@ -298,8 +293,8 @@ void Saturation::add_ra_edges(TxnId t3) {
 // whose prefix visible to t3 is also visible to t1 gives an implied edge
 // (its writer happens before t1), which the vector clocks tell without a
 // search: most sessions, when happens-before is dense.
-void Saturation::add_cc_edges(TxnId t3) {
-  const std::uint32_t b = read_begin_[t3], e = read_end_[t3];
+void ModelGraph::add_cc_edges(const Model& m, TxnId t3) {
+  const std::uint32_t b = choices_.read_begin(t3), e = choices_.read_end(t3);
   // How many members of s happen before t (visible_prefix(), inlined for
   // vector clocks: a hot key has a group in every session). A vector clock
   // counts t itself in its own session.
@@ -313,7 +308,7 @@ void Saturation::add_cc_edges(TxnId t3) {
     const KeyId x = reads_[xb].key;
     TxnId last = kNoTxn;
     for (std::uint32_t r = xb; r < xe; ++r) {
-      const TxnId t1 = chosen_[r];
+      const TxnId t1 = m.chosen[r];
       if (t1 == kNoTxn || t1 == last) continue;
       last = t1;
       const SessionId own1 = t1 == kInitTxn ? kNoSession : session_[t1];
@@ -326,84 +321,80 @@ void Saturation::add_cc_edges(TxnId t3) {
         if (s == own1 && limit == pos_[t1] + 1) continue;
         const std::uint32_t before_t1 = s == own1 ? pos_[t1] : before(t1, s);
         if (before_t1 >= limit) continue;  // s's writers before t3 happen before t1
-        auto first = wentries_.begin() + gstart_[g], end = wentries_.begin() + gstart_[g + 1];
-        auto it = std::lower_bound(first, end, limit, [](const WriterEntry& we, std::uint32_t p) {
-          return we.pos < p;
-        });
-        if (it == first) continue;
-        const WriterEntry& t2 = *std::prev(it);
-        if (t2.txn != t1 && t2.pos >= before_t1)
-          edges_.push_back(Edge{t2.txn, t1, Kind::Sat, x, r});
+        const WriterEntry* t2 = last_writer_before(g, limit);
+        if (t2 != nullptr && t2->txn != t1 && t2->pos >= before_t1)
+          edges_.push_back(Edge{t2->txn, t1, Kind::Sat, x, r});
       }
     }
   });
 }
 
-void Saturation::add_saturation_edges(bool compact) {
-  if (compact) {
-    for (TxnId t3 : smem_) {
-      budget::poll();
-      switch (level_) {
-        case GraphLevel::Rc: add_rc_edges(t3); break;
-        case GraphLevel::Ra: add_ra_edges(t3); break;
-        default: add_cc_edges(t3); break;
-      }
-    }
-    return;
-  }
+void ModelGraph::add_saturation_edges(const Model& m, bool compact) {
   for (TxnId t3 : smem_) {
     budget::poll();
-    const SessionId own = session_[t3];
-    for (std::uint32_t r = read_begin_[t3]; r < read_end_[t3]; ++r) {
-      const KeyId x = reads_[r].key;
-      const TxnId t1 = chosen_[r];
-      if (t1 == kNoTxn) continue;  // an open read of a partial model
-      if (level_ == GraphLevel::Rc) {
-        // RC: every writer of x that an earlier read of t3 (in program
-        // order) returned. Writers of later reads are not visible to this
-        // one, and session order plays no part.
-        for (std::uint32_t r2 = read_begin_[t3]; r2 < read_end_[t3]; ++r2) {
-          const TxnId t2 = chosen_[r2];
-          if (reads_[r2].op < reads_[r].op && t2 != kInitTxn && t2 != kNoTxn && t2 != t1 &&
-              a_.writes(t2, x))
-            edges_.push_back(Edge{t2, t1, Kind::Sat, x, r});
-        }
-        continue;
-      }
-      if (level_ == GraphLevel::Cc) {
-        // Every session: its last writer of x that happens before t3.
-        for (std::uint32_t g = wkey_[x]; g < wkey_[x + 1]; ++g) {
-          SessionId s = wentries_[gstart_[g]].session;
-          add_last_writer_before(g, visible_prefix(t3, s), t1, r);
-        }
-        continue;
-      }
-      // RA: t3's last session predecessor that writes x ...
-      auto g0 = gstart_.begin() + wkey_[x], g1 = gstart_.begin() + wkey_[x + 1];
-      auto g = std::lower_bound(g0, g1, own, [&](std::uint32_t e, SessionId s) {
-        return wentries_[e].session < s;
-      });
-      if (g != g1 && wentries_[*g].session == own)
-        add_last_writer_before(static_cast<std::uint32_t>(g - gstart_.begin()), pos_[t3], t1, r);
-      // ... and every transaction t3 reads from that writes x.
-      for (std::uint32_t r2 = read_begin_[t3]; r2 < read_end_[t3]; ++r2) {
-        const TxnId t2 = chosen_[r2];
-        if (t2 != kInitTxn && t2 != kNoTxn && t2 != t1 && a_.writes(t2, x))
-          edges_.push_back(Edge{t2, t1, Kind::Sat, x, r});
-      }
+    if (!compact) {
+      add_every_sat_edge(m, t3);
+      continue;
     }
+    switch (level_) {
+      case GraphLevel::Rc: add_rc_edges(m, t3); break;
+      case GraphLevel::Ra: add_ra_edges(m, t3); break;
+      default: add_cc_edges(m, t3); break;
+    }
+  }
+}
+
+// Every instance of the axiom for t3's reads (the full graph of a cyclic
+// model, whose cycles are the shortest).
+void ModelGraph::add_every_sat_edge(const Model& m, TxnId t3) {
+  const std::uint32_t b = choices_.read_begin(t3), e = choices_.read_end(t3);
+  // (t2, t1) for every writer t2 of x that a read of t3 returned (RC: an
+  // earlier read in program order).
+  auto from_read_writers = [&](std::uint32_t r, KeyId x, TxnId t1, bool earlier_only) {
+    for (std::uint32_t r2 = b; r2 < e; ++r2) {
+      const TxnId t2 = m.chosen[r2];
+      if ((!earlier_only || reads_[r2].op < reads_[r].op) && t2 != kInitTxn && t2 != kNoTxn &&
+          t2 != t1 && a_.writes(t2, x))
+        edges_.push_back(Edge{t2, t1, Kind::Sat, x, r});
+    }
+  };
+  for (std::uint32_t r = b; r < e; ++r) {
+    const KeyId x = reads_[r].key;
+    const TxnId t1 = m.chosen[r];
+    if (t1 == kNoTxn) continue;  // an open read of a partial model
+    // RC: writers of later reads are not visible to this one, and session
+    // order plays no part.
+    if (level_ == GraphLevel::Rc) {
+      from_read_writers(r, x, t1, true);
+      continue;
+    }
+    // CC: every session's last writer of x that happens before t3. RA: t3's
+    // last session predecessor that writes x, and every transaction t3
+    // reads from that writes x.
+    auto last_writer = [&](std::uint32_t g, std::uint32_t limit) {
+      const WriterEntry* t2 = last_writer_before(g, limit);
+      if (t2 != nullptr && t2->txn != t1) edges_.push_back(Edge{t2->txn, t1, Kind::Sat, x, r});
+    };
+    if (level_ == GraphLevel::Cc) {
+      for (std::uint32_t g = wkey_[x]; g < wkey_[x + 1]; ++g)
+        last_writer(g, visible_prefix(t3, gsession_[g]));
+      continue;
+    }
+    const std::uint32_t g = group_of(x, session_[t3]);
+    if (g != kNone) last_writer(g, pos_[t3]);
+    from_read_writers(r, x, t1, false);
   }
 }
 
 // The known version orders among this model's members: the chain's writers
 // in order, then every other writer of the key after the chain's last.
-void Saturation::add_known_order_edges() {
+void ModelGraph::add_known_order_edges(const Model& m) {
   for (std::uint32_t o = 0; o < a_.known_orders.size(); ++o) {
     const KnownOrder& ko = a_.known_orders[o];
-    if (ko.condition != kNoTxn && !member_[ko.condition]) continue;  // its reader did not commit
+    if (ko.condition != kNoTxn && !m.member[ko.condition]) continue;  // its reader did not commit
     TxnId last = kNoTxn;
     for (TxnId w : ko.chain) {
-      if (!member_[w]) continue;
+      if (!m.member[w]) continue;
       if (last != kNoTxn) edges_.push_back(Edge{last, w, Kind::Vo, ko.key, o});
       last = w;
     }
@@ -416,7 +407,7 @@ void Saturation::add_known_order_edges() {
   }
 }
 
-void Saturation::build_graph(std::size_t m) {
+void ModelGraph::build_graph(std::size_t m) {
   graph_ = graph::Digraph(static_cast<std::uint32_t>(n_));
   for (std::size_t e = 0; e < m; ++e)
     graph_.add_edge(edges_[e].from, edges_[e].to, static_cast<graph::EdgeId>(e));
@@ -425,7 +416,7 @@ void Saturation::build_graph(std::size_t m) {
 // Kahn's algorithm as graph::topological_order runs it (the same order), on
 // a compressed adjacency built from edges_: a model graph of millions of
 // nodes needs no vector of arcs per node unless it has a cycle.
-bool Saturation::acyclic(std::size_t m, std::vector<TxnId>& order) {
+bool ModelGraph::acyclic(const Model& model, std::size_t m, std::vector<TxnId>& order) {
   csr_start_.assign(n_ + 1, 0);
   indegree_.assign(n_, 0);
   for (std::size_t e = 0; e < m; ++e) {
@@ -451,52 +442,66 @@ bool Saturation::acyclic(std::size_t m, std::vector<TxnId>& order) {
   if (all.size() != n_) return false;
   order.clear();
   for (TxnId t : all)  // non-members are isolated nodes: left out
-    if (t == kInitTxn || member_[t]) order.push_back(t);
+    if (t == kInitTxn || model.member[t]) order.push_back(t);
   return true;
 }
 
 // Cycles of a cyclic model graph, fewest edges other than session order
 // first: a run of so edges is one so edge (so is transitive), and
-// explanations show it so.
-void Saturation::find_cycles(std::size_t max_cycles,
-                             std::vector<std::vector<std::uint32_t>>& cycles) const {
+// explanations show it so. graph_ then holds the first m edges, for the
+// explanations.
+void ModelGraph::find_cycles(std::size_t m, std::size_t max_cycles,
+                             std::vector<std::vector<std::uint32_t>>& cycles) {
+  build_graph(m);
   auto cost = [&](graph::EdgeId e) -> std::uint32_t { return edges_[e].kind == Kind::So ? 0 : 1; };
   for (auto& c : graph::cheap_cycles(graph_, cost, max_cycles, std::max(kCycleSearches, max_cycles)))
     cycles.push_back(std::move(c));
   if (cycles.empty()) throw std::logic_error("saturation: no cycle found in a cyclic graph");
 }
 
-bool Saturation::check_model(std::vector<TxnId>& order,
-                             std::vector<std::vector<std::uint32_t>>& cycles,
-                             std::size_t max_cycles) {
+bool ModelGraph::build_known(const Model& m, std::vector<std::vector<std::uint32_t>>& cycles) {
+  std::vector<TxnId> order;
+  build_sessions(m);
+  add_base_edges(m);
+  if (!acyclic(m, edges_.size(), order)) {
+    // A cycle of so and fixed wr edges: in every model (members of
+    // unknown status in it are passed through by so).
+    find_cycles(edges_.size(), 1, cycles);
+    return false;
+  }
+  build_writers(m);
+  build_hb(m, order);
+  return true;
+}
+
+bool ModelGraph::check(const Model& m, std::vector<TxnId>& order,
+                       std::vector<std::vector<std::uint32_t>>& cycles, std::size_t max_cycles) {
   cycles.clear();
-  build_sessions();
-  add_base_edges();
+  build_sessions(m);
+  add_base_edges(m);
   // so ∪ WR must be acyclic on its own (so ∪ WR ⊆ co); then HB is an order.
-  if (!acyclic(edges_.size(), order)) {
-    build_graph(edges_.size());
-    find_cycles(max_cycles, cycles);
+  if (!acyclic(m, edges_.size(), order)) {
+    find_cycles(edges_.size(), max_cycles, cycles);
     return false;
   }
   // RC needs the writers of each key only for known version orders, and
   // collecting them is a pass over every final write.
-  if (level_ != GraphLevel::Rc || !a_.known_orders.empty()) build_writers();
-  if (level_ == GraphLevel::Cc) build_hb(order);
+  if (level_ != GraphLevel::Rc || !a_.known_orders.empty()) build_writers(m);
+  if (level_ == GraphLevel::Cc) build_hb(m, order);
   // Acyclicity is decided on the compact graph (the saturation edges up to
   // transitivity, without those so or HB implies): it has a cycle exactly
   // when the full one does.
-  add_saturation_edges(true);
-  add_known_order_edges();
+  add_saturation_edges(m, true);
+  add_known_order_edges(m);
   stats_.known_edges = edges_.size();
-  if (acyclic(edges_.size(), order)) return true;
+  if (acyclic(m, edges_.size(), order)) return true;
   // Cyclic: the cycles, which become clauses and explanations, are searched
   // among every instance of the axiom, where the shortest ones are (an
   // implied edge stands for a longer path).
   edges_.resize(base_edges_);
-  add_saturation_edges(false);
-  add_known_order_edges();
-  build_graph(edges_.size());
-  find_cycles(max_cycles, cycles);
+  add_saturation_edges(m, false);
+  add_known_order_edges(m);
+  find_cycles(edges_.size(), max_cycles, cycles);
   return false;
 }
 

@@ -1,7 +1,23 @@
-// Internals of the saturation checker (saturation.hpp), shared by its stages:
-// choices and their encoding (saturation_choices.cpp), the graph of a model
-// (saturation_graph.cpp), 1-width pruning (saturation_prune.cpp), clauses
-// and explanations (saturation_explain.cpp), and the loop (saturation.cpp).
+// Internals of the saturation checker (saturation.hpp): the vocabulary its
+// stages share (reads and their candidates, a model, the edges of a model's
+// graph). Each stage is a component of its own, holding only its own state,
+// and the model it works on is passed to it:
+//
+//   Choices      (saturation_choices.hpp)  steps 1-2: the reads, their
+//                candidates and what may commit; the SAT encoding; a solver
+//                model read back as a Model.
+//   ModelGraph   (saturation_graph.hpp)    step 3: the graph of a given
+//                Model, acyclic with a commit order or cyclic with cycles.
+//   Pruner       (saturation_prune.hpp)    step 2: narrows the Choices by
+//                the edges every model has; explains a read left without
+//                candidates.
+//   CycleExplainer (saturation_explain.hpp) step 4: for a cycle of a
+//                ModelGraph built from a Model, its blocking clause and the
+//                anomaly that names it.
+//
+// The loop (saturation.cpp) drives them: engine/sat/lazy_loop.hpp's
+// lazy_solve asks the solver for a model, the ModelGraph checks it, and the
+// CycleExplainer turns its cycles into clauses.
 //
 // Outline:
 //
@@ -80,10 +96,8 @@
 #include <span>
 #include <vector>
 
-#include "engine/graph/digraph.hpp"
 #include "engine/polygraph/saturation.hpp"
 #include "engine/sat/solver.hpp"
-#include "engine/verdict/graph_level.hpp"
 
 namespace iso::poly::saturation {
 
@@ -138,24 +152,38 @@ constexpr char kCyclic = 0, kAlive = 1, kDropped = 2;
 
 // An external read of a transaction that may be a member. Its candidate
 // writers (those that may have committed) and what pruning left of each are
-// Saturation::cands_[first ..< first + count] and alive_[...] (kAlive,
+// Choices::cands(read) and Choices::alive(read) (kAlive,
 // kCyclic or kDropped): one array for all reads, not two per read, since
 // large histories have tens of millions of reads.
 struct Read {
   TxnId txn = 0;
   KeyId key = 0;
   std::uint32_t op = 0;       // index of the read in Transaction::ops
-  std::uint32_t first = 0;    // of its candidates in cands_ and alive_
+  std::uint32_t first = 0;    // of its candidates in Choices' arrays
   std::uint32_t count = 0;    // candidates
   std::uint32_t var = kNone;  // first of `count` choice variables; kNone: fixed
   TxnId known = kNoTxn;       // the writer in every model the reader is in, if fixed
   std::uint32_t pref = 0;     // the preferred candidate (choose_preferences())
 };
 
+// A model: the members (committed transactions) and the read-from that one
+// graph is built from. Choices::read_model() fills it from the solver;
+// pruning and its explanations fill it with the choices every model agrees
+// on.
+struct Model {
+  std::vector<char> member;             // per transaction
+  std::vector<TxnId> chosen;            // per read: its writer, kNoTxn when no member reads
+  std::vector<std::uint32_t> chosen_i;  // per read: the writer's index in its candidates
+  // Pruning's known model: every transaction that may commit is a member,
+  // reads are fixed only where every model agrees, and only committed
+  // transactions count as writers.
+  bool committed_writers_only = false;
+};
+
 enum class Kind : std::uint8_t { So, Wr, Sat, Vo };
 
 // An edge of a model's graph. Wr: `read` is the read it serves. Sat: the
-// edge (t2, t1) on `key`, because reads_[read] (by t3, of key) reads from t1
+// edge (t2, t1) on `key`, because read `read` (by t3, of key) reads from t1
 // while C(t2, t3). Vo: the known version order of `key` (a list-append read,
 // AbstractHistory::known_orders[read]) puts `from`'s version before `to`'s,
 // and co must agree.
@@ -178,147 +206,6 @@ struct WriterEntry {
   SessionId session = 0;
   std::uint32_t pos = 0;  // among the session's members
   TxnId txn = 0;
-};
-
-class Saturation {
- public:
-  Saturation(const History& h, const AbstractHistory& a, GraphLevel level, HbRepresentation hb,
-             CheckStats& stats)
-      : h_(h), a_(a), level_(level), hb_repr_(hb), stats_(stats), n_(h.num_txns()) {}
-
-  // Step 1. A violation when a committed read has no candidate writer that
-  // can have committed. Then run() does the rest.
-  std::optional<Anomaly> prepare(const std::vector<TxnId>& forced_aborts);
-  SaturationOutcome run(const CheckOptions& options);
-
- private:
-  bool unknown(TxnId t) const { return h_.txn(t).status == TxnStatus::Unknown; }
-  std::span<const TxnId> cands(const Read& r) const { return {cands_.data() + r.first, r.count}; }
-  std::span<char> alive(const Read& r) { return {alive_.data() + r.first, r.count}; }
-  std::span<const char> alive(const Read& r) const { return {alive_.data() + r.first, r.count}; }
-  void encode();
-  std::vector<double> pseudo_times() const;
-  void choose_preferences();
-  // The literal "read r reads from its i-th candidate".
-  Lit cand_lit(std::uint32_t r, std::uint32_t i) const {
-    return i == reads_[r].pref ? Lit::neg(reads_[r].var + i) : Lit::pos(reads_[r].var + i);
-  }
-  void read_model();
-  // 1-width pruning; a cycle every model has, if any.
-  std::optional<Anomaly> prune(std::size_t& passes);
-  bool reaches(TxnId u, TxnId v) const;
-  // Whether the edge (t2, t1) follows from session order, which every model
-  // graph has: such a saturation edge adds nothing to its reachability.
-  // (add_cc_edges() also leaves out those that happens-before implies.)
-  bool implied(TxnId t2, TxnId t1) const;
-  // Adds the saturation edge (t2, t1) of read r unless it is implied.
-  void add_sat_edge(TxnId t2, TxnId t1, std::uint32_t read);
-  // A committed read whose candidates were all pruned, explained by the
-  // cycle its first candidate closes.
-  std::optional<Anomaly> explain_pruned();
-  // Why read r (its reader a member) has no candidate left.
-  std::optional<Anomaly> explain_read(std::uint32_t r);
-  // Step 3 on the current model: true when acyclic, with `order` its
-  // topological order; otherwise `cycles` gets up to `max_cycles` cycles
-  // (edge ids), shortest first.
-  bool check_model(std::vector<TxnId>& order, std::vector<std::vector<std::uint32_t>>& cycles,
-                   std::size_t max_cycles);
-  void build_sessions();
-  void build_writers();
-  void add_base_edges();
-  // compact: up to transitivity and without implied edges (check_model()).
-  void add_saturation_edges(bool compact);
-  void add_rc_edges(TxnId t3);
-  void add_ra_edges(TxnId t3);
-  void add_cc_edges(TxnId t3);
-  void add_known_order_edges();
-  void build_hb(const std::vector<TxnId>& topo);
-  std::uint32_t visible_prefix(TxnId t3, SessionId s) const;
-  void add_last_writer_before(std::uint32_t group, std::uint32_t limit, TxnId t1,
-                              std::uint32_t read);
-  void build_graph(std::size_t m);
-  // Kahn's algorithm on the first m edges: true with `order` the members in
-  // a topological order; false when they have a cycle, and then graph_
-  // holds them, for the cycle search and the explanations.
-  bool acyclic(std::size_t m, std::vector<TxnId>& order);
-  void find_cycles(std::size_t max_cycles, std::vector<std::vector<std::uint32_t>>& cycles) const;
-  Visibility visibility(const Edge& sat) const;
-  std::vector<std::uint32_t> cheapest_path(TxnId from, TxnId to) const;
-  // The literals an edge of the current model exists by.
-  void commit_lit(TxnId t, std::vector<Lit>& out) const;
-  void choice_lit(std::uint32_t read, std::vector<Lit>& out) const;
-  void edge_lits(std::uint32_t id, std::vector<Lit>& out) const;
-  std::vector<Lit> blocking_clause(const std::vector<std::uint32_t>& cycle) const;
-  DepEdge dep(std::uint32_t id) const;
-  // The edges as dependencies, each run of so edges as one (so is transitive).
-  std::vector<DepEdge> deps(const std::vector<std::uint32_t>& ids) const;
-  Anomaly anomaly(const std::vector<std::uint32_t>& cycle) const;
-  void explain_edges(const std::vector<std::uint32_t>& ids, Anomaly& a) const;
-
-  const History& h_;
-  const AbstractHistory& a_;
-  GraphLevel level_;
-  HbRepresentation hb_repr_;
-  CheckStats& stats_;
-  const std::size_t n_;
-
-  // --- choices ---------------------------------------------------------------
-  std::vector<char> dead_;                        // unknown status, cannot have committed
-  std::vector<std::uint32_t> dead_why_;           // the read that showed it, if pruning did
-  std::vector<std::uint32_t> cvar_;               // commit variable, or kNone
-  // Each transaction's session (kNoSession for T0): a dense copy, read for
-  // every saturation edge, where the Transaction would be a cache miss.
-  std::vector<SessionId> session_;
-  std::vector<Read> reads_;
-  std::vector<TxnId> cands_;  // every read's candidates (Read::first)
-  std::vector<char> alive_;   // and what pruning left of each
-  std::vector<std::uint32_t> read_begin_, read_end_;  // per txn: its range in reads_
-  sat::Solver solver_;
-  bool has_vars_ = false;
-
-  // --- the current model ----------------------------------------------------
-  std::vector<char> member_;
-  // The known model, for pruning: every transaction that may commit is a
-  // member, reads are fixed only where every model agrees, and only
-  // committed transactions count as writers.
-  bool known_model_ = false;
-  std::vector<TxnId> chosen_;            // per read: its writer, kNoTxn when no member reads
-  std::vector<std::uint32_t> chosen_i_;  // per read: the writer's index in cands
-  std::size_t members_ = 0;
-  // Members of each session in order: smem_[sbase_[s] ..< sbase_[s + 1]];
-  // pos_[t] is t's index there; midx_[t] a dense index (T0 = 0, then
-  // sessions in order, so that each session is contiguous).
-  std::vector<std::uint32_t> sbase_;
-  std::vector<TxnId> smem_;
-  std::vector<std::uint32_t> pos_, midx_;
-  // Writers of each key sorted by (session, position), in groups of one
-  // session: the groups of key x are [wkey_[x], wkey_[x + 1]), group g covers
-  // wentries_[gstart_[g] ..< gstart_[g + 1]].
-  std::vector<WriterEntry> wentries_;
-  std::vector<std::uint32_t> wkey_, gstart_;
-  std::vector<SessionId> gsession_;  // per group: its session, densely
-  // Happens-before for CC: per member, the length of the prefix of each
-  // session that happens before it or is it (vector clocks), or the set of
-  // members that happen before it (bitsets).
-  bool use_vc_ = true;
-  std::size_t words_ = 0;
-  LargeVector<std::uint32_t> vc_;
-  LargeVector<std::uint64_t> bits_;
-  // The graph: so and wr edges first (base_edges_ of them), then saturation
-  // edges; graph_ holds them (edge id = index into edges_) as last built.
-  LargeVector<Edge> edges_;
-  std::size_t base_edges_ = 0;
-  graph::Digraph graph_;
-  // acyclic()'s compressed adjacency (targets by source) and in-degrees,
-  // kept between models to save their allocation.
-  LargeVector<std::uint32_t> csr_start_, csr_to_, indegree_;
-  // add_rc_edges() and add_ra_edges(): the distinct writers of a
-  // transaction's reads, each with its first read (writer, op, read).
-  struct WriterRead {
-    TxnId writer;
-    std::uint32_t op, read;
-  };
-  std::vector<WriterRead> writer_reads_;
 };
 
 }  // namespace iso::poly::saturation

@@ -1,3 +1,5 @@
+// solve_polygraph (solve.hpp): encodes a pruned polygraph and solves it with
+// lazy or eager acyclicity, as the options and its size say.
 #include "engine/polygraph/solve.hpp"
 
 #include <stdexcept>
