@@ -1,3 +1,7 @@
+// The history model (history.hpp): building sessions and transactions,
+// interning keys and values, the database-timestamp orders, and the one
+// escaping of names and values for output.
+
 #include "engine/history/history.hpp"
 
 #include <cassert>

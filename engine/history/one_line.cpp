@@ -1,3 +1,6 @@
+// Reads the papers' one-line notation back into a History (one_line.hpp):
+// a small hand-written scanner with positions for its one-line errors.
+
 #include "engine/history/one_line.hpp"
 
 #include <cctype>

@@ -1,3 +1,6 @@
+// Predicates of predicate reads (predicate.hpp): parsing their spelling,
+// evaluating them on a key's version, printing them.
+
 #include "engine/history/predicate.hpp"
 
 #include <algorithm>

@@ -1,3 +1,6 @@
+// Prints histories in the papers' notation (printer.hpp), grouped by
+// session, and the one-line form the one-line reader reads back.
+
 #include "engine/history/printer.hpp"
 
 #include <algorithm>

@@ -1,3 +1,7 @@
+// Levels (level.hpp): the constraint a level puts on an execution, and what
+// its formula mentions (sessions, read events, dirty reads, item reads, real
+// time), which decide() routes by.
+
 #include "engine/level/level.hpp"
 
 #include "engine/model/schema.hpp"

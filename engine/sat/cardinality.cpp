@@ -1,3 +1,6 @@
+// At-most-one and exactly-one over the solver's literals (cardinality.hpp):
+// pairwise clauses for a few literals, Sinz's sequential counter for more.
+
 #include "engine/sat/cardinality.hpp"
 
 #include <vector>

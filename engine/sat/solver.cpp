@@ -1,3 +1,6 @@
+// The CryptoMiniSat adapter (solver.hpp): the run's deadline as the
+// solver's time limit, assumptions, models, conflicts and statistics.
+
 #include "engine/sat/solver.hpp"
 
 #include <algorithm>

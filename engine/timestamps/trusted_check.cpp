@@ -1,3 +1,7 @@
+// Deciding a level that trusts the database's timestamps (trusted_check.hpp):
+// the witness read off the timestamps in one sort and one pass, and each
+// violation named as Chronos names it.
+
 #include "engine/timestamps/trusted_check.hpp"
 
 #include <algorithm>

@@ -22,31 +22,28 @@ struct EnumeratedSpace {
   int values = 2;        // 0 (the initial value) .. values - 1
   int ops = 0;           // operations per transaction; 0: the transaction form
   bool sessions = true;  // false: every transaction in its own session
-  // false: each value other than 0 written to a key by at most one
-  // transaction, 0 by none (synthesis's default space); true: any value by
-  // any number of transactions (synth --duplicates).
-  bool duplicates = false;
-  // Dirty reads (synth --dirty-reads): any transaction may abort, and a
-  // transaction may write a key twice (in the transaction form: an
-  // intermediate write, then the final one); a read may then return an
-  // aborted or intermediate write. Values stay unique over every write.
-  bool dirty_reads = false;
-  // List-append keys (synth --lists; transaction form, unique values, no
-  // dirty reads): each write appends its value, and each read returns the
-  // list of every appender of the key up to the writer of the value it
-  // returns, in one order of the key's appenders (every order of each
-  // key's appenders is tried), without the reader's own append.
-  bool lists = false;
-  // Real time (synthesis's space with a level that reads h.rt, h.rt_cc or
-  // h.rt_bc): every history once per strict weak order of its transactions'
-  // begin and commit events (each begin not after its commit, a session's
-  // transactions one after another), the events at exact times.
-  bool real_time = false;
-  // Predicate reads (synthesis's space with a level that reads
-  // h.item_wrx; transaction form, unique values): a transaction that reads
-  // every key may read them all through one predicate read, v!=0, which
-  // returns the keys read with a value other than 0.
-  bool predicates = false;
+  // The features of the space, each as the synth option of its name:
+  // - duplicates (--duplicates): any value written to a key by any number
+  //   of transactions; otherwise each value other than 0 by at most one, 0
+  //   by none (synthesis's default space);
+  // - dirty_reads (--dirty-reads): any transaction may abort, and a
+  //   transaction may write a key twice (in the transaction form: an
+  //   intermediate write, then the final one); a read may then return an
+  //   aborted or intermediate write. Values stay unique over every write;
+  // - lists (--lists; transaction form, unique values, no dirty reads): each
+  //   write appends its value, and each read returns the list of every
+  //   appender of the key up to the writer of the value it returns, in one
+  //   order of the key's appenders (every order is tried), without the
+  //   reader's own append;
+  // - real_time (a level that reads h.rt, h.rt_cc or h.rt_bc): every history
+  //   once per strict weak order of its transactions' begin and commit
+  //   events (each begin not after its commit, a session's transactions one
+  //   after another), the events at exact times;
+  // - predicates (a level that reads h.item_wrx; transaction form, unique
+  //   values): a transaction that reads every key may read them all through
+  //   one predicate read, v!=0, which returns the keys read with a value
+  //   other than 0.
+  bool duplicates = false, dirty_reads = false, lists = false, real_time = false, predicates = false;
 };
 
 // Every history of `space`: each transaction a sequence of at most `ops`
