@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# bench/ab.sh OLD NEW [--reps N] [--timeout S] [--out FILE]
+# bench/ab.sh OLD NEW [--reps N] [--timeout S] [--only REGEX] [--out FILE]
 #
 # Two builds of isosynth side by side on one machine, alternating, so that
 # the machine's drift falls on both alike: for a change that should not
 # alter what runs (a refactoring), this is the check that it costs no time
 # and no memory. OLD and NEW are isosynth executables (build each commit in
 # a folder of its own). Every row runs OLD then NEW, N times (3 by default),
-# and keeps each one's median wall seconds and largest peak RSS; the verdict
-# lines (stdout) of the two must be the same, or the row says so.
+# and keeps each one's median wall seconds and largest peak RSS; the exit
+# codes and verdict lines (stdout) of the two must be the same, or the row
+# says DIFFER, and a row whose command fails (exit 2 or more) says ERROR.
+# --only REGEX runs the rows whose label matches.
 #
 # The rows cover every path: the hyper-polygraph (SER, SI, strict SER with
 # client intervals) on recorded and generated histories, saturation (RC, RA,
@@ -25,11 +27,12 @@ cd "$(dirname "$0")/.."
 [[ $# -ge 2 ]] || { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2; }
 old=$(realpath "$1") new=$(realpath "$2")
 shift 2
-reps=3 limit=300 out=bench/results/ab-$(date -u +%Y-%m-%d).md
+reps=3 limit=300 only= out=bench/results/ab-$(date -u +%Y-%m-%d).md
 while [[ $# -gt 0 ]]; do
   case $1 in
     --reps) reps=$2; shift 2 ;;
     --timeout) limit=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
@@ -70,7 +73,7 @@ rows=(
   "cobra rubis-10k SER, SI|check $shared/cobra-bench/rubis-10k -l SER -l SI"
   "viper postgres-1000 SI|check $shared/viper-json/postgres-1000 -l SI"
   "elle huge-scc SI|check $shared/elle/huge-scc.edn -l SI"
-  "dbcop BL-1k SER|check $shared/dbcop/postgres-dup-values/BL-1k -l SER"
+  "dbcop BL-1k SER|check $shared/dbcop/postgres-dup-values/BL-1k/hist-00000 -l SER"
   "examples, all levels|check examples/histories/write-skew.json -l all"
   "synth SI/SER 6,3,3|synth --allow SI --deny SER --scope 6,3,3"
   "synth CC/PC 5,3,3|synth --allow CC --deny PC --scope 5,3,3"
@@ -79,7 +82,7 @@ rows=(
   "anomalies|anomalies"
   "predict tpcc-1k CC|predict bench/work/ab/predict-1k.txt --under CC"
 )
-gen predict-1k.txt bench/checker/generate.py --txns 1000 --sessions 10 --workload tpcc --seed 2 >/dev/null
+gen predict-1k.txt bench/checker/generate.py --txns 1000 --sessions 10 --workload tpcc --dup-ratio 0 --seed 2 >/dev/null
 
 # run BIN TAG ARGS...: one timed run; prints "wall maxrss_mb".
 run() {
@@ -101,18 +104,23 @@ median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 } >"$out"
 for row in "${rows[@]}"; do
   label=${row%%|*} args=${row#*|}
+  [[ -z $only || $label =~ $only ]] || continue
   read -r -a argv <<<"$args"
   : >"$work/runs/old.w" && : >"$work/runs/new.w" && om=0 && nm=0
   for ((i = 0; i < reps; i++)); do
-    read -r w m < <(run "$old" "$work/runs/old" "${argv[@]}")
-    echo "$w" >>"$work/runs/old.w"; ((m > om)) && om=$m
-    read -r w m < <(run "$new" "$work/runs/new" "${argv[@]}")
-    echo "$w" >>"$work/runs/new.w"; ((m > nm)) && nm=$m
+    run "$old" "$work/runs/old" "${argv[@]}" >"$work/runs/old.m"
+    read -r w m <"$work/runs/old.m"
+    echo "$w" >>"$work/runs/old.w"; ((m > om)) && om=$m; oc=$timed_code
+    run "$new" "$work/runs/new" "${argv[@]}" >"$work/runs/new.m"
+    read -r w m <"$work/runs/new.m"
+    echo "$w" >>"$work/runs/new.w"; ((m > nm)) && nm=$m; nc=$timed_code
   done
   ow=$(median <"$work/runs/old.w") nw=$(median <"$work/runs/new.w")
   same=same
   cmp -s <(grep -E 'allowed|violated|unknown|not-applicable|none|found|equivalent|stronger|weaker|incomparable' "$work/runs/old.out") \
     <(grep -E 'allowed|violated|unknown|not-applicable|none|found|equivalent|stronger|weaker|incomparable' "$work/runs/new.out") || same="DIFFER"
+  [[ $oc == "$nc" ]] || same="DIFFER (exit $oc, $nc)"
+  ((oc < 2 && nc < 2)) || same="ERROR (exit $oc, $nc)"
   printf '| %s | %.2f | %.2f | %.2f | %d | %d | %.2f | %s |\n' "$label" "$ow" "$nw" \
     "$(awk -v a="$ow" -v b="$nw" 'BEGIN{print (a > 0 ? b / a : 1)}')" "$om" "$nm" \
     "$(awk -v a="$om" -v b="$nm" 'BEGIN{print (a > 0 ? b / a : 1)}')" "$same" >>"$out"
