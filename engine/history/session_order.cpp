@@ -24,6 +24,12 @@ SessionOrder::SessionOrder(const History& h, std::vector<TxnId> members)
     rank_[kInitTxn] = 0;
     end_[kInitTxn] = count;
   }
+  // Sessions are laid out in History::sessions() order: session s starts
+  // after the members of the sessions before it.
+  session_start_.assign(h.sessions().size() + 1, 0);
+  for (std::uint32_t i = 1; i < count; ++i) ++session_start_[h.txn(members_[i]).session + 1];
+  session_start_[0] = count > 0 ? 1 : 0;
+  for (std::size_t s = 0; s < h.sessions().size(); ++s) session_start_[s + 1] += session_start_[s];
 }
 
 }  // namespace iso

@@ -9,7 +9,9 @@
 // It is held in linear space (a rank and a session end per transaction),
 // not as the quadratic closure: before() in O(1), the immediate successor
 // next() (the transitive reduction, without T0's pairs), and the successors
-// of a member as a contiguous range of the member list. Only a relation
+// of a member as a contiguous range of the member list, as are each
+// session's members (session(s)), which checkers that choose commits
+// restrict to a model's members. Only a relation
 // matrix (engine/model/concrete.cpp binds the logic relation `so`) ever
 // materializes the pairs.
 #pragma once
@@ -49,6 +51,14 @@ class SessionOrder {
     return std::span<const TxnId>(members_).subspan(rank_[t] + 1, end_[t] - rank_[t] - 1);
   }
   bool member(TxnId t) const { return t < rank_.size() && rank_[t] != kNotMember; }
+  // The members of session s (an index into History::sessions()), in
+  // session order; empty when none of its transactions is a member. A
+  // checker that chooses which members commit walks these, keeping a
+  // model's members: its session order is this one restricted to them.
+  std::span<const TxnId> session(SessionId s) const {
+    return std::span<const TxnId>(members_).subspan(session_start_[s], session_start_[s + 1] - session_start_[s]);
+  }
+  std::size_t num_sessions() const { return session_start_.empty() ? 0 : session_start_.size() - 1; }
 
  private:
   static constexpr std::uint32_t kNotMember = UINT32_MAX;
@@ -56,6 +66,9 @@ class SessionOrder {
   // Per TxnId: the index in members_ (kNotMember for a non-member), and the
   // index just past the last member of its session (for T0: members_.size()).
   std::vector<std::uint32_t> rank_, end_;
+  // Per session of the history: where its members start in members_, and
+  // one entry past the last session.
+  std::vector<std::uint32_t> session_start_;
 };
 
 }  // namespace iso

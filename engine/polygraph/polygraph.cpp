@@ -29,11 +29,10 @@ Polygraph::Polygraph(const History& h, const AbstractHistory& a, GraphLevel leve
   // Session order: consecutive committed members are known; an unknown one
   // is linked to its committed neighbours and to the unknown ones up to the
   // next committed member, conditionally.
-  for (const auto& session : h.sessions()) {
+  for (SessionId s = 0; s < a.so.num_sessions(); ++s) {
     TxnId prev_committed = kNoTxn;
     std::vector<TxnId> pending_unknown;  // since prev_committed
-    for (TxnId t : session) {
-      if (!a.member[t]) continue;
+    for (TxnId t : a.so.session(s)) {
       if (unknown_[t]) {
         if (prev_committed != kNoTxn) conditional_.push_back({{prev_committed, t, Dep::SO, 0}});
         for (TxnId u : pending_unknown) conditional_.push_back({{u, t, Dep::SO, 0}});

@@ -113,11 +113,12 @@ std::vector<double> Choices::pseudo_times() const {
   bool stamped = true;
   for (TxnId t : a_.txns)
     if (t != kInitTxn && !dead_[t] && !h_.txn(t).commit) stamped = false;
-  for (const auto& session : h_.sessions()) {
+  for (SessionId s = 0; s < a_.so.num_sessions(); ++s) {
+    const auto session = a_.so.session(s);
     std::size_t len = 0, i = 0;
-    for (TxnId t : session) len += a_.member[t] && !dead_[t];
+    for (TxnId t : session) len += !dead_[t];
     for (TxnId t : session) {
-      if (!a_.member[t] || dead_[t]) continue;
+      if (dead_[t]) continue;
       tau[t] = stamped ? static_cast<double>(*h_.txn(t).commit)
                        : static_cast<double>(++i) / static_cast<double>(len + 1);
     }
@@ -143,10 +144,10 @@ void Choices::choose_preferences() {
   // Each session's members, and the index of the next one to place.
   std::vector<std::vector<TxnId>> sessions;
   std::vector<std::uint32_t> session_of(n_, kNone);
-  for (const auto& session : h_.sessions()) {
+  for (SessionId s = 0; s < a_.so.num_sessions(); ++s) {
     sessions.emplace_back();
-    for (TxnId t : session)
-      if (a_.member[t] && !dead_[t]) {
+    for (TxnId t : a_.so.session(s))
+      if (!dead_[t]) {
         session_of[t] = static_cast<std::uint32_t>(sessions.size() - 1);
         sessions.back().push_back(t);
       }

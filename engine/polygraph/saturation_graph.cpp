@@ -23,22 +23,23 @@ ModelGraph::ModelGraph(const History& h, const AbstractHistory& a, const Choices
 }
 
 void ModelGraph::build_sessions(const Model& m) {
-  const auto& sessions = h_.sessions();
-  sbase_.assign(sessions.size() + 1, 0);
+  // The session order restricted to the model's members.
+  const SessionOrder& so = a_.so;
+  sbase_.assign(so.num_sessions() + 1, 0);
   smem_.clear();
   pos_.assign(n_, kNone);
   midx_.assign(n_, kNone);
   midx_[kInitTxn] = 0;
-  for (std::size_t s = 0; s < sessions.size(); ++s) {
+  for (SessionId s = 0; s < so.num_sessions(); ++s) {
     sbase_[s] = static_cast<std::uint32_t>(smem_.size());
-    for (TxnId t : sessions[s]) {
+    for (TxnId t : so.session(s)) {
       if (!m.member[t]) continue;
       pos_[t] = static_cast<std::uint32_t>(smem_.size()) - sbase_[s];
       midx_[t] = static_cast<std::uint32_t>(smem_.size()) + 1;
       smem_.push_back(t);
     }
   }
-  sbase_[sessions.size()] = static_cast<std::uint32_t>(smem_.size());
+  sbase_[so.num_sessions()] = static_cast<std::uint32_t>(smem_.size());
   members_ = smem_.size() + 1;
 }
 

@@ -17,7 +17,8 @@
 //    and the chain read off the longest list's appenders;
 //  - guarded writes: the candidates whose version satisfies the predicate;
 //  - session order: before() on every pair against sessions and positions,
-//    next() and after() against it.
+//    next() and after() against it, session() against each recorded
+//    session's members.
 // The checks can fail: the last test case corrupts each stage's output in
 // one place and requires the corresponding check to report it: session
 // order off by one (next() skipping a member; before() comparing ranks
@@ -308,7 +309,7 @@ std::string check_guarded(const History& h, const AbstractHistory& a) {
   return "";
 }
 
-// Any object with SessionOrder's before(), next() and after().
+// Any object with SessionOrder's before(), next(), after() and session().
 template <class Order>
 std::string check_session_order(const History& h, const std::vector<bool>& member, const Order& so) {
   auto naive_before = [&](TxnId x, TxnId y) {
@@ -328,6 +329,15 @@ std::string check_session_order(const History& h, const std::vector<bool>& membe
     const auto got = so.after(x);
     if (std::set<TxnId>(got.begin(), got.end()) != after || got.size() != after.size())
       return fmt::format("after({})", x);
+  }
+  // Each session's members, in session order.
+  if (so.num_sessions() != h.sessions().size()) return "num_sessions()";
+  for (SessionId sid = 0; sid < h.sessions().size(); ++sid) {
+    std::vector<TxnId> expect;
+    for (TxnId t : h.sessions()[sid])
+      if (member[t]) expect.push_back(t);
+    const auto got = so.session(sid);
+    if (!std::equal(got.begin(), got.end(), expect.begin(), expect.end())) return fmt::format("session({})", sid);
   }
   return "";
 }
@@ -423,6 +433,8 @@ struct SkipOne {
   bool before(TxnId a, TxnId b) const { return so.before(a, b); }
   TxnId next(TxnId t) const { return so.next(t) == kNoTxn ? kNoTxn : so.next(so.next(t)); }
   std::span<const TxnId> after(TxnId t) const { return so.after(t); }
+  std::span<const TxnId> session(SessionId s) const { return so.session(s); }
+  std::size_t num_sessions() const { return so.num_sessions(); }
 };
 // ... and with before() off by one (rank <= rank: every member before
 // itself).
@@ -431,6 +443,19 @@ struct Reflexive {
   bool before(TxnId a, TxnId b) const { return so.before(a, b) || (a == b && so.member(a)); }
   TxnId next(TxnId t) const { return so.next(t); }
   std::span<const TxnId> after(TxnId t) const { return so.after(t); }
+  std::span<const TxnId> session(SessionId s) const { return so.session(s); }
+  std::size_t num_sessions() const { return so.num_sessions(); }
+};
+// ... and with each session's last member left out of session().
+struct ShortSessions {
+  const SessionOrder& so;
+  bool before(TxnId a, TxnId b) const { return so.before(a, b); }
+  TxnId next(TxnId t) const { return so.next(t); }
+  std::span<const TxnId> after(TxnId t) const { return so.after(t); }
+  std::span<const TxnId> session(SessionId s) const {
+    return so.session(s).empty() ? so.session(s) : so.session(s).first(so.session(s).size() - 1);
+  }
+  std::size_t num_sessions() const { return so.num_sessions(); }
 };
 
 // The candidate table of `a` without the first candidate of t's read i.
@@ -458,6 +483,11 @@ int corrupt_each_stage(const History& h, const Setup& s, const AbstractHistory& 
     CHECK(report != "");
   };
   caught(check_session_order(h, a.member, Reflexive{a.so}));
+  for (TxnId t : a.txns)
+    if (t != kInitTxn) {
+      caught(check_session_order(h, a.member, ShortSessions{a.so}));
+      break;
+    }
   for (TxnId t : a.txns)
     if (t != kInitTxn && a.so.next(t) != kNoTxn && a.so.next(a.so.next(t)) != kNoTxn) {
       caught(check_session_order(h, a.member, SkipOne{a.so}));
