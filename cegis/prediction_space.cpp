@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "engine/history/printer.hpp"
+#include "engine/history/session_order.hpp"
 #include "engine/model/concrete.hpp"
 #include "engine/model/schema.hpp"
 
@@ -351,13 +352,14 @@ void PredictionSpace::bind_relations() {
     for (auto& [idx, lits] : m) out.emplace_back(idx, c.or_(lits));
     return out;
   };
-  // Session order (constant: a dropped transaction stays, empty).
+  // Session order (constant: a dropped transaction stays, empty), the
+  // front end's relation over every transaction of the trace.
+  std::vector<TxnId> every{kInitTxn};
+  for (const auto& session : h.sessions()) every.insert(every.end(), session.begin(), session.end());
+  const SessionOrder order(h, every);
   std::vector<std::vector<Atom>> so;
-  for (const auto& session : h.sessions())
-    for (std::size_t a = 0; a < session.size(); ++a) {
-      so.push_back({T(kInitTxn), T(session[a])});
-      for (std::size_t b = a + 1; b < session.size(); ++b) so.push_back({T(session[a]), T(session[b])});
-    }
+  for (TxnId a : every)
+    for (TxnId b : order.after(a)) so.push_back({T(a), T(b)});
   const model::HistorySchema& sc = model::history_schema();
   bindings_.bind(sc.reads, make_matrix(c, 3, cells(read_cells)));
   bindings_.bind(sc.writes, make_matrix(c, 3, cells(write_cells)));
