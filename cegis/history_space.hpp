@@ -190,8 +190,6 @@ class HistorySpace {
   const Scope& scope() const { return scope_; }
   // The operation form: read events in program order (sort Read).
   bool operations() const { return slots_ > 0; }
-  // Read slots per transaction in the operation form.
-  std::uint32_t read_slots() const { return slots_; }
   const logic::Universe& universe() const { return universe_; }
   bool duplicates() const { return duplicates_; }
   // The schema's base relations bound to this space's variables; with

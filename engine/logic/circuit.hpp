@@ -60,7 +60,6 @@ class Circuit {
   }
   std::size_t num_gates() const { return gates_.size(); }
   std::uint32_t num_inputs() const { return num_inputs_; }
-  static bool is_const(BLit l) { return l.node() == 0; }
 
   // Evaluates a literal given the values of the inputs (by input number).
   bool eval(BLit l, const std::vector<bool>& inputs) const;
