@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/dot.hpp"
+#include "cli/json_fields.hpp"
 #include "engine/history/printer.hpp"
 #include "engine/polygraph/explain.hpp"
 
@@ -89,27 +90,16 @@ std::string anomaly_text(const History& h, const Anomaly& a) {
 }
 
 nlohmann::json anomaly_json(const History& h, const Anomaly& a) {
-  auto edge_json = [&](const DepEdge& e) {
-    nlohmann::json j{{"from", h.txn(e.from).name}, {"to", h.txn(e.to).name},
-                     {"type", std::string(edge_type_name(e))}};
-    if (keyed(e.type)) j["key"] = h.keys()[e.key].text;
-    return j;
-  };
   nlohmann::json cycle = nlohmann::json::array();
   for (std::size_t i = 0; i < a.cycle.size(); ++i) {
-    nlohmann::json j = edge_json(a.cycle[i]);
+    nlohmann::json j = edge_json(h, a.cycle[i]);
     j["why"] = edge_why(h, a, i);
     cycle.push_back(std::move(j));
   }
   nlohmann::json context = nlohmann::json::array();
-  for (const auto& e : a.context) context.push_back(edge_json(e));
+  for (const auto& e : a.context) context.push_back(edge_json(h, e));
   nlohmann::json txns = nlohmann::json::array();
-  for (TxnId t : anomaly_txns(a)) {
-    nlohmann::json ops = nlohmann::json::array();
-    if (t != kInitTxn)
-      for (const Op& op : h.txn(t).ops) ops.push_back(format_op(h, op));
-    txns.push_back({{"id", h.txn(t).name}, {"ops", ops}});
-  }
+  for (TxnId t : anomaly_txns(a)) txns.push_back(transaction_json(h, t));
   nlohmann::json j{{"name", a.name}, {"description", a.description}, {"cycle", cycle},
                    {"transactions", txns}};
   if (!a.also_known_as.empty()) {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli/dot.hpp"
+#include "cli/json_fields.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/input_error.hpp"
@@ -295,8 +296,13 @@ nlohmann::json report_json(const History& h, const RunReport& r) {
     nlohmann::json steps = nlohmann::json::array();
     for (std::size_t i = 0; i < a.schedule.steps.size(); ++i) {
       const db::StepOutcome& o = a.record.steps[i];
-      nlohmann::json s{{"step", step_text(h, a.schedule.steps[i])}, {"run", o.run}, {"blocked", o.blocked},
+      const db::Step& st = a.schedule.steps[i];
+      nlohmann::json s{{"step", step_text(h, st)}, {"run", o.run}, {"blocked", o.blocked},
                        {"seconds", o.seconds}};
+      // The step as data: its transaction and what it does, the operation structured.
+      s["txn"] = h.txn(st.txn).name;
+      s["kind"] = st.kind == db::Step::Kind::Commit ? "commit" : st.kind == db::Step::Kind::Abort ? "rollback" : "operation";
+      s["operation"] = st.kind == db::Step::Kind::Op ? operation_json(h, st.txn, st.op) : nlohmann::json(nullptr);
       if (o.run && !o.status.ok())
         s["status"] = {{"kind", o.status.kind == db::Status::Kind::Timeout ? "timeout" : "aborted"},
                        {"sqlstate", o.status.sqlstate},

@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/db_run.hpp"
 #include "cli/dot.hpp"
+#include "cli/json_fields.hpp"
 #include "cli/render.hpp"
 #include "engine/history/input_error.hpp"
 #include "engine/history/json_format.hpp"
@@ -117,7 +118,7 @@ nlohmann::json changed_json(const History& h, const std::vector<cegis::ChangedRe
   nlohmann::json cs = nlohmann::json::array();
   for (const auto& c : changed)
     cs.push_back({{"reader", h.txn_name(c.reader)}, {"op", c.op + 1}, {"observed", h.txn_name(c.observed)},
-                  {"writer", h.txn_name(c.writer)}});
+                  {"writer", h.txn_name(c.writer)}, {"read", operation_json(h, c.reader, c.op)}});
   return cs;
 }
 

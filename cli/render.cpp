@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/check_render.hpp"
+#include "cli/json_fields.hpp"
 #include "engine/history/printer.hpp"
 #include "engine/model/schema.hpp"
 
@@ -147,7 +148,8 @@ nlohmann::json witness_json(const History& h, const Witness& w) {
       wr.push_back({{"writer", name(c.writer)},
                     {"key", h.keys()[c.key].text},
                     {"reader", name(c.reader)},
-                    {"op", c.op + 1}});
+                    {"op", c.op + 1},
+                    {"read", operation_json(h, c.reader, c.op)}});
     j["wr"] = wr;
   }
   if (!w.committed_unknown.empty()) {

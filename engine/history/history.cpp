@@ -178,41 +178,44 @@ TxnId History::add_txn(SessionId session, std::string name, TxnStatus status) {
   return id;
 }
 
-void History::add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line) {
+void History::add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line, std::uint32_t column) {
   budget::poll();
   assert(t < txns_.size() && k < keys_.size() && v < values_.size());
-  txns_[t].ops.push_back(Op{OpKind::Read, k, v, 0, kNoList, line});
+  txns_[t].ops.push_back(Op{OpKind::Read, column & kMaxOpColumn, k, v, 0, kNoList, line});
 }
 
-void History::add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line) {
+void History::add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line, std::uint32_t column) {
   budget::poll();
   assert(t < txns_.size() && k < keys_.size() && v < values_.size());
-  txns_[t].ops.push_back(Op{OpKind::Write, k, v, 0, kNoList, line});
+  txns_[t].ops.push_back(Op{OpKind::Write, column & kMaxOpColumn, k, v, 0, kNoList, line});
 }
 
 void History::add_list_read(TxnId t, KeyId k, std::vector<ValueId> elements, ValueId empty,
-                            std::uint32_t line) {
+                            std::uint32_t line, std::uint32_t column) {
   assert(t < txns_.size() && k < keys_.size() && empty < values_.size());
   const ValueId v = elements.empty() ? empty : elements.back();
   auto idx = static_cast<std::uint32_t>(lists_.size());
   lists_.push_back(std::move(elements));
-  txns_[t].ops.push_back(Op{OpKind::Read, k, v, 0, idx, line});
+  txns_[t].ops.push_back(Op{OpKind::Read, column & kMaxOpColumn, k, v, 0, idx, line});
 }
 
-void History::add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line) {
+void History::add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line, std::uint32_t column) {
   assert(t < txns_.size());
   auto idx = static_cast<std::uint32_t>(preds_.size());
   preds_.push_back(std::move(pr));
-  txns_[t].ops.push_back(Op{OpKind::PredicateRead, 0, 0, idx, kNoList, line});
+  txns_[t].ops.push_back(Op{OpKind::PredicateRead, column & kMaxOpColumn, 0, 0, idx, kNoList, line});
 }
 
-void History::add_predicate_write(TxnId t, std::string predicate, ValueId value, std::uint32_t line) {
+void History::add_predicate_write(TxnId t, std::string predicate, ValueId value, std::uint32_t line,
+                                  std::uint32_t column) {
   assert(t < txns_.size() && value < values_.size());
   auto idx = static_cast<std::uint32_t>(preds_.size());
   preds_.push_back(PredicateRead{std::move(predicate), {}});
   ++predicate_writes_;
-  txns_[t].ops.push_back(Op{OpKind::PredicateWrite, 0, value, idx, kNoList, line});
+  txns_[t].ops.push_back(Op{OpKind::PredicateWrite, column & kMaxOpColumn, 0, value, idx, kNoList, line});
 }
+
+static_assert(sizeof(Op) == 24, "an Op per event: keep it small (the column shares kind's word)");
 
 void History::set_init(KeyId k, ValueId v) {
   assert(k < keys_.size() && v < values_.size());

@@ -75,8 +75,15 @@ struct PredicateRead {
 
 inline constexpr std::uint32_t kNoList = UINT32_MAX;
 
+// The largest column an Op records (Op::column has 24 bits); a column past
+// it is recorded as unknown.
+inline constexpr std::uint32_t kMaxOpColumn = (1u << 24) - 1;
+
 struct Op {
-  OpKind kind = OpKind::Read;
+  OpKind kind : 8 = OpKind::Read;
+  // Column (1-based, in bytes) in the input where it starts; 0: unknown, or
+  // beyond kMaxOpColumn. It fills the bytes after `kind`: sizeof(Op) stays 24.
+  std::uint32_t column : 24 = 0;
   KeyId key = 0;      // Read, Write
   // Read, Write, PredicateWrite. A list read's value is its last element, or
   // the key's initial value for the empty list: the version it returns.
@@ -88,6 +95,11 @@ struct Op {
   std::uint32_t list = kNoList;
   std::uint32_t line = 0;       // line of the input it was read from; 0: unknown
 };
+
+// Op::column for a 1-based input column: 0 (unknown) past kMaxOpColumn.
+inline std::uint32_t op_column(std::size_t column) {
+  return column > kMaxOpColumn ? 0 : static_cast<std::uint32_t>(column);
+}
 
 enum class TxnStatus : std::uint8_t { Committed, Aborted, Unknown };
 
@@ -158,12 +170,13 @@ class History {
   // caller (a reader) reports duplicates, this asserts nothing about them.
   TxnId add_txn(SessionId session, std::string name,
                 TxnStatus status = TxnStatus::Committed);
-  // `line`: where the operation is in the input (0: unknown), for messages.
-  void add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0);
-  void add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0);
+  // `line`, `column`: where the operation is in the input (0: unknown), for
+  // messages and JSON output (column: op_column()).
+  void add_read(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0, std::uint32_t column = 0);
+  void add_write(TxnId t, KeyId k, ValueId v, std::uint32_t line = 0, std::uint32_t column = 0);
   // A delete of k: a write of the tombstone (Deleted).
-  void add_delete(TxnId t, KeyId k, std::uint32_t line = 0) {
-    add_write(t, k, intern_value(Value{Deleted{}}), line);
+  void add_delete(TxnId t, KeyId k, std::uint32_t line = 0, std::uint32_t column = 0) {
+    add_write(t, k, intern_value(Value{Deleted{}}), line, column);
   }
   bool is_delete(ValueId v) const { return std::holds_alternative<Deleted>(values_[v]); }
   // A list-append read (Elle): the list of k's appended elements it returned,
@@ -172,11 +185,12 @@ class History {
   // the order the versions before it were installed in (engine/history/
   // known_order.hpp). Appends are writes of their element.
   void add_list_read(TxnId t, KeyId k, std::vector<ValueId> elements, ValueId empty,
-                     std::uint32_t line = 0);
-  void add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line = 0);
+                     std::uint32_t line = 0, std::uint32_t column = 0);
+  void add_predicate_read(TxnId t, PredicateRead pr, std::uint32_t line = 0, std::uint32_t column = 0);
   // UPDATE ... SET v = value WHERE predicate (value: the tombstone for a
   // DELETE ... WHERE).
-  void add_predicate_write(TxnId t, std::string predicate, ValueId value, std::uint32_t line = 0);
+  void add_predicate_write(TxnId t, std::string predicate, ValueId value, std::uint32_t line = 0,
+                           std::uint32_t column = 0);
   bool has_predicate_writes() const { return predicate_writes_ > 0; }
   void set_init(KeyId k, ValueId v);  // default initial value is the integer 0
   void set_initial_writes(InitialWrites w) { initial_writes_ = w; }

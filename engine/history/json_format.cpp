@@ -27,16 +27,6 @@ json key_json(const History& h, KeyId k) {
   return key.text;
 }
 
-// (Never a delete's tombstone: no read returns it, and a delete is written
-// as ["d", key].)
-json value_json(const History& h, ValueId v) {
-  const Value& val = h.values()[v];
-  if (std::holds_alternative<std::monostate>(val) || std::holds_alternative<Deleted>(val)) return nullptr;
-  if (const auto* i = std::get_if<std::int64_t>(&val)) return *i;
-  if (const auto* u = std::get_if<BigUnsigned>(&val)) return u->value;
-  return std::get<std::string>(val);
-}
-
 // One operation as the reader reads it back.
 json op_json(const History& h, const Op& op) {
   switch (op.kind) {
@@ -85,6 +75,16 @@ json txn_json(const History& h, const Transaction& txn) {
 }
 
 }  // namespace
+
+// (Never a delete's tombstone in a file: no read returns it, and a delete is
+// written as ["d", key].)
+nlohmann::json value_json(const History& h, ValueId v) {
+  const Value& val = h.values()[v];
+  if (std::holds_alternative<std::monostate>(val) || std::holds_alternative<Deleted>(val)) return nullptr;
+  if (const auto* i = std::get_if<std::int64_t>(&val)) return *i;
+  if (const auto* u = std::get_if<BigUnsigned>(&val)) return u->value;
+  return std::get<std::string>(val);
+}
 
 nlohmann::json write_native_json(const History& h) {
   json out = json::object();

@@ -42,4 +42,8 @@ History read_native_json_file(const std::string& path);
 // the same meaning. Callers may add fields (e.g. "witnesses", "scope") to
 // the returned object.
 nlohmann::json write_native_json(const History& h);
+
+// A value as the native format writes it: an integer, a string, or null
+// (null too for a delete's tombstone, which the format writes as ["d", key]).
+nlohmann::json value_json(const History& h, ValueId v);
 }  // namespace iso

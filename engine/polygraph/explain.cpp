@@ -242,6 +242,30 @@ std::string edge_fact(const History& h, const DepEdge& e) {
   return {};
 }
 
+std::vector<std::pair<TxnId, std::uint32_t>> edge_operations(const History& h, const DepEdge& e) {
+  std::vector<std::pair<TxnId, std::uint32_t>> out;
+  auto add = [&](TxnId t, std::optional<std::uint32_t> i) {
+    if (t != kInitTxn && i) out.emplace_back(t, *i);
+  };
+  switch (e.type) {
+    case Dep::WR:
+      add(e.from, last_write_of(h, e.from, e.key));
+      add(e.to, read_of(h, e.to, e.key, e.from, true));
+      break;
+    case Dep::WW:
+      add(e.from, last_write_of(h, e.from, e.key));
+      add(e.to, last_write_of(h, e.to, e.key));
+      break;
+    case Dep::RW:
+      add(e.from, read_of(h, e.from, e.key, e.to, false));
+      add(e.to, last_write_of(h, e.to, e.key));
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
 namespace {
 
 OtherName plume_name(PlumePattern p) {

@@ -8,7 +8,9 @@
 // from a read and such an order) why.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/history/read_anomaly.hpp"
@@ -44,6 +46,13 @@ std::string format_cycle(const History& h, const std::vector<DepEdge>& cycle);
 // What an edge is, from the operations alone: "T2's r(x,3) (line 14) reads
 // T1's w(x,3) (line 9)".
 std::string edge_fact(const History& h, const DepEdge& e);
+
+// The operations an edge rests on, each as (transaction, index in its
+// transaction), the source's first: for wr the write and the read that
+// returns it, for ww the two writes, for rw the read and the overwriting
+// write (the operations edge_fact() names). T0's initial versions are no
+// operation; session and real-time edges rest on none.
+std::vector<std::pair<TxnId, std::uint32_t>> edge_operations(const History& h, const DepEdge& e);
 
 // Why the write-write order e (on e.key) is known from the list read of
 // `ko`: "T5's r(x,[1 2]) (line 12) lists T1's 1 before T2's 2".

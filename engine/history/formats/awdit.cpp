@@ -41,6 +41,7 @@ textin::InitOp parse_op(const std::string& source, std::string_view text, std::s
   textin::InitOp op;
   op.line = number;
   c.skip_spaces();
+  op.column = c.col();
   if (c.eat("w")) {
     op.write = true;
   } else if (!c.eat("r")) {
@@ -121,9 +122,9 @@ ReadResult read_awdit(std::string_view text, const std::string& source,
     TxnId t = h.add_txn(current, fmt::format("T{}.{}", tx.session, tx.index));
     for (const auto& op : tx.ops) {
       if (op.write)
-        h.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line));
+        h.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line), op_column(op.column));
       else
-        h.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line));
+        h.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line), op_column(op.column));
     }
   }
   switch (options.init) {

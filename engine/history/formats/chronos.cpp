@@ -91,7 +91,7 @@ enum class OpType : std::uint8_t { Write, Read, Append };
 enum class VKind : std::uint8_t { Missing, Null, Integer, List };
 
 struct OpState {
-  std::uint32_t line = 0;  // of its '{'
+  std::uint32_t line = 0, column = 0;  // of its '{'
 
   OpType type = OpType::Read;
   KeyId key = 0;
@@ -214,6 +214,7 @@ class ChronosReader final : public jsonin::Reader<Ctx> {
                "an operation must be an object {\"t\": ..., \"k\": ..., \"v\": ...}");
         op_ = OpState{};
         op_.line = op_line(lines_.line(v.tok));
+        op_.column = op_column(lines_.column(v.tok));
         push(Ctx::Op, v);
         break;
       case Ctx::Op: op_field(v); break;
@@ -453,22 +454,22 @@ class ChronosReader final : public jsonin::Reader<Ctx> {
     h_.txn(t).commit_ts = txn_.cts;
     for (const OpState& op : txn_.ops) {
       if (op.type == OpType::Write) {
-        h_.add_write(t, op.key, op.v == VKind::Integer ? value_id(op.value) : null_, op.line);
+        h_.add_write(t, op.key, op.v == VKind::Integer ? value_id(op.value) : null_, op.line, op.column);
       } else if (op.type == OpType::Append) {
-        h_.add_write(t, op.key, value_id(op.value), op.line);
+        h_.add_write(t, op.key, value_id(op.value), op.line, op.column);
       } else if (op.v == VKind::Integer) {
-        h_.add_read(t, op.key, value_id(op.value), op.line);
+        h_.add_read(t, op.key, value_id(op.value), op.line, op.column);
       } else if (op.v == VKind::List || model_ == Model::List) {
         std::vector<ValueId> elements;
         if (op.v == VKind::List)
           elements.assign(txn_.elements.begin() + static_cast<std::ptrdiff_t>(op.first),
                           txn_.elements.begin() + static_cast<std::ptrdiff_t>(op.last));
-        h_.add_list_read(t, op.key, std::move(elements), empty_, op.line);
+        h_.add_list_read(t, op.key, std::move(elements), empty_, op.line, op.column);
       } else {
         // A read of null: key-value, unless the file turns out list-append.
         if (model_ == Model::Unknown)
           pending_.emplace_back(t, static_cast<std::uint32_t>(h_.txn(t).ops.size()));
-        h_.add_read(t, op.key, null_, op.line);
+        h_.add_read(t, op.key, null_, op.line, op.column);
       }
     }
   }

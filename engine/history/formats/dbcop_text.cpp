@@ -78,7 +78,7 @@ struct Event {
   bool write = false;
   KeyId key = 0;
   std::optional<std::uint64_t> version;  // nullopt: a read of the uninitialized variable
-  std::uint32_t line = 0;
+  std::uint32_t line = 0, column = 0;
 };
 
 struct KeyVersionHash {
@@ -116,13 +116,13 @@ class Builder {
     if (!committed) ++aborted_;
     for (const Event& e : events) {
       if (e.write) {
-        h_.add_write(t, e.key, value(*e.version), e.line);
+        h_.add_write(t, e.key, value(*e.version), e.line, e.column);
       } else if (e.version) {
-        h_.add_read(t, e.key, value(*e.version), e.line);
+        h_.add_read(t, e.key, value(*e.version), e.line, e.column);
       } else {
         // Its value is T0's, known at the end.
         uninit_reads_.emplace_back(t, static_cast<std::uint32_t>(h_.txn(t).ops.size()));
-        h_.add_read(t, e.key, null(), e.line);
+        h_.add_read(t, e.key, null(), e.line, e.column);
       }
     }
   }
@@ -591,8 +591,10 @@ class HistReader {
       c.fail("expected an event: a variable (letters, digits, '_') and ':=' (a write), '==' (a "
              "read) or '==?' (a read of the uninitialized variable)");
     const std::string_view name = rest.substr(0, n);
+    const std::size_t column = c.col();
     c.advance(n);
     Event e;
+    e.column = op_column(column);
     e.key = h_.intern_key(name, false);
     e.line = op_line(number);
     if (c.eat(":=")) {

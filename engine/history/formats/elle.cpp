@@ -543,20 +543,20 @@ void ElleReader::read_ops() {
 
 void ElleReader::add_operations(History& h, TxnId t, const ElleOp& source, bool writes_only) {
   auto key_of = [&](const ElleKey& k) { return h.intern_key(k.text, k.integer); };
-  const std::uint32_t line = source.line;
+  const std::uint32_t line = source.line, column = op_column(source.col);
   for (const auto& m : source.mops) {
     if (m.kind == MicroOp::Kind::PredicateRead) {
       if (writes_only) continue;
       PredicateRead pr{m.predicate, {}};
       for (const auto& [k, v] : m.result) pr.result.emplace_back(key_of(k), h.intern_value(v));
-      h.add_predicate_read(t, std::move(pr), line);
+      h.add_predicate_read(t, std::move(pr), line, column);
       continue;
     }
     KeyId k = key_of(m.key);
     if (m.kind == MicroOp::Kind::Delete) {
-      h.add_delete(t, k, line);
+      h.add_delete(t, k, line, column);
     } else if (m.kind != MicroOp::Kind::Read) {
-      h.add_write(t, k, h.intern_value(m.value), line);
+      h.add_write(t, k, h.intern_value(m.value), line, column);
     } else if (!writes_only) {
       if (closed_predicate_ && !m.list && std::holds_alternative<std::monostate>(m.value)) {
         // In the closed-predicate workload nil is no version: the key was
@@ -568,18 +568,18 @@ void ElleReader::add_operations(History& h, TxnId t, const ElleOp& source, bool 
                        fmt::format("a read of nil of key {} cannot be spelled as a predicate read "
                                    "of that key alone",
                                    quote_string(m.key.text)));
-        h.add_predicate_read(t, PredicateRead{fmt::format("[{},{}]", m.key.text, m.key.text), {}}, line);
+        h.add_predicate_read(t, PredicateRead{fmt::format("[{},{}]", m.key.text, m.key.text), {}}, line, column);
         ++absent_reads_;
         continue;
       }
       if (!m.list) {
-        h.add_read(t, k, h.intern_value(m.value), line);
+        h.add_read(t, k, h.intern_value(m.value), line, column);
         continue;
       }
       std::vector<ValueId> elements;
       elements.reserve(m.elements.size());
       for (const auto& e : m.elements) elements.push_back(h.intern_value(e));
-      h.add_list_read(t, k, std::move(elements), h.intern_value(Value{}), line);
+      h.add_list_read(t, k, std::move(elements), h.intern_value(Value{}), line, column);
     }
   }
 }

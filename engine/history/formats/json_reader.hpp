@@ -63,7 +63,7 @@ class TokenScanner {
     while (pos_ < s_.size()) {
       char c = s_[pos_];
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':') {
-        if (c == '\n') ++line_;
+        if (c == '\n') new_line();
         ++pos_;
         continue;
       }
@@ -74,7 +74,7 @@ class TokenScanner {
       } else if (c == '"') {
         ++pos_;
         while (pos_ < s_.size() && s_[pos_] != '"') {
-          if (s_[pos_] == '\n') ++line_;  // not valid JSON, but counted right
+          if (s_[pos_] == '\n') new_line();  // not valid JSON, but counted right
           pos_ += s_[pos_] == '\\' ? 2 : 1;
         }
         ++pos_;
@@ -90,8 +90,15 @@ class TokenScanner {
     offset(n);
     return line_;
   }
+  // The 1-based column (in bytes) of token n, after line(n) or offset(n).
+  std::size_t column(std::size_t n) { return offset(n) - line_start_ + 1; }
 
  private:
+  void new_line() {
+    ++line_;
+    line_start_ = pos_ + 1;
+  }
+
   static bool delimiter(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':' ||
            c == '[' || c == ']' || c == '{' || c == '}' || c == '"';
@@ -99,6 +106,7 @@ class TokenScanner {
 
   std::string_view s_;
   std::size_t pos_ = 0, count_ = 0, line_ = 1;
+  std::size_t line_start_ = 0;  // offset of the first byte of line_
 };
 
 // The byte offset of token n (0-based) of `text` (TokenScanner's numbering).

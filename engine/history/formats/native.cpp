@@ -98,7 +98,7 @@ struct PendingOp {
   std::vector<ValueId> elements;
   PredicateRead pr;
   std::size_t tok = 0;             // token of the operation's '['
-  std::uint32_t line = 0;
+  std::uint32_t line = 0, column = 0;
 };
 
 struct TxnState {
@@ -380,6 +380,7 @@ class NativeReader final : public jsonin::Reader<Ctx> {
     op_ = PendingOp{};
     op_.tok = v.tok;
     op_.line = op_line(lines_.line(v.tok));
+    op_.column = op_column(lines_.column(v.tok));
     push(Ctx::Op, v);
   }
 
@@ -572,17 +573,17 @@ class NativeReader final : public jsonin::Reader<Ctx> {
       switch (op.kind) {
         case OpKind::Read:
           if (!op.list) {
-            h_.add_read(t, op.key, op.value, op.line);
+            h_.add_read(t, op.key, op.value, op.line, op.column);
             break;
           }
           // The empty list's version is known once the initial state is.
           if (op.elements.empty()) empty_lists_.emplace_back(t, h_.txn(t).ops.size());
-          h_.add_list_read(t, op.key, std::move(op.elements), op.value, op.line);
+          h_.add_list_read(t, op.key, std::move(op.elements), op.value, op.line, op.column);
           break;
-        case OpKind::Write: h_.add_write(t, op.key, op.value, op.line); break;
-        case OpKind::PredicateRead: h_.add_predicate_read(t, std::move(op.pr), op.line); break;
+        case OpKind::Write: h_.add_write(t, op.key, op.value, op.line, op.column); break;
+        case OpKind::PredicateRead: h_.add_predicate_read(t, std::move(op.pr), op.line, op.column); break;
         case OpKind::PredicateWrite:
-          h_.add_predicate_write(t, std::move(op.pr.predicate), op.value, op.line);
+          h_.add_predicate_write(t, std::move(op.pr.predicate), op.value, op.line, op.column);
           break;
       }
     }

@@ -87,7 +87,7 @@ struct InitOp {
   bool write = false;
   std::uint64_t key = 0;
   std::int64_t value = 0;
-  std::size_t line = 0;
+  std::size_t line = 0, column = 0;
 };
 
 // Whether the candidate transaction `name` (the file's first) is taken as

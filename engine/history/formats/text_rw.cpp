@@ -33,7 +33,7 @@ struct LineOp {
   std::int64_t value = 0;
   std::uint64_t session = 0;
   std::int64_t txn = 0;  // kAbortedTxn for the Plume dialect's aborted writes
-  std::size_t line = 0;
+  std::size_t line = 0, column = 0;
 };
 
 LineOp parse_line(const std::string& source, std::string_view text, std::size_t number) {
@@ -41,6 +41,7 @@ LineOp parse_line(const std::string& source, std::string_view text, std::size_t 
   LineOp op;
   op.line = number;
   c.skip_spaces();
+  op.column = c.col();
   if (c.eat("w(")) {
     op.write = true;
   } else if (!c.eat("r(")) {
@@ -163,11 +164,11 @@ class Builder {
     for (std::size_t i = g.first; i <= g.last; ++i) {
       const LineOp& op = ops_[i];
       if (op.write)
-        h_.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line));
+        h_.add_write(t, key_of(op.key), value_of(op.value), op_line(op.line), op_column(op.column));
       else if (head.txn == kAbortedTxn)
         ++dropped_reads;  // what an aborted transaction read does not matter
       else
-        h_.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line));
+        h_.add_read(t, key_of(op.key), value_of(op.value), op_line(op.line), op_column(op.column));
     }
   }
 
