@@ -282,3 +282,34 @@ cli_test(predict-dot 0 "" "^dot ok$" sh -c
   "\"$1\" predict \"$2\" --under CC --json --dot \"$3\" >/dev/null && grep -q 'label=\"write skew in a run biswas.CC allows. T2.0.s read 2 now reads a from T0\"' \"$3\" && grep -q 'T2.0\" -> \"T1.0\" .label=\"rw(a)\"' \"$3\" && echo dot ok"
   _ ${BIN} ${CMAKE_SOURCE_DIR}/examples/traces/two-writers.txt ${CMAKE_CURRENT_BINARY_DIR}/predict-ws.dot)
 cli_test(predict-bad-mode 2 "--mode: .*not in" "" ${BIN} predict ${CMAKE_SOURCE_DIR}/examples/traces/two-writers.txt --mode sloppy)
+
+# --json against its schema (docs/schema/isosynth-output.schema.json): expect.sh
+# validates every isosynth --json output it runs (exit other than 2). The
+# schema is a draft 2020-12 schema; it accepts a real check output and
+# rejects each deliberate fault in a copy of it, so the validation cannot be
+# vacuous; and every subcommand that offers --json is validated by some test.
+set(SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/isosynth-output.schema.json)
+set(VALIDATE ${CMAKE_CURRENT_SOURCE_DIR}/cli/validate_json.py)
+cli_test(json-schema-itself 0 "" "" python3 ${VALIDATE} ${SCHEMA} --self)
+cli_test(json-schema-accepts 0 "" "" python3 ${VALIDATE} ${SCHEMA} check ${IN}/json-check-valid.json)
+cli_test(json-schema-rejects-verdict 1 "results\\[0\\]\\.verdict: 'maybe' is not one of" "" python3 ${VALIDATE}
+         ${SCHEMA} check ${IN}/json-invalid-verdict.json)
+cli_test(json-schema-rejects-edge 1 "cycle\\[0\\]: 'operations' is a required property" "" python3 ${VALIDATE}
+         ${SCHEMA} check ${IN}/json-invalid-edge.json)
+cli_test(json-schema-rejects-line 1 "operations\\[0\\]\\.line: 0 is less than the minimum of 1" "" python3 ${VALIDATE}
+         ${SCHEMA} check ${IN}/json-invalid-line.json)
+cli_test(json-schema-rejects-kind 1 "\\.kind: 'rread' is not one of" "" python3 ${VALIDATE}
+         ${SCHEMA} check ${IN}/json-invalid-kind.json)
+cli_test(json-schema-rejects-field 1 "results\\[1\\]: Additional properties are not allowed \\('verdicts' was unexpected\\)" ""
+         python3 ${VALIDATE} ${SCHEMA} check ${IN}/json-invalid-field.json)
+# expect.sh itself fails a --json output the schema rejects: given, through
+# ISOSYNTH_JSON_SCHEMA, a schema whose levels output must be an object.
+add_test(NAME cli.json-expect-fails-invalid
+         COMMAND sh -c "\"$0\" 0 '' '' -- \"$1\" levels --json | grep -q 'does not validate' && echo ok" ${EXPECT} ${BIN})
+set_tests_properties(cli.json-expect-fails-invalid PROPERTIES ENVIRONMENT ISOSYNTH_JSON_SCHEMA=${IN}/json-schema-levels-object.json
+                     PASS_REGULAR_EXPRESSION "^ok")
+cli_test(json-coverage 0 "" "^levels: " python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/json_coverage.py ${BIN}
+         ${CMAKE_SOURCE_DIR}/tests)
+# Structured operations carry their source position: line and column.
+cli_test(json-operation-position 1 "" "^ *\"column\": 44,$" ${BIN} check ${EX}/write-skew.json -l adya.PL-3 --json)
+cli_test(levels-json 0 "" "\"name\": \"adya.PL-1\"" ${BIN} levels --json)

@@ -2,6 +2,7 @@
 """Validates one command's --json output against docs/schema/isosynth-output.schema.json.
 
     validate_json.py SCHEMA COMMAND [FILE]     (FILE absent: standard input)
+    validate_json.py SCHEMA --self             (the schema against draft 2020-12)
 
 COMMAND names the schema's definition the document must satisfy ($defs/COMMAND:
 check, synth, compare, ...). Prints every violation, with its JSON path, on
@@ -14,7 +15,7 @@ import sys
 
 def main():
     if len(sys.argv) not in (3, 4):
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        print("usage: validate_json.py SCHEMA COMMAND [FILE]", file=sys.stderr)
         return 2
     try:
         import jsonschema
@@ -25,6 +26,13 @@ def main():
     schema_path, command = sys.argv[1], sys.argv[2]
     with open(schema_path, encoding="utf-8") as f:
         schema = json.load(f)
+    if command == "--self":
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+        except jsonschema.exceptions.SchemaError as e:
+            print(f"validate_json.py: {schema_path} is not a draft 2020-12 schema: {e.message}", file=sys.stderr)
+            return 1
+        return 0
     if command not in schema.get("$defs", {}):
         print(f"validate_json.py: the schema has no definition for the command {command!r}", file=sys.stderr)
         return 1
