@@ -109,6 +109,15 @@ int exit_code(const std::vector<Row>& rows) {
   return undecided ? kExitTimeout : kExitOk;
 }
 
+// The levels a picture may be drawn by: every level of the library that
+// needs no database timestamps (which synthesized examples lack).
+std::vector<const lua::Level*> picture_levels(const lua::SpecLibrary& lib) {
+  std::vector<const lua::Level*> out;
+  for (const lua::Level* l : lib.levels())
+    if (!l->uses_db_timestamps()) out.push_back(l);
+  return out;
+}
+
 // The entries as the pictures and the page take them.
 std::vector<CatalogueEntry> entries(const std::vector<Row>& rows) {
   std::vector<CatalogueEntry> out;
@@ -190,8 +199,8 @@ int run_anomalies(const AnomaliesArgs& a) {
     const int code = run_probes_on_database(a.db, TableOutput{a.json, a.html, "anomaly"}, probes, levels);
     return code == kExitOk ? exit_code(rows) : code;
   }
-  if (!a.html.empty()) write_catalogue_page(a.html, entries(rows), levels, scope.text());
-  if (!a.dot.empty()) write_catalogue_dots(a.dot, entries(rows), levels);
+  if (!a.html.empty()) write_catalogue_page(a.html, entries(rows), levels, picture_levels(lib), scope.text());
+  if (!a.dot.empty()) write_catalogue_dots(a.dot, entries(rows), picture_levels(lib));
   if (a.json)
     print_json(rows, levels, scope);
   else

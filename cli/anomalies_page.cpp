@@ -29,10 +29,8 @@ std::string verdict_id(const lua::Level& anomaly, const lua::Level& level) {
 
 // The picture of entry `k`'s example: its pattern, named as the catalogue
 // names it.
-std::string entry_dot(const std::vector<CatalogueEntry>& entries, std::size_t k,
-                      const std::vector<const lua::Level*>& levels) {
-  return catalogue_dot(*entries[k].example, anomaly_display_name(*entries[k].anomaly),
-                       forbidding_weakest_first(entries, k, levels));
+std::string entry_dot(const CatalogueEntry& e, const std::vector<const Level*>& forbidding) {
+  return catalogue_dot(*e.example, anomaly_display_name(*e.anomaly), forbidding);
 }
 
 // The table: a row per level, a column per entry, each cell a link to the
@@ -86,39 +84,55 @@ std::string verdict_html(const History& h, const lua::Level& anomaly, const lua:
 
 }  // namespace
 
-std::vector<const Level*> forbidding_weakest_first(const std::vector<CatalogueEntry>& entries, std::size_t k,
-                                                   const std::vector<const lua::Level*>& levels) {
+std::vector<std::vector<const Level*>> forbidding_weakest_first(const std::vector<CatalogueEntry>& entries,
+                                                                const std::vector<const lua::Level*>& levels) {
+  DecideOptions opt;
+  opt.explain = false;
+  opt.witness = false;
+  // forbids[k][i]: does levels[i] forbid entry k's example?
+  std::vector<std::vector<bool>> forbids(entries.size(), std::vector<bool>(levels.size(), false));
   std::vector<std::size_t> forbidden(levels.size(), 0);  // per level: the examples it forbids
-  for (const CatalogueEntry& e : entries)
-    if (e.decisions != nullptr)
-      for (std::size_t i = 0; i < levels.size(); ++i) forbidden[i] += (*e.decisions)[i].verdict == Verdict::Violated;
-  std::vector<std::size_t> order;
-  if (entries[k].decisions != nullptr)
+  for (std::size_t k = 0; k < entries.size(); ++k)
+    for (std::size_t i = 0; entries[k].example != nullptr && i < levels.size(); ++i) {
+      try {
+        forbids[k][i] = decide(*entries[k].example, *levels[i], opt).verdict == Verdict::Violated;
+      } catch (const DecideRefused&) {
+        // Not decided: not a level to draw the example by.
+      }
+      forbidden[i] += forbids[k][i];
+    }
+  std::vector<std::vector<const Level*>> out;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    std::vector<std::size_t> order;
     for (std::size_t i = 0; i < levels.size(); ++i)
-      if ((*entries[k].decisions)[i].verdict == Verdict::Violated) order.push_back(i);
-  // The entry's own framework first: its pattern is written in its terms.
-  const Framework* own = entries[k].anomaly->framework;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return std::pair(levels[a]->framework != own, forbidden[a]) < std::pair(levels[b]->framework != own, forbidden[b]);
-  });
-  std::vector<const Level*> out;
-  for (std::size_t i : order) out.push_back(levels[i]);
+      if (forbids[k][i]) order.push_back(i);
+    // The entry's own framework first: its pattern is written in its terms.
+    const Framework* own = entries[k].anomaly->framework;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return std::pair(levels[a]->framework != own, forbidden[a]) < std::pair(levels[b]->framework != own, forbidden[b]);
+    });
+    out.emplace_back();
+    for (std::size_t i : order) out.back().push_back(levels[i]);
+  }
   return out;
 }
 
 void write_catalogue_dots(const std::string& dir, const std::vector<CatalogueEntry>& entries,
-                          const std::vector<const lua::Level*>& levels) {
+                          const std::vector<const lua::Level*>& picture_levels) {
+  const auto forbidding = forbidding_weakest_first(entries, picture_levels);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the folder: {}", display_text(dir), ec.message()));
   for (std::size_t k = 0; k < entries.size(); ++k)
     if (entries[k].example != nullptr)
       write_text_file((std::filesystem::path(dir) / (short_name(*entries[k].anomaly) + ".dot")).string(),
-                      entry_dot(entries, k, levels));
+                      entry_dot(entries[k], forbidding[k]));
 }
 
 void write_catalogue_page(const std::string& dir, const std::vector<CatalogueEntry>& entries,
-                          const std::vector<const lua::Level*>& levels, const std::string& scope) {
+                          const std::vector<const lua::Level*>& levels,
+                          const std::vector<const lua::Level*>& picture_levels, const std::string& scope) {
+  const auto forbidding = forbidding_weakest_first(entries, picture_levels);
   std::string page = html_begin(fmt::format("Anomalies within scope {}", scope));
   page += "<p>Computed by <code>isosynth anomalies</code>: each anomaly is a pattern "
           "(<code>specs/anomalies.lua</code>); its example is the smallest history of the scope that "
@@ -137,7 +151,7 @@ void write_catalogue_page(const std::string& dir, const std::vector<CatalogueEnt
       continue;
     }
     page += "<pre>" + html_escape(format_history(*e.example)) + "</pre>\n";
-    page += render_svg(entry_dot(entries, k, levels), "an anomaly's picture") + "\n";
+    page += render_svg(entry_dot(e, forbidding[k]), "an anomaly's picture") + "\n";
     page += "<h3>Each level's verdict on it</h3>\n";
     std::vector<std::pair<std::string, std::string>> drawn;
     for (std::size_t i = 0; i < levels.size(); ++i)

@@ -22,20 +22,24 @@ struct CatalogueEntry {
   bool timeout = false;
 };
 
-// The levels of the table that forbid entry `k`'s example, weakest first:
-// those of the entry's own framework (Adya's, for the shipped catalogue)
+// Per entry: the levels of `levels` that forbid its example, weakest first
+// (those of the entry's own framework, Adya's for the shipped catalogue,
 // first; among them, those forbidding fewer of the catalogue's examples
-// first, then in the table's order.
-std::vector<const Level*> forbidding_weakest_first(const std::vector<CatalogueEntry>& entries, std::size_t k,
-                                                   const std::vector<const lua::Level*>& levels);
+// first; then in the order given). The picture of an entry draws the first
+// of them that names a cycle, whichever levels the table shows.
+std::vector<std::vector<const Level*>> forbidding_weakest_first(const std::vector<CatalogueEntry>& entries,
+                                                                const std::vector<const lua::Level*>& levels);
 
 // --dot DIR: DIR/NAME.dot for each entry with an example (NAME: the entry's
-// name without its library, "LongFork"); creates DIR.
+// name without its library, "LongFork"); creates DIR. `picture_levels`:
+// the levels the pictures may be drawn by (every level of the library that
+// a synthesized example can be decided at).
 void write_catalogue_dots(const std::string& dir, const std::vector<CatalogueEntry>& entries,
-                          const std::vector<const lua::Level*>& levels);
+                          const std::vector<const lua::Level*>& picture_levels);
 
-// --html DIR: DIR/index.html.
+// --html DIR: DIR/index.html, the table over `levels`.
 void write_catalogue_page(const std::string& dir, const std::vector<CatalogueEntry>& entries,
-                          const std::vector<const lua::Level*>& levels, const std::string& scope);
+                          const std::vector<const lua::Level*>& levels,
+                          const std::vector<const lua::Level*>& picture_levels, const std::string& scope);
 
 }  // namespace iso::cli

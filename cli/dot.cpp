@@ -122,9 +122,9 @@ class HistoryDot {
     std::string label;
     for (const auto& line : legend) label += dot_escape(line) + "\\l";
     out_ += fmt::format(
-        "digraph history {{\n  rankdir=TB;\n  nodesep=0.6;\n  ranksep=0.7;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
+        "digraph history {{\n  rankdir=TB;\n  nodesep=0.6;\n  ranksep=0.7;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n{}"
         "  node [shape=box, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
-        label);
+        label, options_.only.empty() ? "" : "  size=\"20,30\";\n");  // a cut picture: scaled to fit a page
   }
 
   // An order witness is written into the nodes ("biswas.SI co: 2nd"), not
@@ -142,12 +142,35 @@ class HistoryDot {
     return ranks;
   }
 
+  // A transaction as its node shows it: on one line when short, else its
+  // operations wrapped at about 48 characters, at most 12 of them, each cut
+  // at 36 (the text output has them whole).
+  std::string txn_label(TxnId t) const {
+    std::string text = format_txn(h_, t);
+    if (text.size() <= 60) return text;
+    const auto& ops = h_.txn(t).ops;
+    text = h_.txn_name(t) + ":";
+    std::size_t line = text.size();
+    for (std::size_t i = 0; i < ops.size() && i < 12; ++i) {
+      std::string op = format_op(h_, ops[i]);
+      if (op.size() > 36) op = op.substr(0, 32) + "...)";  // a long list read
+      if (line + 1 + op.size() > 48) {
+        text += "\n ";
+        line = 1;
+      }
+      text += " " + op;
+      line += 1 + op.size();
+    }
+    if (ops.size() > 12) text += fmt::format("\n ... ({} operations)", ops.size());
+    return text;
+  }
+
   // The nodes: T0 when it is a member, then each session in a box of its
   // own, with its session order.
   void transactions() {
     const std::vector<std::string> ranks = order_ranks();
     auto declare = [&](TxnId t, const std::string& indent) {
-      std::string text = t == kInitTxn ? "T0 (initial values)" : format_txn(h_, t);
+      std::string text = t == kInitTxn ? "T0 (initial values)" : txn_label(t);
       // Aborted, and the timestamps real time is read from.
       const std::string notes = transaction_notes(h_.txn(t));
       if (!notes.empty()) text += "\n" + notes;
@@ -371,8 +394,9 @@ std::string violation_dot(const History& h, const std::string& level, const Deci
     if (keyed(e.type) && std::find(keys.begin(), keys.end(), e.key) == keys.end()) keys.push_back(e.key);
   }
   const std::vector<TxnId> cycle = options.only;
-  std::size_t neighbours = 0;
-  const std::size_t most = kScreenfulTxns - std::min(kScreenfulTxns, cycle.size());
+  std::vector<TxnId> seen;  // every neighbour, shown or not
+  // At most a dozen neighbours: the picture is for a page.
+  const std::size_t most = std::min<std::size_t>(12, kScreenfulTxns - std::min(kScreenfulTxns, cycle.size()));
   for (TxnId t : ah.txns) {
     const auto& reads = ah.abs[t].reads;
     for (std::size_t i = 0; i < reads.size(); ++i) {
@@ -380,9 +404,10 @@ std::string violation_dot(const History& h, const std::string& level, const Deci
       const bool reader_on = std::find(cycle.begin(), cycle.end(), t) != cycle.end();
       for (TxnId w : ah.candidates[t][i]) {
         const bool writer_on = std::find(cycle.begin(), cycle.end(), w) != cycle.end();
-        if (reader_on == writer_on) continue;
-        ++neighbours;
-        if (options.only.size() < cycle.size() + most) add(reader_on ? w : t);
+        const TxnId other = reader_on ? w : t;
+        if (reader_on == writer_on || std::find(seen.begin(), seen.end(), other) != seen.end()) continue;
+        seen.push_back(other);
+        if (options.only.size() < cycle.size() + most) add(other);
       }
     }
   }
@@ -394,7 +419,7 @@ std::string violation_dot(const History& h, const std::string& level, const Deci
       "... {} of the {} transactions left out: shown are the {} on the cycle and {} with a read-from edge to or "
       "from them on its keys ({}){}",
       left, h.num_txns() - 1, cycle.size(), options.only.size() - cycle.size(), key_list,
-      options.only.size() - cycle.size() < neighbours ? fmt::format(" (the first {} of {})", most, neighbours) : "");
+      options.only.size() - cycle.size() < seen.size() ? fmt::format(" (the first {} of {})", most, seen.size()) : "");
   return history_dot(h, {}, denials, title, options);
 }
 
