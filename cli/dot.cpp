@@ -377,6 +377,13 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
   return HistoryDot(h, witnesses, denials, options).write(title);
 }
 
+std::string violation_dot(const History& h, const std::string& level, const Anomaly& a, const std::string& title) {
+  Decision d;
+  d.verdict = Verdict::Violated;
+  d.anomaly = a;
+  return violation_dot(h, level, d, title);
+}
+
 std::string violation_dot(const History& h, const std::string& level, const Decision& d, const std::string& title) {
   const std::vector<Denial> denials{{level, &d}};
   if (h.num_txns() <= kScreenfulTxns + 1 || !d.anomaly || d.anomaly->cycle.empty())

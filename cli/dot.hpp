@@ -48,6 +48,9 @@ std::string history_dot(const History& h, const std::vector<LabelledWitness>& wi
 inline constexpr std::size_t kScreenfulTxns = 30;
 std::string violation_dot(const History& h, const std::string& level, const Decision& d,
                           const std::string& title);
+// The same for one anomaly with a cycle (one instance of several, as
+// check --all finds them).
+std::string violation_dot(const History& h, const std::string& level, const Anomaly& a, const std::string& title);
 
 // Renders `dot` as SVG into `path` with Graphviz's `dot` program; throws
 // std::runtime_error naming the path when it is missing or fails.
