@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cegis/synthesizer.hpp"
+#include "cli/anomalies_page.hpp"
 #include "cli/db_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
@@ -67,6 +68,7 @@ struct Row {
   std::optional<History> example;
   std::vector<Verdict> verdicts;  // per level
   bool timeout = false;
+  std::vector<Decision> decisions;  // per level, for the page's verdicts
 };
 
 // Every anomaly's smallest example within `scope`, synthesized, and every
@@ -85,10 +87,13 @@ std::vector<Row> catalogue(const lua::SpecLibrary& lib, const std::vector<const 
     opt.timeout_seconds = timeout;
     cegis::SynthResult r = cegis::synthesize(p, opt);
     if (r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
-    Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout};
+    Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout, {}};
     if (r.outcome == cegis::Outcome::Found) {
       row.example = *r.history;
-      for (const lua::Level* l : levels) row.verdicts.push_back(decide(*row.example, *l).verdict);
+      for (const lua::Level* l : levels) {
+        row.decisions.push_back(decide(*row.example, *l));
+        row.verdicts.push_back(row.decisions.back().verdict);
+      }
     }
     rows.push_back(std::move(row));
   }
@@ -104,58 +109,21 @@ int exit_code(const std::vector<Row>& rows) {
   return undecided ? kExitTimeout : kExitOk;
 }
 
-// The page of --html: the Hermitage-style table, then each anomaly with its
-// example and its picture.
-void write_page(const std::string& dir, const std::vector<Row>& rows,
-                const std::vector<const lua::Level*>& levels, const cegis::Scope& scope) {
-  // The Hermitage-style table, then each anomaly with its example and its
-  // picture (why the strongest level of the table forbids it, in red).
-  std::string page = html_begin(fmt::format("Anomalies within scope {}", scope.text()));
-  page += "<p>Computed by <code>isosynth anomalies</code>: each anomaly is a pattern "
-          "(<code>specs/anomalies.lua</code>); its example is the smallest history of the scope that "
-          "exhibits it, and every cell is decided by the same procedure as <code>isosynth check</code>.</p>\n"
-          "<table>\n<tr><th>level</th>";
-  for (const Row& row : rows)
-    page += fmt::format("<th><a href=\"#{}\">{}</a></th>", html_id(short_name(*row.anomaly)), html_escape(anomaly_display_name(*row.anomaly)));
-  page += "</tr>\n";
-  for (std::size_t i = 0; i < levels.size(); ++i) {
-    page += "<tr><th>" + html_escape(levels[i]->name) + "</th>";
-    for (const Row& row : rows) {
-      if (!row.example) {
-        page += "<td>?</td>";
-      } else if (row.verdicts[i] == Verdict::Allowed) {
-        page += "<td class=\"allowed\">allowed</td>";
-      } else if (row.verdicts[i] == Verdict::Violated) {
-        page += "<td class=\"forbidden\">forbidden</td>";
-      } else {
-        page += "<td>?</td>";
-      }
-    }
-    page += "</tr>\n";
-  }
-  page += "</table>\n";
-  for (const Row& row : rows) {
-    page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", html_id(short_name(*row.anomaly)),
-                        html_escape(anomaly_display_name(*row.anomaly)), html_escape(row.anomaly->doc));
-    if (!row.example) {
-      page += "<p>No history of the scope exhibits it.</p>\n";
-      continue;
-    }
-    page += "<pre>" + html_escape(format_history(*row.example)) + "</pre>\n";
-    // The picture: why the last level of the table that forbids it does.
-    std::optional<std::size_t> forbidding;
-    for (std::size_t i = 0; i < levels.size(); ++i)
-      if (row.verdicts[i] == Verdict::Violated) forbidding = i;
-    std::vector<Decision> denied;
-    std::vector<Denial> ds;
-    if (forbidding) {
-      denied.push_back(decide(*row.example, *levels[*forbidding]));
-      ds.push_back({levels[*forbidding]->name, &denied.back()});
-    }
-    page += render_svg(history_dot(*row.example, {}, ds, anomaly_display_name(*row.anomaly)), "an anomaly's picture") + "\n";
-  }
-  page += html_end();
-  write_html_page(dir, page);
+// The levels a picture may be drawn by: every level of the library that
+// needs no database timestamps (which synthesized examples lack).
+std::vector<const lua::Level*> picture_levels(const lua::SpecLibrary& lib) {
+  std::vector<const lua::Level*> out;
+  for (const lua::Level* l : lib.levels())
+    if (!l->uses_db_timestamps()) out.push_back(l);
+  return out;
+}
+
+// The entries as the pictures and the page take them.
+std::vector<CatalogueEntry> entries(const std::vector<Row>& rows) {
+  std::vector<CatalogueEntry> out;
+  for (const Row& r : rows)
+    out.push_back({r.anomaly, r.example ? &*r.example : nullptr, r.example ? &r.decisions : nullptr, r.timeout});
+  return out;
 }
 
 void print_json(const std::vector<Row>& rows, const std::vector<const lua::Level*>& levels,
@@ -231,7 +199,8 @@ int run_anomalies(const AnomaliesArgs& a) {
     const int code = run_probes_on_database(a.db, TableOutput{a.json, a.html, "anomaly"}, probes, levels);
     return code == kExitOk ? exit_code(rows) : code;
   }
-  if (!a.html.empty()) write_page(a.html, rows, levels, scope);
+  if (!a.html.empty()) write_catalogue_page(a.html, entries(rows), levels, picture_levels(lib), scope.text());
+  if (!a.dot.empty()) write_catalogue_dots(a.dot, entries(rows), picture_levels(lib));
   if (a.json)
     print_json(rows, levels, scope);
   else

@@ -95,14 +95,16 @@ DecideOptions decide_options(const CheckArgs& a) {
   return opt;
 }
 
-// --dot and --svg: the first violation's picture, its cycle, or, on a small
-// history, the history with the level's reason (failing instances, core) in
-// red. False when there is nothing to draw (no cycle, a large history).
+// --dot and --svg: the first violation's picture, its cycle in red with the
+// history around it (violation_dot: on a large history only the cycle's
+// neighbourhood), or, on a small history, the history with the level's
+// reason (failing instances, core) in red. False when there is nothing to
+// draw (no cycle, a large history).
 bool write_violation_picture(const CheckArgs& a, const History& h, const Level& level, const Decision& d,
                              bool small) {
   std::string picture;
   if (d.anomaly && !d.anomaly->cycle.empty())
-    picture = anomaly_dot(h, *d.anomaly, fmt::format("{}: {}", level.name, d.anomaly->name));
+    picture = violation_dot(h, level.name, d, fmt::format("{}: {}", level.name, d.anomaly->name));
   else if (small)
     picture = history_dot(h, {}, {Denial{level.name, &d}}, fmt::format("{} rejects this history", level.name));
   if (picture.empty()) return false;

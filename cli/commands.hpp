@@ -133,6 +133,7 @@ struct AnomaliesArgs {
   bool json = false;
   double timeout = 0;
   std::string html;  // a folder: index.html, self-contained
+  std::string dot;   // a folder: one Graphviz picture per anomaly, NAME.dot
   DbArgs db;         // with db.db set: run every example on that database (Hermitage's table)
 };
 int run_anomalies(const AnomaliesArgs& a);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <spawn.h>
@@ -67,8 +68,13 @@ namespace {
 // appends one part of it, in the order history_dot calls them.
 class HistoryDot {
  public:
-  HistoryDot(const History& h, const std::vector<LabelledWitness>& witnesses, const std::vector<Denial>& denials)
-      : h_(h), ah_(abstract_history(h)), witnesses_(witnesses), denials_(denials) {}
+  HistoryDot(const History& h, const std::vector<LabelledWitness>& witnesses, const std::vector<Denial>& denials,
+             const PictureOptions& options)
+      : h_(h), ah_(abstraction(h)), witnesses_(witnesses), denials_(denials), options_(options),
+        shown_(h.num_txns(), options.only.empty()) {
+    for (TxnId t : options.only)
+      if (t < shown_.size()) shown_[t] = true;
+  }
 
   std::string write(const std::string& title) {
     header(title);
@@ -81,29 +87,44 @@ class HistoryDot {
   }
 
  private:
+  // The committed transactions' reads and writes, a predicate read's as a
+  // read of each key it covers (returned or left out), where they are
+  // modelled.
+  static AbstractHistory abstraction(const History& h) {
+    AbstractOptions options;
+    options.predicate_reads = !h.predicate_reads().empty() && !predicate_write_gap(h);
+    return abstract_history(h, committed_members(h), options);
+  }
+
   // A node id: the transaction's printed name, quoted.
   std::string node(TxnId t) const { return fmt::format("\"{}\"", dot_escape(h_.txn_name(t))); }
+  bool shown(TxnId t) const { return t < shown_.size() && shown_[t]; }
 
   // The graph's settings and its legend, which says what each kind of edge
   // is, so that the picture reads without the text.
   void header(const std::string& title) {
     std::vector<std::string> legend;
     if (!title.empty()) legend.push_back(title);
-    legend.push_back("bold: session order; grey: read-from (wr)");
+    legend.push_back("bold: session order (so); grey: read-from, wr(x): read x from");
+    legend.push_back("ww(x): version order of x; rw(x): read a version of x the other overwrites; "
+                     "rt: committed before the other began");
     for (std::size_t k = 0; k < witnesses_.size(); ++k)
       legend.push_back(fmt::format("{}'s witness: its order in the boxes, other relations dotted {}",
                                    witnesses_[k].level, kColorNames[k % std::size(kColorNames)]));
-    for (const Denial& d : denials_)
+    for (const Denial& d : denials_) {
+      const bool cycle = d.decision->anomaly && !d.decision->anomaly->cycle.empty();
+      const std::string& name = options_.pattern.empty() && cycle ? d.decision->anomaly->name : options_.pattern;
       legend.push_back(fmt::format("red: why {} rejects it ({})", d.level,
-                                   d.decision->anomaly && !d.decision->anomaly->cycle.empty()
-                                       ? "a cycle of dependencies: " + d.decision->anomaly->name
-                                       : "see the note"));
+                                   cycle ? "a cycle of dependencies: " + name
+                                         : name.empty() ? "see the note" : name + ", see the note"));
+    }
+    if (!options_.left_out.empty()) legend.push_back(options_.left_out);
     std::string label;
     for (const auto& line : legend) label += dot_escape(line) + "\\l";
     out_ += fmt::format(
-        "digraph history {{\n  rankdir=TB;\n  nodesep=0.6;\n  ranksep=0.7;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
+        "digraph history {{\n  rankdir=TB;\n  nodesep=0.6;\n  ranksep=0.7;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n{}"
         "  node [shape=box, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
-        label);
+        label, options_.only.empty() ? "" : "  size=\"20,30\";\n");  // a cut picture: scaled to fit a page
   }
 
   // An order witness is written into the nodes ("biswas.SI co: 2nd"), not
@@ -121,25 +142,54 @@ class HistoryDot {
     return ranks;
   }
 
+  // A transaction as its node shows it: on one line when short, else its
+  // operations wrapped at about 48 characters, at most 12 of them, each cut
+  // at 36 (the text output has them whole).
+  std::string txn_label(TxnId t) const {
+    std::string text = format_txn(h_, t);
+    if (text.size() <= 60) return text;
+    const auto& ops = h_.txn(t).ops;
+    text = h_.txn_name(t) + ":";
+    std::size_t line = text.size();
+    for (std::size_t i = 0; i < ops.size() && i < 12; ++i) {
+      std::string op = format_op(h_, ops[i]);
+      if (op.size() > 36) op = op.substr(0, 32) + "...)";  // a long list read
+      if (line + 1 + op.size() > 48) {
+        text += "\n ";
+        line = 1;
+      }
+      text += " " + op;
+      line += 1 + op.size();
+    }
+    if (ops.size() > 12) text += fmt::format("\n ... ({} operations)", ops.size());
+    return text;
+  }
+
   // The nodes: T0 when it is a member, then each session in a box of its
   // own, with its session order.
   void transactions() {
     const std::vector<std::string> ranks = order_ranks();
     auto declare = [&](TxnId t, const std::string& indent) {
-      std::string text = t == kInitTxn ? "T0 (initial values)" : format_txn(h_, t);
-      if (h_.txn(t).status == TxnStatus::Aborted) text += " [aborted]";
+      std::string text = t == kInitTxn ? "T0 (initial values)" : txn_label(t);
+      // Aborted, and the timestamps real time is read from.
+      const std::string notes = transaction_notes(h_.txn(t));
+      if (!notes.empty()) text += "\n" + notes;
       out_ += fmt::format("{}{} [label=\"{}{}\"];\n", indent, node(t), dot_escape(text), ranks[t]);
     };
-    if (ah_.member[kInitTxn]) declare(kInitTxn, "  ");
+    if (ah_.member[kInitTxn] && shown(kInitTxn)) declare(kInitTxn, "  ");
     for (std::size_t s = 0; s < h_.sessions().size(); ++s) {
-      const auto& session = h_.sessions()[s];
+      std::vector<TxnId> session;
+      for (TxnId t : h_.sessions()[s])
+        if (shown(t)) session.push_back(t);
       if (session.empty()) continue;
       out_ += fmt::format("  subgraph \"cluster_s{}\" {{\n    label=\"session {}\";\n    style=\"rounded,dashed\";\n"
                           "    color=\"#aaaaaa\";\n",
                           s + 1, s + 1);
       for (TxnId t : session) declare(t, "    ");
+      // Between members shown apart: "so (...)", the ones between left out.
       for (std::size_t i = 1; i < session.size(); ++i)
-        out_ += fmt::format("    {} -> {} [label=\"so\", penwidth=2];\n", node(session[i - 1]), node(session[i]));
+        out_ += fmt::format("    {} -> {} [label=\"{}\", penwidth=2];\n", node(session[i - 1]), node(session[i]),
+                            h_.txn(session[i]).position == h_.txn(session[i - 1]).position + 1 ? "so" : "so (...)");
       out_ += "  }\n";
     }
   }
@@ -147,12 +197,17 @@ class HistoryDot {
   // Read-from, from T0 as well: the initial version a read returns matters
   // as much as any other (write skew reads nothing else).
   void read_from() {
+    // A key a predicate read left out: it read a version that fails the
+    // predicate, so its read-from says so.
     for (TxnId t : ah_.txns) {
+      if (!shown(t)) continue;
       const auto& reads = ah_.abs[t].reads;
       for (std::size_t i = 0; i < reads.size(); ++i)
         for (TxnId w : ah_.candidates[t][i])
-          out_ += fmt::format("  {} -> {} [label=\"wr({})\", color=\"#888888\", fontcolor=\"#666666\"];\n",
-                              node(w), node(t), dot_escape(h_.key_text(reads[i].key)));
+          if (shown(w))
+            out_ += fmt::format("  {} -> {} [label=\"wr({}){}\", color=\"#888888\", fontcolor=\"#666666\"];\n",
+                                node(w), node(t), dot_escape(h_.key_text(reads[i].key)),
+                                item_read(reads[i]) ? "" : ", fails the predicate");
     }
   }
 
@@ -165,7 +220,7 @@ class HistoryDot {
         std::string lbl = dot_escape(witnesses_[k].level + " " + rel.name);
         if (!rel.order && rel.type.size() == 2) {
           for (const auto& t : tuples_of(*witnesses_[k].witness, rel))
-            if (t[0] != kInitTxn)
+            if (t[0] != kInitTxn && shown(t[0]) && shown(t[1]))
               out_ += fmt::format("  {} -> {} [label=\"{}\", style=dotted, color=\"{}\", fontcolor=\"{}\", constraint=false];\n",
                                   node(t[0]), node(t[1]), lbl, color, color);
         }
@@ -193,7 +248,9 @@ class HistoryDot {
     if (d.anomaly && !d.anomaly->cycle.empty()) {
       // The cycle takes part in the layout (its edges are not drawn on top
       // of each other, the back edge curves round).
-      for (const auto& e : d.anomaly->cycle) red_edge(e.from, e.to, prefix + edge_label(h_, e), "");
+      const auto& cycle = d.anomaly->cycle;
+      for (std::size_t i = 0; i < cycle.size(); ++i) red_edge(cycle[i].from, cycle[i].to, prefix + cycle_edge_text(*d.anomaly, i), "");
+      predicate_notes(*d.anomaly);
       return;
     }
     std::string why = d.anomaly ? d.anomaly->name + ": " + d.anomaly->description : d.reason;
@@ -250,18 +307,127 @@ class HistoryDot {
       red_edge(cycle[e], cycle[e + 1], prefix + cycle_label, ", style=dashed");
   }
 
+  // A cycle edge's label: its kind and key, and what a reader must see in
+  // it: a real-time edge's timestamps, a stale read (an anti-dependency
+  // against real time), a predicate read's missed write.
+  std::string cycle_edge_text(const Anomaly& a, std::size_t i) const {
+    const DepEdge& e = a.cycle[i];
+    std::string text = edge_label(h_, e);
+    if (real_time(e.type) && i < a.why.size()) return text + ": " + a.why[i];
+    if (e.type != Dep::RW) return text;
+    for (const DepEdge& o : a.cycle)
+      if (real_time(o.type) && o.from == e.to && o.to == e.from)
+        return text + fmt::format(": stale read, {} began after {} committed", h_.txn_name(e.from), h_.txn_name(e.to));
+    if (const auto missed = missed_write(e)) return text + ": " + *missed;
+    return text;
+  }
+
+  // When `e` is a predicate anti-dependency (its reader's predicate read
+  // left the key out): "pr(P) misses T1's w(y,1)".
+  std::optional<std::string> missed_write(const DepEdge& e) const {
+    if (e.type != Dep::RW || e.from >= ah_.abs.size()) return std::nullopt;
+    for (const ExternalRead& r : ah_.abs[e.from].reads) {
+      if (r.key != e.key || item_read(r)) continue;
+      const Op& pr = h_.txn(e.from).ops[r.op];
+      std::string write = fmt::format("{}'s write of {}", h_.txn_name(e.to), h_.key_text(e.key));
+      for (const Op& op : h_.txn(e.to).ops)
+        if (op.kind == OpKind::Write && op.key == e.key) write = fmt::format("{}'s {}", h_.txn_name(e.to), format_op(h_, op));
+      return fmt::format("pr({}) misses {}", h_.predicate_reads()[pr.predicate].predicate, write);
+    }
+    return std::nullopt;
+  }
+
+  // Each predicate read on the cycle: a note on its transaction naming the
+  // keys it covers here, those it returned and those it left out.
+  void predicate_notes(const Anomaly& a) {
+    std::vector<TxnId> done;
+    for (const DepEdge& e : a.cycle) {
+      if (!missed_write(e) || std::find(done.begin(), done.end(), e.from) != done.end()) continue;
+      done.push_back(e.from);
+      std::string returned, left_out;
+      for (const ExternalRead& r : ah_.abs[e.from].reads) {
+        if (h_.txn(e.from).ops[r.op].kind != OpKind::PredicateRead) continue;
+        std::string& list = item_read(r) ? returned : left_out;
+        list += (list.empty() ? "" : ", ") + h_.key_text(r.key);
+      }
+      out_ += fmt::format("  \"pred{0}\" [shape=note, fontname=\"sans-serif\", color=\"{1}\", fontcolor=\"{1}\", "
+                          "label=\"{2}\"];\n  \"pred{0}\" -> {3} [style=dotted, arrowhead=none, color=\"{1}\"];\n",
+                          e.from, kDenyColor,
+                          dot_escape(fmt::format("{}'s predicate read covers {}{}: it returned {}, and left out {}",
+                                                 h_.txn_name(e.from), returned, left_out.empty() ? "" : ", " + left_out,
+                                                 returned.empty() ? "nothing" : returned,
+                                                 left_out.empty() ? "nothing" : left_out)),
+                          node(e.from));
+    }
+  }
+
   const History& h_;
   const AbstractHistory ah_;
   const std::vector<LabelledWitness>& witnesses_;
   const std::vector<Denial>& denials_;
+  const PictureOptions& options_;
+  std::vector<bool> shown_;
   std::string out_;
 };
 
 }  // namespace
 
 std::string history_dot(const History& h, const std::vector<LabelledWitness>& witnesses,
-                        const std::vector<Denial>& denials, const std::string& title) {
-  return HistoryDot(h, witnesses, denials).write(title);
+                        const std::vector<Denial>& denials, const std::string& title, const PictureOptions& options) {
+  return HistoryDot(h, witnesses, denials, options).write(title);
+}
+
+std::string violation_dot(const History& h, const std::string& level, const Anomaly& a, const std::string& title) {
+  Decision d;
+  d.verdict = Verdict::Violated;
+  d.anomaly = a;
+  return violation_dot(h, level, d, title);
+}
+
+std::string violation_dot(const History& h, const std::string& level, const Decision& d, const std::string& title) {
+  const std::vector<Denial> denials{{level, &d}};
+  if (h.num_txns() <= kScreenfulTxns + 1 || !d.anomaly || d.anomaly->cycle.empty())
+    return history_dot(h, {}, denials, title);
+  // The cycle's transactions, then their neighbours: the writers they read
+  // a key of the cycle from, and the readers of their writes of one.
+  const AbstractHistory ah = abstract_history(h);
+  std::vector<KeyId> keys;
+  PictureOptions options;
+  auto add = [&](TxnId t) {
+    if (std::find(options.only.begin(), options.only.end(), t) == options.only.end()) options.only.push_back(t);
+  };
+  for (const DepEdge& e : d.anomaly->cycle) {
+    add(e.from);
+    if (keyed(e.type) && std::find(keys.begin(), keys.end(), e.key) == keys.end()) keys.push_back(e.key);
+  }
+  const std::vector<TxnId> cycle = options.only;
+  std::vector<TxnId> seen;  // every neighbour, shown or not
+  // At most a dozen neighbours: the picture is for a page.
+  const std::size_t most = std::min<std::size_t>(12, kScreenfulTxns - std::min(kScreenfulTxns, cycle.size()));
+  for (TxnId t : ah.txns) {
+    const auto& reads = ah.abs[t].reads;
+    for (std::size_t i = 0; i < reads.size(); ++i) {
+      if (std::find(keys.begin(), keys.end(), reads[i].key) == keys.end()) continue;
+      const bool reader_on = std::find(cycle.begin(), cycle.end(), t) != cycle.end();
+      for (TxnId w : ah.candidates[t][i]) {
+        const bool writer_on = std::find(cycle.begin(), cycle.end(), w) != cycle.end();
+        const TxnId other = reader_on ? w : t;
+        if (reader_on == writer_on || std::find(seen.begin(), seen.end(), other) != seen.end()) continue;
+        seen.push_back(other);
+        if (options.only.size() < cycle.size() + most) add(other);
+      }
+    }
+  }
+  const auto with_t0 = static_cast<std::size_t>(std::count(options.only.begin(), options.only.end(), kInitTxn));
+  const std::size_t left = h.num_txns() - 1 - (options.only.size() - with_t0);
+  std::string key_list;
+  for (KeyId k : keys) key_list += (key_list.empty() ? "" : ", ") + h.key_text(k);
+  options.left_out = fmt::format(
+      "... {} of the {} transactions left out: shown are the {} on the cycle and {} with a read-from edge to or "
+      "from them on its keys ({}){}",
+      left, h.num_txns() - 1, cycle.size(), options.only.size() - cycle.size(), key_list,
+      options.only.size() - cycle.size() < seen.size() ? fmt::format(" (the first {} of {})", most, seen.size()) : "");
+  return history_dot(h, {}, denials, title, options);
 }
 
 namespace {

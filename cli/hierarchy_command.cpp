@@ -72,11 +72,73 @@ std::string hierarchy_dot(const cegis::Hierarchy& hy, const Rejections& why, con
   return out;
 }
 
+// The section of a separated pair (x, y): its history in the papers'
+// notation, each level's verdict on it in words (x's witness, y's cycle or
+// failing axiom), and its picture.
+std::string separation_html(const cegis::Hierarchy& hy, const Rejections& why, std::size_t x, std::size_t y,
+                            const std::string& id) {
+  const auto& levels = hy.levels;
+  const auto& pr = hy.pairs[x][y];
+  const History& h = *pr.separation->history;
+  const std::string& name = why[x][y]->name;
+  std::vector<LabelledWitness> ws{{levels[x]->name, &pr.separation->allow_witnesses[0]}};
+  std::vector<Denial> ds{{levels[y]->name, &why[x][y]->decision}};
+  const std::string title = fmt::format("allowed by {}, forbidden by {}", levels[x]->name, levels[y]->name);
+  const Decision allowed = decide(h, *levels[x]);
+  return fmt::format("<h3 id=\"{}\">{}{}</h3>\n<pre>{}</pre>\n<pre>{}</pre>\n<pre>{}</pre>\n{}\n", id,
+                     html_escape(title), name.empty() ? "" : html_escape(": " + name), html_escape(format_history(h)),
+                     html_escape(decision_text(h, *levels[x], allowed, /*witness=*/true)),
+                     html_escape(decision_text(h, *levels[y], why[x][y]->decision, /*witness=*/false)),
+                     render_svg(history_dot(h, ws, ds, title), "a separating history"));
+}
+
+// The table of every ordered pair; each cell links to what it stands for:
+// the level's class (the diagonal), the implication, the separating
+// history with both verdicts, or why the pair is undecided. `sections`
+// gets the separations, `facts` the implications and undecided pairs.
+std::string pairs_table_html(const cegis::Hierarchy& hy, const Rejections& why, std::string& sections,
+                             std::string& facts) {
+  const auto& levels = hy.levels;
+  std::vector<std::size_t> class_of(levels.size(), 0);
+  for (std::size_t c = 0; c < hy.classes.size(); ++c)
+    for (std::size_t i : hy.classes[c]) class_of[i] = c;
+  std::string out = "<table>\n<tr><th></th>";
+  for (const auto* l : levels) out += "<th>" + html_escape(l->name) + "</th>";
+  out += "</tr>\n";
+  for (std::size_t x = 0; x < levels.size(); ++x) {
+    out += "<tr><th>" + html_escape(levels[x]->name) + "</th>";
+    for (std::size_t y = 0; y < levels.size(); ++y) {
+      const auto& pr = hy.pairs[x][y];
+      const std::string a = html_escape(levels[x]->name), b = html_escape(levels[y]->name);
+      if (x == y) {
+        out += fmt::format("<td><a href=\"#class-{}\">=</a></td>", class_of[x]);
+      } else if (pr.relation == cegis::Relation::Implies) {
+        out += fmt::format("<td class=\"implies\"><a href=\"#i{}-{}\">&rArr;</a></td>", x, y);
+        facts += fmt::format("<li id=\"i{}-{}\">{} &rArr; {}: every history of the scope that {} allows, {} allows "
+                             "too ({})</li>\n",
+                             x, y, a, b, a, b,
+                             pr.by_transitivity ? "from two other implications" : "no separating history exists");
+      } else if (pr.relation == cegis::Relation::Separated) {
+        const std::string& name = why[x][y]->name;
+        const std::string id = fmt::format("p{}-{}", x, y);
+        out += fmt::format("<td class=\"separated\"><a href=\"#{}\">{}</a></td>", id,
+                           html_escape(name.empty() ? "separated" : name));
+        sections += separation_html(hy, why, x, y, id);
+      } else {
+        out += fmt::format("<td><a href=\"#u{}-{}\">?</a></td>", x, y);
+        facts += fmt::format("<li id=\"u{}-{}\">{} and {}: undecided (the time limit ran out before the search "
+                             "ended)</li>\n", x, y, a, b);
+      }
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
 // A self-contained page (no script, no network): the Hasse diagram, the
 // table of every ordered pair, and for each separation its history in the
-// papers' notation with its picture.
+// papers' notation with both levels' verdicts and its picture.
 std::string hierarchy_html(const cegis::Hierarchy& hy, const Rejections& why, const std::string& scope) {
-  const auto& levels = hy.levels;
   std::string out = html_begin(fmt::format("Isolation levels within scope {}", scope));
   out += "<p>Computed by <code>isosynth hierarchy</code>: for every ordered pair, either every history of the "
          "scope that the first level allows the second allows too (&rArr;), or a smallest history the first "
@@ -84,39 +146,14 @@ std::string hierarchy_html(const cegis::Hierarchy& hy, const Rejections& why, co
   out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(hy, why, scope), "the Hasse diagram") + "\n";
   out += "<h2>Classes, strongest first</h2>\n<ol>\n";
   for (std::size_t c = 0; c < hy.classes.size(); ++c)
-    out += fmt::format("<li>{}</li>\n", html_escape(class_name(hy, c, " = ")));
+    out += fmt::format("<li id=\"class-{}\">{}</li>\n", c, html_escape(class_name(hy, c, " = ")));
   out += "</ol>\n<h2>Every pair</h2>\n<p>Row A, column B: &rArr; when A implies B within the scope; "
-         "otherwise the anomaly A allows and B forbids, linked to its history.</p>\n<table>\n<tr><th></th>";
-  for (const auto* l : levels) out += "<th>" + html_escape(l->name) + "</th>";
-  out += "</tr>\n";
-  std::string sections;
-  for (std::size_t x = 0; x < levels.size(); ++x) {
-    out += "<tr><th>" + html_escape(levels[x]->name) + "</th>";
-    for (std::size_t y = 0; y < levels.size(); ++y) {
-      const auto& pr = hy.pairs[x][y];
-      if (x == y) {
-        out += "<td></td>";
-      } else if (pr.relation == cegis::Relation::Implies) {
-        out += "<td class=\"implies\">&rArr;</td>";
-      } else if (pr.relation == cegis::Relation::Separated) {
-        const History& h = *pr.separation->history;
-        const std::string& name = why[x][y]->name;
-        const std::string id = fmt::format("p{}-{}", x, y);
-        out += fmt::format("<td class=\"separated\"><a href=\"#{}\">{}</a></td>", id,
-                           html_escape(name.empty() ? "separated" : name));
-        std::vector<LabelledWitness> ws{{levels[x]->name, &pr.separation->allow_witnesses[0]}};
-        std::vector<Denial> ds{{levels[y]->name, &why[x][y]->decision}};
-        const std::string title = fmt::format("allowed by {}, forbidden by {}", levels[x]->name, levels[y]->name);
-        sections += fmt::format("<h3 id=\"{}\">{}{}</h3>\n<pre>{}</pre>\n{}\n", id, html_escape(title),
-                                name.empty() ? "" : html_escape(": " + name), html_escape(format_history(h)),
-                                render_svg(history_dot(h, ws, ds, title), "a separating history"));
-      } else {
-        out += "<td>?</td>";
-      }
-    }
-    out += "</tr>\n";
-  }
-  out += "</table>\n<h2>The separating histories</h2>\n" + sections + html_end();
+         "otherwise the anomaly A allows and B forbids, linked to its history with both verdicts: the "
+         "witness that A allows it, the cycle or axiom by which B forbids it.</p>\n";
+  std::string sections, facts;
+  out += pairs_table_html(hy, why, sections, facts);
+  if (!facts.empty()) out += "<h2>The pairs without a separating history</h2>\n<ul>\n" + facts + "</ul>\n";
+  out += "<h2>The separating histories</h2>\n" + sections + html_end();
   return out;
 }
 

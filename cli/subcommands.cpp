@@ -56,6 +56,7 @@ constexpr HelpText kHelp[] = {
      "  isosynth anomalies --db 'postgresql:///isosynth?host=/tmp/pg' -l adya.PL-2 -l SI -l SER --html out/\n"
      "  isosynth anomalies -l adya.PL-2 -l adya.PL-2.99 -l SI -l SER\n"
      "  isosynth anomalies -l RC -l RA -l CC -l PC -l SI -l SER --html out/   # a page for a lecture\n"
+     "  isosynth anomalies --dot pictures/   # pictures/G0.dot, pictures/StaleRead.dot, ...\n"
      "An anomaly is exhibited by a history when every execution has its pattern (specs/anomalies.lua).\n"
      "Exit code: 0 every example and cell found, 2 usage or input error, 3 time limit (some ?)."},
     {"hierarchy",
@@ -164,6 +165,9 @@ void declare_anomalies(CLI::App* an, AnomaliesArgs& anomalies) {
   an->add_option("--html", anomalies.html,
                  "Write a self-contained page to this folder (index.html): the table, each anomaly with its "
                  "example and picture; no script, no network");
+  an->add_option("--dot", anomalies.dot,
+                 "Write each anomaly's picture to this folder as NAME.dot (Graphviz): its example with the "
+                 "anomaly's own pattern in red, e.g. --dot out/ writes out/LongFork.dot");
   an->add_option("--timeout", anomalies.timeout,
                  "Give up after this many seconds in all (exit code 3; the anomalies not synthesized "
                  "by then, and the cells not decided, are shown as ?)")
