@@ -92,6 +92,7 @@ DecideOptions decide_options(const CheckArgs& a) {
   opt.acyclicity = a.acyclicity == "eager"  ? poly::Acyclicity::Eager
                    : a.acyclicity == "lazy" ? poly::Acyclicity::Lazy
                                             : poly::Acyclicity::Auto;
+  opt.all_limit = a.all ? a.limit : 0;
   return opt;
 }
 
@@ -110,6 +111,15 @@ bool write_violation_picture(const CheckArgs& a, const History& h, const Level& 
   if (picture.empty()) return false;
   if (!a.dot.empty()) write_text_file(a.dot, picture);
   if (!a.svg.empty()) write_svg(a.svg, picture);
+  return true;
+}
+
+// --all with --dot/--svg: one picture per instance of each class into the
+// folders. False when the level has no class to draw.
+bool write_all_pictures(const CheckArgs& a, const History& h, const Level& level, const Decision& d) {
+  if (d.verdict != Verdict::Violated || d.classes.empty()) return false;
+  if (!a.dot.empty()) write_class_pictures(a.dot, false, h, level.name, d.classes);
+  if (!a.svg.empty()) write_class_pictures(a.svg, true, h, level.name, d.classes);
   return true;
 }
 
@@ -199,12 +209,16 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
         j.erase("sessions");
       }
       if (a.stats && o.refused.empty()) j["stats"] = stats_json(d, parse_seconds, seconds);
+      if (a.all && !d.classes.empty()) j["all"] = classes_json(h, d.classes, a.limit);
       results.push_back(std::move(j));
     } else if (shown) {
       fmt::print("{}", decision_text(h, *level, d, show_witness));
+      if (a.all && !d.classes.empty()) fmt::print("{}", classes_text(h, d.classes, a.limit));
     }
     if (a.stats && o.refused.empty()) print_stats(*level, d, parse_seconds, seconds);
-    if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.verdict == Verdict::Violated)
+    if (a.all && (!a.dot.empty() || !a.svg.empty()))
+      dot_written |= write_all_pictures(a, h, *level, d);
+    else if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.verdict == Verdict::Violated)
       dot_written = write_violation_picture(a, h, *level, d, small);
   }
   // Every level was refused, some only while deciding: as when all are

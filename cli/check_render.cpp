@@ -3,6 +3,8 @@
 #include "cli/check_render.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -136,6 +138,97 @@ std::string anomaly_dot(const History& h, const Anomaly& a, const std::string& t
                        node(e.from), node(e.to), dot_escape(edge_label(h, e)));
   out += "}\n";
   return out;
+}
+
+namespace {
+
+std::string indented(const std::string& text, std::string_view by) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = text.find('\n', at);
+    const std::size_t stop = end == std::string::npos ? text.size() : end + 1;
+    out += by;
+    out.append(text, at, stop - at);
+    at = stop;
+  }
+  return out;
+}
+
+// How a class's count is counted, for people.
+std::string count_text(const poly::AnomalyClass& c) {
+  switch (c.source) {
+    case poly::AnomalyClass::Source::Reads:
+      return fmt::format("{} {}", c.count, c.count == 1 ? "read" : "reads");
+    case poly::AnomalyClass::Source::Certain:
+      return fmt::format("{} {} of the certain graph", c.count, c.count == 1 ? "component" : "components");
+    case poly::AnomalyClass::Source::Checker: break;
+  }
+  return "1, from the checker's answer (no cycle of certain edges shows it)";
+}
+
+// A file name's part: letters, digits, '.', '_' and '-' kept, others '-'.
+std::string file_part(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-') c = '-';
+  return out;
+}
+
+}  // namespace
+
+std::string classes_text(const History& h, const std::vector<poly::AnomalyClass>& classes, std::size_t limit) {
+  std::string counts;
+  for (const auto& c : classes) counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", c.name, c.count);
+  std::string out = fmt::format("  all anomalies: {} {} ({})\n", classes.size(),
+                                classes.size() == 1 ? "class" : "classes", counts);
+  for (const auto& c : classes) {
+    out += fmt::format("  {}: {}{}\n", c.name, count_text(c),
+                       c.incomplete ? " or more (the search gave up in some component)" : "");
+    if (c.count > c.instances.size() && c.instances.size() == limit)
+      out += fmt::format("    the first {} shown (--limit)\n", limit);
+    for (std::size_t i = 0; i < c.instances.size(); ++i) {
+      out += fmt::format("    #{} {}\n", i + 1, anomaly_title(c.instances[i]));
+      out += indented(anomaly_text(h, c.instances[i]), "    ");
+    }
+  }
+  return out;
+}
+
+nlohmann::json classes_json(const History& h, const std::vector<poly::AnomalyClass>& classes, std::size_t limit) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& c : classes) {
+    nlohmann::json instances = nlohmann::json::array();
+    for (const auto& a : c.instances) instances.push_back(anomaly_json(h, a));
+    list.push_back({{"name", c.name},
+                    {"source", std::string(poly::source_name(c.source))},
+                    {"count", c.count},
+                    {"incomplete", c.incomplete},
+                    {"instances", std::move(instances)}});
+  }
+  return {{"limit", limit}, {"classes", std::move(list)}};
+}
+
+std::vector<std::string> write_class_pictures(const std::string& dir, bool svg, const History& h,
+                                              const std::string& level,
+                                              const std::vector<poly::AnomalyClass>& classes) {
+  std::vector<std::string> written;
+  std::filesystem::create_directories(dir);
+  for (const auto& c : classes)
+    for (std::size_t i = 0; i < c.instances.size(); ++i) {
+      const Anomaly& a = c.instances[i];
+      const std::string title = fmt::format("{}: {} #{} ({})", level, c.name, i + 1, a.name);
+      // A read anomaly has no cycle: its transactions alone.
+      const std::string picture = anomaly_dot(h, a, title);
+      const auto path = std::filesystem::path(dir) /
+                        fmt::format("{}-{}-{}.{}", file_part(level), file_part(c.name), i + 1, svg ? "svg" : "dot");
+      if (svg)
+        write_svg(path.string(), picture);
+      else
+        write_text_file(path.string(), picture);
+      written.push_back(path.string());
+    }
+  return written;
 }
 
 }  // namespace iso::cli

@@ -48,8 +48,10 @@ struct CheckArgs {
   bool witness = false;        // print each allowed level's witness, whatever the size
   bool no_prune = false;       // graph checker without 1-width pruning
   std::string acyclicity = "auto";  // auto | lazy | eager (SER and SI)
-  std::string dot;             // picture of the first violation's cycle
+  std::string dot;             // picture of the first violation's cycle (--all: a folder, one per instance)
   std::string svg;             // the same picture rendered by Graphviz
+  bool all = false;            // every anomaly class of each violated level (poly::AnomalyClass)
+  std::size_t limit = 10;      // --all: instances shown per class
   double timeout = 0;
 };
 int run_check(const CheckArgs& a);

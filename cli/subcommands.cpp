@@ -79,6 +79,8 @@ constexpr HelpText kHelp[] = {
      "  isosynth check ../shared/data/histories/dbcop/dgraph-si-violation -l SER -l SI\n"
      "  isosynth check run.edn --level SER --witness --stats --dot cycle.dot\n"
      "  isosynth check run.edn -l all --json   # every level, each with its verdict or why not\n"
+     "  isosynth check run.edn -l SER --all --limit 3   # every anomaly class, 3 instances each\n"
+     "  isosynth check run.edn -l SER --all --svg pictures/   # one picture per instance\n"
      "A level that cannot be decided on this history (cerone.TimestampSI without the database's\n"
      "timestamps, a level of the generic oracle above 48 transactions) is not-applicable, with its\n"
      "reason, and every other level still gets its verdict.\n"
@@ -205,8 +207,16 @@ void declare_check(CLI::App* c, CheckArgs& check) {
               fmt::format("Print each allowed level's witness (co, vis and ar, or ww per key; "
                           "for SI the snapshots) also for histories of more than {} transactions",
                           iso::cli::kSmallHistory));
-  c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation: its cycle, or the history with the reason in red");
-  c->add_option("--svg", check.svg, "Write that picture as SVG (needs Graphviz's dot program)");
+  c->add_option("--dot", check.dot, "Write a Graphviz picture of the first violation: its cycle, or the history with the reason in red; with --all a folder, one picture per instance (LEVEL-CLASS-N.dot)");
+  c->add_option("--svg", check.svg, "Write that picture as SVG (needs Graphviz's dot program); with --all a folder, as --dot");
+  auto* all = c->add_flag("--all", check.all,
+                          "For each level a graph checker finds violated: every anomaly class "
+                          "found (read anomalies, and the classes of the cycles of certain edges, "
+                          "as Elle names them), with its count and instances, each cycle explained "
+                          "edge by edge");
+  c->add_option("--limit", check.limit, "With --all: at most this many instances per class (default 10)")
+      ->check(CLI::PositiveNumber)
+      ->needs(all);
   c->add_flag("--no-prune", check.no_prune, "Skip the graph checker's 1-width pruning");
   c->add_option("--acyclicity", check.acyclicity,
                 "How SER and SI decide acyclicity: lazy cycle clauses (any size), eager order "

@@ -52,10 +52,12 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
   po.prune = opt.prune;
   po.two_width = opt.two_width;
   po.explain = opt.explain;
+  po.all_limit = opt.all_limit;
   po.progress = opt.progress;
   poly::CheckResult r = poly::check_history(h, po);
   d.verdict = r.verdict;
   d.anomaly = std::move(r.anomaly);
+  d.classes = std::move(r.classes);
   d.graph_stats = r.stats;
   for (auto& n : r.notes) d.notes.push_back(std::move(n));
   if (r.verdict == Verdict::Violated && !d.anomaly)
@@ -303,6 +305,7 @@ Decision decide(const History& original, const Level& level, const DecideOptions
     d.verdict = Verdict::Unknown;
     d.reason = "time limit reached";
     d.anomaly.reset();
+    d.classes.clear();
     d.witness.reset();
   }
   if (h.has_list_reads() && !level.uses_known_orders())

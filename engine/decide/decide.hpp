@@ -91,6 +91,9 @@ struct DecideOptions {
   // Name a violation by a cycle (graph paths). Off: the verdict is enough
   // (the synthesizer's oracle).
   bool explain = true;
+  // check --all: a graph path's violation lists every anomaly class, at
+  // most this many instances each (0: off; poly::CheckOptions::all_limit).
+  std::size_t all_limit = 0;
   // An allowed verdict's witness in the framework's terms. Off: the graph
   // paths skip the conversion (the commit order is still given).
   bool witness = true;
@@ -117,6 +120,9 @@ struct Decision {
   // Violated: what breaks the level, named (a read anomaly, INT, or a
   // dependency cycle), when the checker can name it.
   std::optional<Anomaly> anomaly;
+  // Violated on a graph path with DecideOptions::all_limit: every anomaly
+  // class found (poly::CheckResult::classes).
+  std::vector<poly::AnomalyClass> classes;
   // Violated without an anomaly (the generic oracle: "no co satisfies ...")
   // or Unknown: why, in one line.
   std::string reason;

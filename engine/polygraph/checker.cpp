@@ -35,6 +35,8 @@ AbstractHistory check_abstraction(const History& h, bool predicate_reads) {
 namespace {
 
 // check_within_budget()'s steps.
+void certain_classes(const History& h, const AbstractHistory& a, const CheckOptions& options,
+                     CheckResult& result);
 std::optional<Anomaly> unjustified(const History& h, const AbstractHistory& a,
                                    std::vector<TxnId>& forced_aborts);
 void check_saturated(const History& h, const AbstractHistory& a,
@@ -76,6 +78,11 @@ void check_within_budget(const History& h, const CheckOptions& options, CheckRes
     result.verdict = Verdict::Violated;
     result.anomaly = std::move(an);
     result.stats.seconds.construct = seconds_since(start);
+    if (options.all_limit == 0) return;
+    // --all: every read anomaly, and the cycles of the certain graph too.
+    result.classes = read_classes(h, a, options.all_limit);
+    beat.reset();
+    if (!saturated(options.level)) certain_classes(h, a, options, result);
     return;
   }
   if (!saturated(options.level))
@@ -159,6 +166,7 @@ void check_polygraph(const History& h, const AbstractHistory& a,
     result.verdict = Verdict::Violated;
     result.anomaly = cycle_anomaly(h, std::move(forced->cycle), options.level);
     if (options.explain) explain_edges(pg, *result.anomaly, forced->others);
+    if (options.all_limit) result.classes = cycle_classes(pg, options.level, options.all_limit);
     return;
   }
   if (options.progress && seconds_since(start) > 1.0)
@@ -178,6 +186,40 @@ void check_polygraph(const History& h, const AbstractHistory& a,
     result.anomaly = cycle_anomaly(h, std::move(out.cycle), options.level);
     if (options.explain) explain_edges(pg, *result.anomaly);
   }
+  if (out.verdict == Verdict::Violated && options.all_limit)
+    result.classes = cycle_classes(pg, options.level, options.all_limit);
+}
+
+// --all on a history whose reads already violate the level: the certain
+// graph's cycles as well (its construction and pruning, no solving).
+void certain_classes(const History& h, const AbstractHistory& a, const CheckOptions& options,
+                     CheckResult& result) {
+  Polygraph pg(h, a, options.level, options.real_time);
+  if (options.real_time.any()) pg.add_real_time_edges();
+  std::size_t passes = 0;
+  auto forced = pg.prune(options.prune, passes);
+  auto cycles = cycle_classes(pg, options.level, options.all_limit);
+  // No certain cycle, but pruning proves one whichever way a choice goes:
+  // that one, as check without --all would show it after the reads.
+  if (cycles.empty() && forced) {
+    Anomaly an = cycle_anomaly(h, std::move(forced->cycle), options.level);
+    explain_edges(pg, an, forced->others);
+    std::string name = cycle_class(an.cycle, options.level);
+    cycles.push_back(AnomalyClass{name.empty() ? an.name : name, AnomalyClass::Source::Checker, 1, {std::move(an)}, false});
+  }
+  for (AnomalyClass& c : cycles) result.classes.push_back(std::move(c));
+}
+
+// --all: when neither a read nor a certain cycle shows the violation, the
+// checker's one anomaly is the one class.
+void checker_class(const CheckOptions& options, CheckResult& result) {
+  if (!options.all_limit || result.verdict != Verdict::Violated || !result.classes.empty() ||
+      !result.anomaly)
+    return;
+  const Anomaly& an = *result.anomaly;
+  std::string name = an.cycle.empty() || saturated(options.level) ? an.name : cycle_class(an.cycle, options.level);
+  if (name.empty()) name = an.name;
+  result.classes.push_back(AnomalyClass{name, AnomalyClass::Source::Checker, 1, {an}, false});
 }
 
 }  // namespace
@@ -187,6 +229,7 @@ CheckResult check_history(const History& h, const CheckOptions& options) {
   CheckResult result;
   try {
     check_within_budget(h, options, result);
+    checker_class(options, result);
   } catch (const TimeoutError&) {
     // Unknown, with what was measured until then (--stats).
     CheckResult unknown;

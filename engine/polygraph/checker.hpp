@@ -15,6 +15,7 @@
 
 #include "engine/history/abstract.hpp"
 #include "engine/history/history.hpp"
+#include "engine/polygraph/all_anomalies.hpp"
 #include "engine/polygraph/dependency.hpp"
 #include "engine/verdict/anomaly.hpp"
 #include "engine/verdict/graph_level.hpp"
@@ -45,6 +46,9 @@ struct CheckOptions {
   bool two_width = true;         // 2-width cycle clauses (§6.1.2)
   double timeout_seconds = 0;    // 0: no limit
   std::size_t cycles_per_round = 256;  // cycle clauses gathered per model
+  // check --all (all_anomalies.hpp): when not 0, a violation also lists
+  // every anomaly class, with at most this many instances each.
+  std::size_t all_limit = 0;
   // Called now and then with a one-line progress report.
   std::function<void(std::string_view)> progress;
 };
@@ -80,6 +84,10 @@ struct CheckStats {
 struct CheckResult {
   Verdict verdict = Verdict::Unknown;
   std::optional<Anomaly> anomaly;   // when Violated
+  // When Violated and CheckOptions::all_limit: every anomaly class found,
+  // in class_rank() order; when no read and no certain cycle shows the
+  // violation, the one anomaly above as the only class (Source::Checker).
+  std::vector<AnomalyClass> classes;
   // When Allowed: the transactions (T0 first) in an order that serves as the
   // commit order of a witness execution: a topological order of an acyclic
   // compatible graph's dependencies.

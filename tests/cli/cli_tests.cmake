@@ -313,3 +313,27 @@ cli_test(json-coverage 0 "" "^levels: " python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/
 # Structured operations carry their source position: line and column.
 cli_test(json-operation-position 1 "" "^ *\"column\": 44,$" ${BIN} check ${EX}/write-skew.json -l adya.PL-3 --json)
 cli_test(levels-json 0 "" "\"name\": \"adya.PL-1\"" ${BIN} levels --json)
+# check --all: every anomaly class with its count and instances; one picture
+# per instance into a folder; the classes in JSON.
+cli_test(check-all-three 1 "" "^  all anomalies: 3 classes \\(G1a 1, G-single 1, G2-item 2\\)$"
+         ${BIN} check ${IN}/three-anomalies.json -l SER --all)
+cli_test(check-all-instances 1 "" "^all ok$" sh -c
+  "\"$1\" check \"$2\" -l SER --all > \"$3\" || (test $? = 1 && grep -q '^  G1a: 1 read$' \"$3\" && grep -q '^  G-single: 1 component of the certain graph$' \"$3\" && grep -q '^    #1 G-single$' \"$3\" && grep -q '^      cycle: K1 -rw(p)-> K2 -wr(q)-> K1$' \"$3\" && grep -q '^    #1 lost update$' \"$3\" && grep -q '^    #2 write skew$' \"$3\" && grep -q 'S1 -rw(z)-> S2' \"$3\" && echo all ok && exit 1)"
+  _ ${BIN} ${IN}/three-anomalies.json ${CMAKE_CURRENT_BINARY_DIR}/check-all.txt)
+cli_test(check-all-limit 1 "" "^    the first 1 shown \\(--limit\\)$" ${BIN} check ${IN}/three-anomalies.json -l SER --all --limit 1)
+cli_test(check-all-dot-dir 1 "" "^dot ok$" sh -c
+  "rm -rf \"$3\" && \"$1\" check \"$2\" -l SER -l SI --all --dot \"$3\" >/dev/null || (test $? = 1 && test $(ls \"$3\" | wc -l) = 6 && grep -q 'label=\"biswas.SER: G2-item #2 (write skew)\"' \"$3/biswas.SER-G2-item-2.dot\" && grep -q 'rw(z)' \"$3/biswas.SER-G2-item-2.dot\" && test -f \"$3/biswas.SER-G1a-1.dot\" && test -f \"$3/biswas.SI-G-single-1.dot\" && echo dot ok && exit 1)"
+  _ ${BIN} ${IN}/three-anomalies.json ${CMAKE_CURRENT_BINARY_DIR}/check-all-dots)
+cli_test(check-all-json 1 "" "^json ok$" sh -c
+  "\"$1\" check \"$2\" -l SER --all --json > \"$3\" || (test $? = 1 && python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))[\"results\"][0][\"all\"]
+c = a[\"classes\"]
+assert a[\"limit\"] == 10, a
+assert [(x[\"name\"], x[\"source\"], x[\"count\"], len(x[\"instances\"])) for x in c] == [(\"G1a\", \"reads\", 1, 1), (\"G-single\", \"certain-graph\", 1, 1), (\"G2-item\", \"certain-graph\", 2, 2)], c
+assert c[2][\"instances\"][1][\"name\"] == \"write skew\"
+assert [e[\"type\"] for e in c[1][\"instances\"][0][\"cycle\"]] == [\"rw\", \"wr\"]
+print(\"json ok\")
+' \"$3\" && exit 1)"
+  _ ${BIN} ${IN}/three-anomalies.json ${CMAKE_CURRENT_BINARY_DIR}/check-all.json)
+cli_test(check-all-limit-needs-all 2 "--limit requires --all" "" ${BIN} check ${IN}/three-anomalies.json --limit 2)
