@@ -162,35 +162,6 @@ nlohmann::json witness_json(const History& h, const Witness& w) {
 
 namespace {
 
-// Why no witness exists: the failing instances, one per line.
-std::string failing_text(const History& h, const Framework& fw, const FailingInstances& f) {
-  std::vector<std::string> names;
-  for (const auto& w : fw.witness) names.push_back(w.name);
-  std::string s = fmt::format("  no {} satisfies these together (without any one of them, one does):\n",
-                              fmt::join(names, " and "));
-  for (const FailingInstance& i : f.instances) {
-    s += "    " + i.of;
-    if (!i.at.empty()) s += " at " + i.at_text();
-    if (i.needs == "nothing" && i.forbids)
-      s += fmt::format(": forbids what holds in this history:\n      {}\n", i.formula);
-    else if (i.needs == "nothing")
-      s += fmt::format(": false in this history:\n      {}\n", i.formula);
-    else if (!i.needs.empty())
-      s += fmt::format("{}: needs {}{}\n", i.formula.size() <= 60 ? " (" + i.formula + ")" : "", i.needs,
-                       i.given.empty() ? "" : ", so " + i.given);
-    else if (i.at.empty() && i.of.ends_with("total order"))
-      s += "\n";  // the name says it all
-    else
-      s += fmt::format(":\n      {}\n", i.formula);
-    if (!i.cycle.empty())
-      s += fmt::format("      {}, it has the cycle {}\n", i.needs == "nothing" ? "in the history alone" : "with the cells above",
-                       sequence_text(h, i.cycle, " → "));
-  }
-  if (!f.cycle.empty())
-    s += fmt::format("  they force the {} cycle {}\n", f.order, sequence_text(h, f.cycle, " → "));
-  return s;
-}
-
 nlohmann::json failing_json(const History& h, const FailingInstances& f) {
   nlohmann::json instances = nlohmann::json::array();
   for (const FailingInstance& i : f.instances) {
@@ -203,6 +174,20 @@ nlohmann::json failing_json(const History& h, const FailingInstances& f) {
       nlohmann::json cycle = nlohmann::json::array();
       for (TxnId t : i.cycle) cycle.push_back(h.txn_name(t));
       j["cycle"] = cycle;
+    }
+    if (!i.dependencies.empty()) {
+      // The cycle typed with Adya's edge kinds (FailingInstance::dependencies).
+      nlohmann::json deps = nlohmann::json::array();
+      for (std::size_t k = 0; k < i.dependencies.size(); ++k) {
+        const DepEdge& e = i.dependencies[k];
+        nlohmann::json one{{"from", h.txn(e.from).name}, {"to", h.txn(e.to).name},
+                           {"type", std::string(edge_type_name(e))}};
+        if (keyed(e.type)) one["key"] = h.keys()[e.key].text;
+        if (e.type == Dep::RW) one["anti_dependency"] = i.item[k] ? "item" : "predicate";
+        if (!i.forced_by[k].empty()) one["forced_by"] = i.forced_by[k];
+        deps.push_back(std::move(one));
+      }
+      j["dependencies"] = deps;
     }
     instances.push_back(std::move(j));
   }
@@ -222,20 +207,25 @@ std::string decision_text(const History& h, const Level& level, const Decision& 
   if (d.anomaly) head += ": " + anomaly_title(*d.anomaly);
   if (d.sessions_ignored) head += " (without session order)";
   std::string s = head + "\n";
-  if (d.anomaly) {
-    s += anomaly_text(h, *d.anomaly);
-  } else if (!d.reason.empty()) {
+  if (d.anomaly) s += anomaly_text(h, *d.anomaly);
+  // The generic oracle's reason stays beside the cycle it names.
+  if (!d.reason.empty() && (!d.anomaly || d.checker == Checker::Generic))
     s += fmt::format("  {}\n", d.reason);
-  }
   if (!d.core.empty()) {
     std::vector<std::string> names;
     for (TxnId t : d.core) names.push_back(h.txn_name(t));
     s += fmt::format("  the violation needs {}: without any one of them (and the reads of its writes) "
                      "{} allows the rest\n",
                      fmt::join(names, ", "), level.name);
-    for (TxnId t : d.core) s += fmt::format("    {}\n", format_txn(h, t));
+    // A named cycle has listed its transactions already.
+    if (!d.anomaly)
+      for (TxnId t : d.core) s += fmt::format("    {}\n", format_txn(h, t));
   }
-  if (d.failing) s += failing_text(h, *level.framework, *d.failing);
+  if (d.failing) {
+    std::vector<std::string> names;
+    for (const auto& w : level.framework->witness) names.push_back(w.name);
+    s += failing_text(h, fmt::format("{}", fmt::join(names, " and ")), *d.failing);
+  }
   if (d.verdict == Verdict::Allowed && witness) {
     if (d.witness) {
       s += witness_text(h, *d.witness);

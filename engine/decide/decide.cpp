@@ -185,6 +185,10 @@ void explain_generic(const History& h, const Level& level, Decision& d) {
   // explaining it leaves it without the instances, not unknown.
   try {
     d.failing = failing_instances(a, level);
+    // A cycle of dependencies among them names the violation, as a graph
+    // checker's would.
+    if (d.failing)
+      if (auto cycle = dependency_cycle(g, *d.failing)) d.anomaly = std::move(*cycle);
   } catch (const TimeoutError&) {
     d.notes.push_back("the time limit was reached before the failing instances were found");
   } catch (const logic::TranslationError&) {

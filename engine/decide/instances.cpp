@@ -15,7 +15,9 @@
 #include "engine/logic/cnf.hpp"
 #include "engine/logic/translator.hpp"
 #include "engine/model/schema.hpp"
+#include "engine/polygraph/explain.hpp"
 #include "engine/sat/solver.hpp"
+#include "engine/verdict/graph_level.hpp"
 
 namespace iso {
 
@@ -362,24 +364,72 @@ class WitnessCells {
 // Whether a witness relation is a strict total order on transactions.
 bool txn_order(const WitnessDecl& decl) { return decl.order && decl.rel->type == Type{model::kTxn, model::kTxn}; }
 
+// The witness relations that never relate a transaction to itself: strict
+// total orders on transactions, a relation the framework's well-formedness
+// puts inside one (vis within ar), and one it makes a strict total order
+// per key (total_order(x..ww, ...)). Read off the conjuncts of wf.
+class Irreflexive {
+ public:
+  explicit Irreflexive(const Framework& fw) : fw_(fw), marked_(fw.witness.size(), false) {
+    for (std::size_t w = 0; w < fw.witness.size(); ++w) marked_[w] = txn_order(fw.witness[w]);
+    if (fw.wf) walk(*fw.wf);
+  }
+  const std::vector<bool>& relations() const { return marked_; }
+
+ private:
+  // The witness relation `e` is (or ends a join with), if any.
+  std::optional<std::size_t> witness_of(const Expr& e, bool joined) const {
+    if (joined && e.op == Expr::Op::Join) return witness_of(*e.kids[1], false);
+    if (e.op != Expr::Op::Relation) return std::nullopt;
+    for (std::size_t w = 0; w < fw_.witness.size(); ++w)
+      if (fw_.witness[w].rel->id == e.rel->id) return w;
+    return std::nullopt;
+  }
+  void walk(const Formula& f) {
+    using Op = Formula::Op;
+    if (f.op == Op::And || f.op == Op::Forall)
+      for (const auto& k : f.kids) walk(*k);
+    if (f.op == Op::TotalOrder)
+      if (auto w = witness_of(*f.exprs[0], true)) marked_[*w] = true;
+    if (f.op == Op::Subset) {
+      const auto a = witness_of(*f.exprs[0], false), b = witness_of(*f.exprs[1], false);
+      if (a && b && txn_order(fw_.witness[*b])) marked_[*a] = true;
+    }
+  }
+  const Framework& fw_;
+  std::vector<bool> marked_;
+};
+
 // What the instances force, one at a time, in order: a cell an instance
 // needs outright, or once the cells before it are set (unit propagation).
 // A cell of a strict total order on transactions sets its reverse too, and
 // such an order is irreflexive from the start.
 class Forcing {
  public:
-  Forcing(Circuit& c, const Universe& u, const Framework& fw, const WitnessCells& cells)
+  // The cells of `irreflexive` relations that relate a transaction to
+  // itself are false from the start.
+  Forcing(Circuit& c, const Universe& u, const Framework& fw, const WitnessCells& cells,
+          const std::vector<bool>& irreflexive)
       : c_(c), fw_(fw), cells_(cells) {
-    for (std::size_t w = 0; w < fw.witness.size(); ++w)
-      if (txn_order(fw.witness[w]))
-        for (Atom a = u.first(model::kTxn); a < u.first(model::kTxn) + u.count(model::kTxn); ++a)
-          if (const auto input = cells.input_of(w, {a, a})) assigned_[*input] = false;
+    const Atom t0 = u.first(model::kTxn), tn = t0 + u.count(model::kTxn);
+    const Atom k0 = u.first(model::kObj), kn = k0 + u.count(model::kObj);
+    for (std::size_t w = 0; w < fw.witness.size(); ++w) {
+      const Type& type = fw.witness[w].rel->type;
+      const bool per_key = type == Type{model::kObj, model::kTxn, model::kTxn};
+      if (!irreflexive[w] || (!per_key && type != Type{model::kTxn, model::kTxn})) continue;
+      for (Atom a = t0; a < tn; ++a)
+        for (Atom k = per_key ? k0 : 0; k < (per_key ? kn : 1); ++k)
+          if (const auto input = cells.input_of(w, per_key ? std::vector<Atom>{k, a, a} : std::vector<Atom>{a, a}))
+            assigned_[*input] = false;
+    }
   }
 
-  // Sets the witness cell `l` true (its negation: false).
-  void assign(BLit l) {
+  // Sets the witness cell `l` true (its negation: false), as instance
+  // number `by` asks.
+  void assign(BLit l, std::size_t by) {
     const Cell* cell = cells_.cell_of(l);
     assigned_[c_.gate(l.node()).input] = !l.negated();
+    by_[c_.gate(l.node()).input] = by;
     if (!txn_order(fw_.witness[cell->first])) return;
     auto t = cells_.tuple_of(*cell);
     if (t[0] == t[1]) return;
@@ -411,6 +461,14 @@ class Forcing {
     return l.negated() ? !v : v;
   }
   void forget() { memo_.clear(); }
+  // Is `l` true once the assigned cells are set?
+  bool holds(BLit l) { return simplify(l) == kTrue; }
+  // The instance that set the cell `l`, if one did.
+  std::optional<std::size_t> set_by(BLit l) const {
+    if (c_.gate(l.node()).kind != Circuit::Kind::Input) return std::nullopt;
+    auto it = by_.find(c_.gate(l.node()).input);
+    return it == by_.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+  }
 
   // The forced edges of each order on transactions, by witness relation.
   const std::map<std::size_t, std::vector<std::pair<Atom, Atom>>>& forced() const { return forced_; }
@@ -420,9 +478,105 @@ class Forcing {
   const Framework& fw_;
   const WitnessCells& cells_;
   std::unordered_map<std::uint32_t, bool> assigned_;  // input number -> value
+  std::unordered_map<std::uint32_t, std::size_t> by_;  // input number -> instance
   std::map<std::size_t, std::vector<std::pair<Atom, Atom>>> forced_;
   std::unordered_map<std::uint32_t, BLit> memo_;
 };
+
+// Which dependency of the history an edge between two transactions is,
+// once the forced cells are set: wr(x) (wrx), ww(x) (a per-key version
+// order of the witness), so, rw(x) (a read of a version the version order
+// puts before the other's, item reads first), real time. Each edge of a
+// cycle found in a relation must be one, or the cycle is not typed.
+class Dependencies {
+ public:
+  Dependencies(const generic::Encoding& enc, const Framework& fw, Forcing& forcing)
+      : enc_(enc), u_(enc.inst.universe), forcing_(forcing) {
+    const model::HistorySchema& s = model::history_schema();
+    wrx_ = enc.inst.bindings.find(*s.wrx);
+    iwrx_ = enc.inst.bindings.find(*s.iwrx);
+    for (const auto& [r, d] : {std::pair{s.so, Dep::SO}, {s.rt, Dep::RT}, {s.rt_cc, Dep::RTCC}, {s.rt_bc, Dep::RTBC}})
+      if (const BoolMatrix* m = enc.inst.bindings.find(*r)) orders_.emplace_back(m, d);
+    for (std::size_t w = 0; w < fw.witness.size(); ++w)
+      if (fw.witness[w].rel->type == Type{model::kObj, model::kTxn, model::kTxn}) ww_ = w;
+  }
+
+  // The edge a -> b as a dependency, with the cell of the version order it
+  // rests on (ww, or the overwrite of rw), or nullopt.
+  struct Typed {
+    DepEdge edge;
+    std::optional<BLit> order_cell;
+    bool item = false;
+  };
+  std::optional<Typed> edge(Atom a, Atom b) {
+    const TxnId ta = txn(a), tb = txn(b);
+    const Atom k0 = u_.first(model::kObj);
+    for (Atom k = k0; k < k0 + u_.count(model::kObj); ++k)
+      if (wrx_ && holds(*wrx_, {a, k, b})) return Typed{{ta, tb, Dep::WR, k - k0}, {}, false};
+    for (Atom k = k0; ww_ && k < k0 + u_.count(model::kObj); ++k)
+      if (const BLit c = cell(*ww_, {k, a, b}); forcing_.holds(c)) return Typed{{ta, tb, Dep::WW, k - k0}, c, false};
+    for (const auto& [m, d] : orders_)
+      if (holds(*m, {a, b})) return Typed{{ta, tb, d, 0}, {}, false};
+    for (const BoolMatrix* reads : {iwrx_, wrx_})
+      if (auto t = anti_dependency(reads, a, b)) {
+        t->item = reads == iwrx_;
+        return t;
+      }
+    return std::nullopt;
+  }
+
+ private:
+  TxnId txn(Atom a) const { return enc_.inst.txn_of_atom[a - u_.first(model::kTxn)]; }
+  bool holds(const BoolMatrix& m, const std::vector<Atom>& t) {
+    return forcing_.holds(m.at(tuple_index(u_.size(), t)));
+  }
+  BLit cell(std::size_t w, const std::vector<Atom>& t) const {
+    return enc_.witness[w].at(tuple_index(u_.size(), t));
+  }
+  // a read some key from u, and the version order puts u's version before b's.
+  std::optional<Typed> anti_dependency(const BoolMatrix* reads, Atom a, Atom b) {
+    if (!reads || !ww_ || a == b) return std::nullopt;
+    const Atom k0 = u_.first(model::kObj), t0 = u_.first(model::kTxn);
+    for (Atom k = k0; k < k0 + u_.count(model::kObj); ++k)
+      for (Atom w = t0; w < t0 + u_.count(model::kTxn); ++w)
+        if (holds(*reads, {w, k, a}))
+          if (const BLit c = cell(*ww_, {k, w, b}); forcing_.holds(c))
+            return Typed{{txn(a), txn(b), Dep::RW, k - k0}, c, false};
+    return std::nullopt;
+  }
+
+  const generic::Encoding& enc_;
+  const Universe& u_;
+  Forcing& forcing_;
+  const BoolMatrix* wrx_ = nullptr;
+  const BoolMatrix* iwrx_ = nullptr;
+  std::vector<std::pair<const BoolMatrix*, Dep>> orders_;
+  std::optional<std::size_t> ww_;
+};
+
+// The instance's cycle typed as dependencies (FailingInstance::dependencies),
+// or left untyped when one of its edges is none.
+void type_cycle(Dependencies& deps, const Forcing& forcing, const generic::Encoding& enc,
+                const std::vector<FailingInstance>& before, FailingInstance& i) {
+  const auto& atom_of = enc.inst.atom_of_txn;
+  std::vector<DepEdge> edges;
+  std::vector<std::string> by;
+  std::vector<bool> item;
+  for (std::size_t j = 0; j + 1 < i.cycle.size(); ++j) {
+    const auto t = deps.edge(atom_of[i.cycle[j]], atom_of[i.cycle[j + 1]]);
+    if (!t) return;
+    edges.push_back(t->edge);
+    item.push_back(t->item);
+    std::string why;
+    if (t->order_cell)
+      if (auto k = forcing.set_by(*t->order_cell); k && *k < before.size())
+        why = before[*k].at.empty() ? before[*k].of : before[*k].of + " at " + before[*k].at_text();
+    by.push_back(std::move(why));
+  }
+  i.dependencies = std::move(edges);
+  i.forced_by = std::move(by);
+  i.item = std::move(item);
+}
 
 // The core's instances in order, each with what it needs of the witness and
 // what it needs given the cells the ones before it force; then each
@@ -431,29 +585,36 @@ class Forcing {
 FailingInstances explain(generic::Encoding& enc, const Framework& fw, std::vector<Part>& parts,
                          const std::vector<std::size_t>& core) {
   const WitnessCells cells(enc, fw);
-  Forcing forcing(enc.circuit, enc.inst.universe, fw, cells);
+  const Irreflexive irreflexive(fw);
+  // What each instance needs by itself: with only the cells no witness has
+  // (a transaction before itself) set false.
+  Forcing base(enc.circuit, enc.inst.universe, fw, cells, irreflexive.relations());
+  Forcing forcing(enc.circuit, enc.inst.universe, fw, cells, irreflexive.relations());
   FailingInstances out;
   for (std::size_t i : core) {
     Part& p = parts[i];
+    const BLit needs = base.simplify(p.lit);
     int budget = 12;
-    p.info.needs = cells.text(p.lit, budget);
+    p.info.needs = cells.text(needs, budget);
     forcing.forget();
     const BLit given = forcing.simplify(p.lit);
-    if (given != p.lit) {
+    if (given != needs) {
       budget = 12;
       p.info.given = given == kFalse ? "nothing: the lines above contradict it" : cells.text(given, budget);
     }
-    if (cells.cell_of(given)) forcing.assign(given);
+    if (cells.cell_of(given)) forcing.assign(given, out.instances.size());
     out.instances.push_back(std::move(p.info));
   }
   // Each acyclicity instance's relation with the forced cells set: a cycle
-  // of edges true whatever the other cells are.
+  // of edges true whatever the other cells are, and its dependencies.
   forcing.forget();
+  Dependencies deps(enc, fw, forcing);
   for (std::size_t j = 0; j < core.size(); ++j) {
     const Part& p = parts[core[j]];
     if (p.graph.arity != 2 || p.graph.cells.empty()) continue;
     out.instances[j].cycle = txn_cycle(
-        enc, txn_edges(enc.inst.universe, p.graph, [&](BLit l) { return forcing.simplify(l) == kTrue; }));
+        enc, txn_edges(enc.inst.universe, p.graph, [&](BLit l) { return forcing.holds(l); }));
+    if (!out.instances[j].cycle.empty()) type_cycle(deps, forcing, enc, out.instances, out.instances[j]);
   }
   for (const auto& [w, edges] : forcing.forced()) {
     std::vector<TxnId> cycle = txn_cycle(enc, edges);
@@ -469,7 +630,7 @@ FailingInstances explain(generic::Encoding& enc, const Framework& fw, std::vecto
 
 std::string FailingInstance::at_text() const {
   std::vector<std::string> parts;
-  for (const auto& [var, value] : at) parts.push_back(var.empty() ? value : var + " = " + value);
+  for (const auto& [var, value] : at) parts.push_back(var.empty() ? value : var + " := " + value);
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -479,10 +640,88 @@ std::optional<FailingInstances> failing_instances(const AbstractHistory& h, cons
   Translator tr(enc.inst.universe, enc.circuit, enc.inst.bindings);
   std::optional<std::vector<Part>> parts = constraint_instances(enc, level, tr, max_instances);
   if (!parts) return std::nullopt;
-  if (auto reason = refuted_by_history(enc, *parts)) return reason;
+  if (auto reason = refuted_by_history(enc, *parts)) {
+    // A cycle of the history alone: its edges are dependencies the
+    // history gives, or none.
+    FailingInstance& i = reason->instances[0];
+    if (!i.cycle.empty()) {
+      const WitnessCells cells(enc, *level.framework);
+      Forcing none(enc.circuit, enc.inst.universe, *level.framework, cells,
+                   std::vector<bool>(level.framework->witness.size(), false));
+      Dependencies deps(enc, *level.framework, none);
+      type_cycle(deps, none, enc, {}, i);
+    }
+    return reason;
+  }
   const std::optional<std::vector<std::size_t>> core = MinimalCore(enc.circuit, *parts).find();
   if (!core) return std::nullopt;
   return explain(enc, *level.framework, *parts, *core);
+}
+
+namespace {
+
+// "T1 → T2 → T1".
+std::string path_text(const History& h, const std::vector<TxnId>& seq) {
+  std::vector<std::string> names;
+  for (TxnId t : seq) names.push_back(h.txn_name(t));
+  return fmt::format("{}", fmt::join(names, " → "));
+}
+
+}  // namespace
+
+std::optional<Anomaly> dependency_cycle(const History& h, const FailingInstances& f) {
+  for (const FailingInstance& i : f.instances) {
+    if (i.dependencies.empty()) continue;
+    Anomaly a = poly::cycle_anomaly(h, i.dependencies, GraphLevel::Ser);
+    std::vector<std::string> item, predicate;
+    for (const DepEdge& e : a.cycle) {
+      const auto at = static_cast<std::size_t>(std::find(i.dependencies.begin(), i.dependencies.end(), e) -
+                                               i.dependencies.begin());
+      std::string why = poly::edge_fact(h, e);
+      if (!i.forced_by[at].empty() && e.type == Dep::WW)
+        why += fmt::format(": the version order of {} puts {}'s first ({})", h.key_text(e.key),
+                           h.txn_name(e.from), i.forced_by[at]);
+      else if (!i.forced_by[at].empty())
+        why += fmt::format(": the version order of {} puts the version read before {}'s ({})",
+                           h.key_text(e.key), h.txn_name(e.to), i.forced_by[at]);
+      a.why.push_back(std::move(why));
+      if (e.type == Dep::RW)
+        (i.item[at] ? item : predicate).push_back(poly::format_cycle(h, {e}));
+    }
+    if (!item.empty())
+      a.description += fmt::format(" (Adya's G2-item: a cycle with an item anti-dependency, here {})",
+                                   fmt::join(item, " and "));
+    else if (!predicate.empty())
+      a.description += fmt::format(" (Adya's G2 but not G2-item: its anti-dependencies, {}, are predicate ones)",
+                                   fmt::join(predicate, " and "));
+    return a;
+  }
+  return std::nullopt;
+}
+
+std::string failing_text(const History& h, const std::string& witness, const FailingInstances& f) {
+  std::string s = fmt::format("  no {} satisfies these together (without any one of them, one does):\n", witness);
+  for (const FailingInstance& i : f.instances) {
+    s += "    " + i.of;
+    if (!i.at.empty()) s += " at " + i.at_text();
+    if (i.needs == "nothing" && i.forbids)
+      s += fmt::format(": forbids what holds in this history:\n      {}\n", i.formula);
+    else if (i.needs == "nothing")
+      s += fmt::format(": false in this history:\n      {}\n", i.formula);
+    else if (!i.needs.empty())
+      s += fmt::format("{}: needs {}{}\n", i.formula.size() <= 60 ? " (" + i.formula + ")" : "", i.needs,
+                       i.given.empty() ? "" : ", so " + i.given);
+    else if (i.at.empty() && i.of.ends_with("total order"))
+      s += "\n";  // the name says it all
+    else
+      s += fmt::format(":\n      {}\n", i.formula);
+    if (!i.cycle.empty())
+      s += fmt::format("      {}, it has the cycle {}\n",
+                       i.needs == "nothing" ? "in the history alone" : "with the cells above",
+                       i.dependencies.empty() ? path_text(h, i.cycle) : poly::format_cycle(h, i.dependencies));
+  }
+  if (!f.cycle.empty()) s += fmt::format("  they force the {} cycle {}\n", f.order, path_text(h, f.cycle));
+  return s;
 }
 
 }  // namespace iso

@@ -25,6 +25,7 @@
 #include "engine/history/abstract.hpp"
 #include "engine/history/history.hpp"
 #include "engine/level/level.hpp"
+#include "engine/verdict/anomaly.hpp"
 
 namespace iso {
 
@@ -54,8 +55,18 @@ struct FailingInstance {
   // the other instances force one by one are set, whatever the rest are
   // (with needs "nothing": a cycle of the history alone).
   std::vector<TxnId> cycle;
+  // The same cycle as dependencies of the history, typed with Adya's edge
+  // kinds (wr, ww, rw, so, rt), when each of its edges is one once the
+  // forced witness cells are set (the relation is a union of dependency
+  // relations); empty otherwise. Per edge, `forced_by` is the instance that
+  // forces the version order it rests on (a ww edge, or the overwrite of
+  // an rw edge), empty when the history alone gives it; `item` whether an
+  // rw edge is an item anti-dependency (a predicate one otherwise).
+  std::vector<DepEdge> dependencies;
+  std::vector<std::string> forced_by;
+  std::vector<bool> item;
 
-  // The bindings as printed: "x = x, t1 = T0, (T0, T1)".
+  // The bindings as printed: "x := x, t1 := T0, (T0, T1)".
   std::string at_text() const;
 };
 
@@ -74,5 +85,20 @@ struct FailingInstances {
 // Throws TimeoutError when the run's deadline passes.
 std::optional<FailingInstances> failing_instances(const AbstractHistory& h, const Level& level,
                                                   std::size_t max_instances = 20000);
+
+// The first failing instance whose cycle is made of dependencies, as an
+// anomaly named by its cycle (poly::cycle_anomaly: G0, G1c, G-single,
+// G2-item, lost update, write skew, ...), each edge told by the operations
+// it rests on (poly::edge_fact) and the instance that forces its version
+// order; the description says which anti-dependencies are item ones (Adya's
+// G2-item is a cycle with one) and which predicate ones. `h` is the history
+// the instances were found on. nullopt when no instance has such a cycle.
+std::optional<Anomaly> dependency_cycle(const History& h, const FailingInstances& f);
+
+// The instances as text, one per line, as `check` prints them under a
+// violation: each with what it needs of the witness, the cycles the forced
+// cells close. `witness` names the framework's witness relations ("co",
+// "ar and vis").
+std::string failing_text(const History& h, const std::string& witness, const FailingInstances& f);
 
 }  // namespace iso

@@ -285,6 +285,20 @@ ExprPtr comprehension(std::vector<Decl> decls, const FormulaPtr& body) {
   return make(std::move(e));
 }
 
+ExprPtr named(const ExprPtr& e, std::string label) {
+  Expr c{e->op, e->type};
+  c.rel = e->rel;
+  c.var = e->var;
+  c.sort = e->sort;
+  c.kids = e->kids;
+  c.cond = e->cond;
+  c.decls = e->decls;
+  c.cols = e->cols;
+  c.free = e->free;
+  c.label = std::move(label);
+  return make(std::move(c));
+}
+
 FormulaPtr constant(bool v) {
   Formula f{Formula::Op::Const};
   f.value = v;
@@ -422,6 +436,7 @@ class Printer {
   void expr(const Expr& e) {
     using Op = Expr::Op;
     if (full()) return;
+    if (!e.label.empty()) return put(e.label);
     switch (e.op) {
       case Op::Relation: return put(e.rel->name);
       case Op::Variable: return put(e.var->name);
@@ -442,7 +457,13 @@ class Printer {
       case Op::RClosure: return wrapped("", *e.kids[0], ":rclosure()");
       case Op::Project: return wrapped("project(", *e.kids[0], ")");
       case Op::Ite: return put("ite(...)");
-      case Op::Comprehension: return put("setof(...)");
+      case Op::Comprehension:
+        // Alloy's set comprehension: {s: Txn, t: Txn | body}.
+        put("{");
+        decls(e.decls);
+        put(" | ");
+        formula(*e.cond);
+        return put("}");
     }
     put("?");
   }
@@ -468,12 +489,7 @@ class Printer {
       case Op::Forall:
       case Op::Exists:
         put(f.op == Op::Forall ? "forall " : "exists ");
-        for (std::size_t i = 0; i < f.decls.size() && !full(); ++i) {
-          if (i) put(", ");
-          put(f.decls[i].var->name);
-          put(": ");
-          expr(*f.decls[i].domain);
-        }
+        decls(f.decls);
         put(" | ");
         return formula(*f.kids[0]);
       case Op::Acyclic: return wrapped("acyclic(", *f.exprs[0], ")");
@@ -501,6 +517,14 @@ class Printer {
     put(op);
     expr(*e.kids[1]);
     put(")");
+  }
+  void decls(const std::vector<Decl>& ds) {
+    for (std::size_t i = 0; i < ds.size() && !full(); ++i) {
+      if (i) put(", ");
+      put(ds[i].var->name);
+      put(": ");
+      expr(*ds[i].domain);
+    }
   }
   void compare(const Formula& f, std::string_view op) {
     expr(*f.exprs[0]);

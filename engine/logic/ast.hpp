@@ -84,6 +84,9 @@ struct Expr {
   std::vector<std::uint32_t> free;  // free variable ids, sorted
   std::uint32_t depth = 1;          // nesting, as NodeLimits::max_depth counts it
   detail::LiveCharge charge;        // this node's share of live_bytes()
+  // The name the node is printed by, when it has one (named()): "wr" for
+  // the projection of wrx on its first and last columns.
+  std::string label;
 
   std::size_t arity() const { return type.size(); }
 };
@@ -122,6 +125,9 @@ ExprPtr rclosure(const ExprPtr& a);  // *a = ^a + iden on a's column sort
 ExprPtr project(const ExprPtr& a, std::vector<int> cols);
 ExprPtr ite(const FormulaPtr& c, const ExprPtr& a, const ExprPtr& b);
 ExprPtr comprehension(std::vector<Decl> decls, const FormulaPtr& body);
+// The same expression, printed as `label` (a derived relation of a schema:
+// "wr", "writer").
+ExprPtr named(const ExprPtr& e, std::string label);
 
 // --- formulas ----------------------------------------------------------------
 FormulaPtr constant(bool v);

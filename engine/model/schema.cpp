@@ -47,10 +47,10 @@ const HistorySchema& history_schema() {
       for (const auto& [field, name] : relations) s.*field = make_relation(name, type);
     s.T0 = rel(s.t0);
     s.Tplus = diff(sort(kTxn), s.T0);
-    s.wr = project(rel(s.wrx), {0, 2});
-    s.writer = project(rel(s.writes), {0, 1});
-    s.reader = project(rel(s.reads), {0, 1});
-    s.U = project(rel(s.writes), {0});
+    s.wr = named(project(rel(s.wrx), {0, 2}), "wr");
+    s.writer = named(project(rel(s.writes), {0, 1}), "writer");
+    s.reader = named(project(rel(s.reads), {0, 1}), "reader");
+    s.U = named(project(rel(s.writes), {0}), "U");
     s.hb = closure(union_(rel(s.so), s.wr));
     return s;
   }();

@@ -136,8 +136,8 @@ cli_test(synth-dot 0 "" "^dot ok$" sh -c
   "\"$1\" synth --allow SI --deny SER --scope 4,3,3 --dot \"$2\" >/dev/null && grep -q 'T0.* -> .*T1.*wr(y)' \"$2\" && grep -q 'label=\"rw(y)\", color=\"#d62728\"' \"$2\" && grep -q 'cluster_s2' \"$2\" && echo dot ok"
   _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-ws.dot)
 cli_test(synth-dot-note 0 "" "^note ok$" sh -c
-  "\"$1\" synth --allow adya.PL-2 --deny adya.PL-2.99 --dot \"$2\" >/dev/null && grep -q 'shape=note.*adya.PL-2.99 rejects it' \"$2\" && echo note ok"
-  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-adya.dot)
+  "\"$1\" synth --allow biswas.CC --deny cerone.UA --scope 4,2,3 --dot \"$2\" >/dev/null && grep -q 'shape=note.*cerone.UA rejects it' \"$2\" && echo note ok"
+  _ ${BIN} ${CMAKE_CURRENT_BINARY_DIR}/synth-ua.dot)
 # --json says why each deny level rejects the solution, as check --json does,
 # and what the catalogue calls it.
 cli_test(synth-json-exhibits 0 "" "^ *\"write skew\"$" ${BIN} synth --allow SI --deny SER --scope 4,3,3 --json)
@@ -150,11 +150,20 @@ cli_test(synth-svg-no-graphviz 2 "synth-none.svg: --svg needs Graphviz's dot pro
   ${BIN} synth --allow SI --deny SER --scope 4,3,3 --svg ${CMAKE_CURRENT_BINARY_DIR}/synth-none.svg)
 # A generic-oracle violation: the failing instances, in text, JSON and the
 # picture (the history with the instances in a red note, the cycle red).
-cli_test(check-failing-instances 1 "" "it has the cycle T1 → T3 → T2 → T4 → T1" ${BIN} check ${EX}/long-fork.json -l adya.PL-2.99)
+cli_test(check-failing-instances 1 "" "it has the cycle T1 -wr\\(x\\)-> T3 -rw\\(y\\)-> T2 -wr\\(y\\)-> T4 -rw\\(x\\)-> T1" ${BIN} check ${EX}/long-fork.json -l adya.PL-2.99)
 cli_test(check-failing-instances-json 1 "" "\"given_the_above\": \"not co\\(T1, T2\\)\"" ${BIN} check ${EX}/long-fork.json -l biswas.PC --json)
 cli_test(check-failing-instances-dot 1 "" "^dot ok$" sh -c
-  "\"$1\" check \"$2\" -l adya.PL-2.99 --dot \"$3\" >/dev/null || (grep -q 'adya.PL-2.99 axiom: has a cycle' \"$3\" && grep -q 'label=\"cycle\"' \"$3\" && echo dot ok && exit 1)"
+  "\"$1\" check \"$2\" -l biswas.PC --dot \"$3\" >/dev/null || (grep -q 'shape=note.*biswas.PC axiom at x := y' \"$3\" && echo dot ok && exit 1)"
   _ ${BIN} ${EX}/long-fork.json ${CMAKE_CURRENT_BINARY_DIR}/check-lf.dot)
+# A generic-oracle level whose failing instance is the acyclicity of
+# dependencies: the cycle typed with Adya's edge kinds and named, each edge
+# told with its operations and lines, first; and drawn as a graph level's.
+cli_test(check-generic-named-cycle 1 "" "^adya.PL-2.99: violated: write skew$" ${BIN} check ${EX}/write-skew.json -l adya.PL-2.99)
+cli_test(check-generic-cycle-edge 1 "" "^    T1 -rw\\(y\\)-> T2: T1's r\\(y,0\\) \\(line 6\\) reads a version that T2's w\\(y,1\\) \\(line 7\\) overwrites" ${BIN} check ${EX}/write-skew.json -l adya.PL-2.99)
+cli_test(check-generic-cycle-g2-item 1 "" "Adya's G2-item: a cycle with an item anti-dependency" ${BIN} check ${EX}/write-skew.json -l adya.PL-2.99)
+cli_test(check-generic-cycle-dot 1 "" "^dot ok$" sh -c
+  "\"$1\" check \"$2\" -l adya.PL-2.99 --dot \"$3\" >/dev/null || (grep -q 'label=\"adya.PL-2.99: G2-item\"' \"$3\" && grep -q 'label=\"rw(y)\"' \"$3\" && echo dot ok && exit 1)"
+  _ ${BIN} ${EX}/long-fork.json ${CMAKE_CURRENT_BINARY_DIR}/check-lf-cycle.dot)
 cli_test(check-no-picture-note 0 "note: no picture written: no level rejects the history" "" ${BIN} check ${EX}/long-fork.json -l plume.TapCC --dot ${CMAKE_CURRENT_BINARY_DIR}/check-none.dot)
 cli_test(check-svg 1 "" "^svg ok$" sh -c
   "\"$1\" check \"$2\" -l SER --svg \"$3\" >/dev/null || (grep -q '<svg' \"$3\" && echo svg ok && exit 1)"
