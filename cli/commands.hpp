@@ -51,6 +51,7 @@ struct CheckArgs {
   std::string dot;             // picture of the first violation's cycle
   std::string svg;             // the same picture rendered by Graphviz
   double timeout = 0;
+  std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
 };
 int run_check(const CheckArgs& a);
 // What run_check does once it has read the history: decides `choice` on
@@ -108,6 +109,8 @@ struct SynthArgs {
   bool stats = false;
   std::string dot;
   std::string svg;  // --dot rendered by Graphviz
+  std::size_t count = 1;  // histories different up to renaming
+  std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
 };
 int run_synth(const SynthArgs& a);
 
@@ -189,6 +192,8 @@ struct ShowArgs {
   InputArgs input;
   bool json = false;
   double timeout = 0;  // bounds reading too: a named pipe nobody writes to
+  std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
+  std::vector<std::string> specs;  // spec files the expressions may use
 };
 int run_show(const ShowArgs& a);
 
