@@ -21,13 +21,13 @@ cli_test(check-eval-formula 0 "" "^eval: no\\(h.wr - h.so\\) = true$" ${BIN} che
 cli_test(check-eval-no-witness 1 "" "^eval: e.co under biswas.SER: no witness" ${BIN} check ${EX}/write-skew.json
          -l SER --eval e.co)
 cli_test(show-eval-wrx 0 "" "^eval: h.wrx = \\{" ${BIN} show ${EX}/long-fork.json --eval h.wrx)
-cli_test(show-eval-malformed 2 "^--eval:1: " "" ${BIN} show ${EX}/long-fork.json --eval "h.wr ..")
+cli_test(show-eval-malformed 2 "^isosynth: error: --eval:1: " "" ${BIN} show ${EX}/long-fork.json --eval "h.wr ..")
 cli_test(show-eval-unknown 2 "unknown relation 'nope'" "" ${BIN} show ${EX}/long-fork.json --eval "h.nope")
 cli_test(show-eval-witness 2 "e is the witness of a level" "" ${BIN} show ${EX}/long-fork.json --eval e.vis)
 cli_test(check-eval-framework 2 "unknown relation 'vis'" "" ${BIN} check ${EX}/write-skew.json -l SI --eval e.vis)
 cli_test(show-eval-loop 2 "instruction budget exceeded" "" ${BIN} show ${EX}/long-fork.json
          --eval "(function() while true do end end)()")
-cli_test(show-eval-memory 2 "^--eval:1: .*(memory|larger than)" "" ${BIN} show ${EX}/long-fork.json
+cli_test(show-eval-memory 2 "^isosynth: error: --eval:1: .*(memory|larger than)" "" ${BIN} show ${EX}/long-fork.json
          --eval "(function() local t = {} for i = 1, 1e9 do t[i] = i end end)()")
-cli_test(show-eval-io 2 "^--eval:1: " "" ${BIN} show ${EX}/long-fork.json --eval "io.open('/etc/passwd')")
-cli_test(synth-eval-malformed 2 "^--eval:1: " "" ${BIN} synth --allow SI --deny SER --eval "h.wr ..")
+cli_test(show-eval-io 2 "^isosynth: error: --eval:1: " "" ${BIN} show ${EX}/long-fork.json --eval "io.open('/etc/passwd')")
+cli_test(synth-eval-malformed 2 "^isosynth: error: --eval:1: " "" ${BIN} synth --allow SI --deny SER --eval "h.wr ..")
