@@ -158,9 +158,19 @@ std::vector<EvalLine> check_evals(const Evaluations& ev, const History& h, const
   std::vector<LevelWitness> lw;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const Decision& d = outcomes[i].decision;
-    if (d.verdict == Verdict::Allowed)
-      found[i] = d.witness ? d.witness : cegis::decide_with_witness(h, *outcomes[i].level, opt).witness;
-    lw.emplace_back(outcomes[i].level, found[i] ? &*found[i] : nullptr);
+    const std::string& name = outcomes[i].level->name;
+    std::string none = fmt::format("{} does not allow the history", name);
+    if (d.verdict == Verdict::Unknown) none = fmt::format("{} is undecided", name);
+    if (d.verdict == Verdict::NotApplicable) none = fmt::format("{} does not apply", name);
+    if (d.verdict == Verdict::Allowed) {
+      none = fmt::format("{} allows the history, and gave no witness in its framework's terms", name);
+      try {
+        found[i] = d.witness ? d.witness : cegis::decide_with_witness(h, *outcomes[i].level, opt).witness;
+      } catch (const DecideRefused& refused) {
+        none = fmt::format("{} gives no witness in its framework's terms on this history: {}", name, refused.what());
+      }
+    }
+    lw.push_back({outcomes[i].level, found[i] ? &*found[i] : nullptr, std::move(none)});
   }
   return ev.evaluate(h, lw);
 }

@@ -53,18 +53,18 @@ std::vector<EvalLine> Evaluations::evaluate(const History& h, const std::vector<
   // The history's view: that of the first level with a witness (the reads
   // it sets aside), or the plain one.
   const lua::Level* view = nullptr;
-  for (const auto& [l, w] : levels)
-    if (w && !view) view = l;
+  for (const LevelWitness& lw : levels)
+    if (lw.witness && !view) view = lw.level;
   for (const Parsed& p : parsed_) {
     if (p.plain) {
-      out.push_back({p.text, nullptr, lua::evaluate(*p.plain, h, view, nullptr)});
+      out.push_back({p.text, nullptr, lua::evaluate(*p.plain, h, view, nullptr), ""});
       continue;
     }
     for (const auto& [level, x] : p.per_level) {
-      const auto it = std::find_if(levels.begin(), levels.end(), [&](const LevelWitness& lw) { return lw.first == level; });
+      const auto it = std::find_if(levels.begin(), levels.end(), [&](const LevelWitness& lw) { return lw.level == level; });
       if (it == levels.end()) continue;
-      EvalLine line{p.text, level, std::nullopt};
-      if (it->second) line.value = lua::evaluate(x, h, level, it->second);
+      EvalLine line{p.text, level, std::nullopt, it->none};
+      if (it->witness) line.value = lua::evaluate(x, h, level, it->witness);
       out.push_back(std::move(line));
     }
   }
@@ -76,8 +76,7 @@ std::string eval_text(const std::vector<EvalLine>& lines) {
   for (const EvalLine& l : lines) {
     const std::string under = l.level ? fmt::format(" under {}", l.level->name) : "";
     if (!l.value) {
-      s += fmt::format("eval: {}{}: no witness ({} does not allow the history)\n", escape_text(l.expression), under,
-                       l.level ? l.level->name : "the level");
+      s += fmt::format("eval: {}{}: no witness ({})\n", escape_text(l.expression), under, l.none);
       continue;
     }
     s += fmt::format("eval: {}{} = {}{}\n", escape_text(l.expression), under, l.value->text(),

@@ -30,16 +30,21 @@ namespace iso::cli {
 void add_eval_option(CLI::App* app, std::vector<std::string>& expressions, const char* about);
 
 // One expression's value: on the history alone (level null), or under a
-// level's witness; no value when that level gave none.
+// level's witness; no value when that level gave none (`none` says why).
 struct EvalLine {
   std::string expression;
   const lua::Level* level = nullptr;
   std::optional<lua::EvalValue> value;
+  std::string none;
 };
 
-// A level with the witness under which it allows the history (null: it
-// does not).
-using LevelWitness = std::pair<const lua::Level*, const Witness*>;
+// A level with the witness under which it allows the history, or why
+// there is none ("biswas.SER does not allow the history").
+struct LevelWitness {
+  const lua::Level* level = nullptr;
+  const Witness* witness = nullptr;
+  std::string none;
+};
 
 class Evaluations {
  public:

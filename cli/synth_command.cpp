@@ -136,10 +136,23 @@ cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::
   return p;
 }
 
+// --dot and --svg: the picture of a solution.
+void write_pictures(const SynthArgs& a, const cegis::Problem& p, const cegis::SynthResult& r, const Explanation& why,
+                    const std::string& what) {
+  if (a.dot.empty() && a.svg.empty()) return;
+  std::vector<LabelledWitness> ws;
+  for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
+  std::vector<Denial> ds;
+  for (const auto& [level, d] : why.denied) ds.push_back({level->name, &d});
+  const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
+  if (!a.dot.empty()) write_text_file(a.dot, picture);
+  if (!a.svg.empty()) write_svg(a.svg, picture);
+}
+
 // --eval on a solution: on its history and its allow levels' witnesses.
 std::vector<EvalLine> solution_evals(const Evaluations& ev, const cegis::Problem& p, const cegis::SynthResult& r) {
   std::vector<LevelWitness> lw;
-  for (std::size_t i = 0; i < p.allow.size(); ++i) lw.emplace_back(p.allow[i], &r.allow_witnesses[i]);
+  for (std::size_t i = 0; i < p.allow.size(); ++i) lw.push_back({p.allow[i], &r.allow_witnesses[i], ""});
   return ev.evaluate(*r.history, lw);
 }
 
@@ -178,6 +191,7 @@ Found synthesize_many(cegis::Problem p, std::size_t count, bool minimize, const 
 int print_many(const lua::SpecLibrary& lib, const cegis::Problem& p, const SynthArgs& a, const Found& f,
                const std::string& what, const Evaluations& ev) {
   const std::size_t k = f.results.size();
+  if (k > 0) write_pictures(a, p, f.results[0], explain(lib, p, *f.results[0].history), what);
   const char* outcome = k > 0 ? "found" : f.last == cegis::Outcome::Timeout ? "timeout" : "none";
   if (a.search.json) {
     nlohmann::json hs = nlohmann::json::array();
@@ -259,15 +273,7 @@ int run_synth(const SynthArgs& a) {
     return kExitNo;
   }
   const Explanation why = explain(lib, p, *r.history);
-  if (!a.dot.empty() || !a.svg.empty()) {
-    std::vector<LabelledWitness> ws;
-    for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
-    std::vector<Denial> ds;
-    for (const auto& [level, d] : why.denied) ds.push_back({level->name, &d});
-    const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
-    if (!a.dot.empty()) write_text_file(a.dot, picture);
-    if (!a.svg.empty()) write_svg(a.svg, picture);
-  }
+  write_pictures(a, p, r, why, what);
   if (a.search.json) {
     nlohmann::json j = solution_json(p, r, why);
     if (!ev.empty()) j["eval"] = eval_json(solution_evals(ev, p, r));
