@@ -165,7 +165,7 @@ static void drop_operations(const Problem& p, const SpaceOptions& space, SynthRe
         for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
           History smaller = drop_operation(h, t, i);
           std::vector<Witness> ws;
-          if (in_space(smaller, space) && is_solution(smaller, p, &ws)) {
+          if (in_space(smaller, space) && !is_excluded(smaller, p) && is_solution(smaller, p, &ws)) {
             h = without_empty_transactions(smaller, &ws);
             found.allow_witnesses = std::move(ws);
             changed = true;

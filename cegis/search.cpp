@@ -10,6 +10,7 @@
 #include "cegis/implied_facts.hpp"
 #include "cegis/key_symmetry.hpp"
 #include "engine/logic/translator.hpp"
+#include "engine/model/schema.hpp"
 
 namespace iso::cegis {
 
@@ -105,7 +106,31 @@ void Search::build() {
       if (i == 0 && !p_.space.key_order) first_templates_.push_back(b);
     }
   }
+  const bool ordered_reads = space_.operations();
+  for (const History& h : p_.excluded) excluded_.push_back(canonical_form(h, ordered_reads));
   phase_ = "searching";
+}
+
+bool Search::blocked_as_excluded(const History& h, const std::vector<bool>& inputs) {
+  if (excluded_.empty()) return false;
+  const CanonicalForm form = canonical_form(h, space_.operations());
+  if (std::find(excluded_.begin(), excluded_.end(), form) == excluded_.end()) return false;
+  // Every base relation (and sort extent) the space binds, cell by cell, as
+  // in this candidate: the levels see nothing else of a history.
+  const auto& s = model::history_schema();
+  std::vector<BLit> differs;
+  auto add = [&](const BoolMatrix* m) {
+    if (!m) return;
+    for (const auto& [idx, lit] : m->cells) differs.push_back(circuit_.eval(lit, inputs) ? !lit : lit);
+  };
+  for (const auto& r : {s.reads, s.writes, s.so, s.wrx, s.iwrx, s.vo, s.rt, s.rt_cc, s.rt_bc, s.abr, s.irr, s.rtxn,
+                        s.rkey, s.rval, s.po, s.rf})
+    add(space_.bindings().find(*r));
+  for (const logic::SortId sort : {model::kTxn, model::kRead}) add(space_.bindings().extent(sort));
+  const auto t = Clock::now();
+  cnf_.assert_true(circuit_.or_(differs));
+  stats_.translate_seconds += seconds_since(t);
+  return true;
 }
 
 std::vector<sat::Lit> Search::restrict_first_templates() {
@@ -221,6 +246,7 @@ std::optional<Outcome> Search::check_candidate(SynthResult& result) {
   ++stats_.candidates;
   const std::vector<bool> inputs = cnf_.input_values();
   History h = space_.decode(circuit_, inputs);
+  if (blocked_as_excluded(h, inputs)) return std::nullopt;
   bool refuted = false, timed_out = false;
   for (const lua::Level* d : p_.deny) {
     std::optional<Witness> w = counterexample(h, *d, timed_out);

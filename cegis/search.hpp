@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "cegis/canonical.hpp"
 #include "cegis/execution.hpp"
 #include "cegis/synthesizer.hpp"
 #include "engine/logic/cnf.hpp"
@@ -77,6 +78,9 @@ class Search {
 
  private:
   std::optional<Outcome> check_candidate(SynthResult& result);
+  // The candidate of `inputs` has the relations of an excluded history's
+  // renaming: asserts that no later candidate has the same relations.
+  bool blocked_as_excluded(const History& h, const std::vector<bool>& inputs);
   void assert_formula(const logic::FormulaPtr& f, const logic::Bindings& b);
   std::optional<Witness> counterexample(const History& h, const lua::Level& level, bool& timed_out,
                                         bool force_generic = false);
@@ -109,6 +113,7 @@ class Search {
   // The transitivity of the templates' happens-before, cell by cell: valid
   // (true under every assignment of the inputs).
   std::vector<logic::BLit> hb_transitive_;
+  std::vector<CanonicalForm> excluded_;  // of Problem::excluded
 };
 
 }  // namespace iso::cegis

@@ -5,10 +5,12 @@
 // Shrinking a solution is cegis/minimize.cpp.
 #include "cegis/synthesizer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "cegis/canonical.hpp"
 #include "cegis/key_symmetry.hpp"
 #include "cegis/schedule.hpp"
 #include "cegis/search.hpp"
@@ -120,6 +122,15 @@ SynthResult synthesize(const Problem& p, const SynthOptions& opt) {
     r.stats.total_seconds = seconds_since(start);
     return r;
   }
+}
+
+bool is_excluded(const History& h, const Problem& p) {
+  if (p.excluded.empty()) return false;
+  const SpaceOptions space = needed_space(p);
+  const bool ordered_reads = space.operations || p.scope.ops > 0;
+  const CanonicalForm form = canonical_form(h, ordered_reads);
+  return std::any_of(p.excluded.begin(), p.excluded.end(),
+                     [&](const History& e) { return canonical_form(e, ordered_reads) == form; });
 }
 
 bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses) {

@@ -30,6 +30,11 @@ struct Problem {
   std::vector<const lua::Level*> deny;
   Scope scope;
   SpaceOptions space;
+  // Histories the search must not answer, nor any renaming of them
+  // (cegis/canonical.hpp): synth --count's histories found so far. A
+  // candidate that is one is blocked (its relations excluded) and the
+  // search goes on.
+  std::vector<History> excluded;
 };
 
 struct SynthStats {
@@ -110,6 +115,9 @@ bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow
 // Returns a locally minimal solution; within opt.timeout_seconds, after
 // which it returns the smallest solution so far with a note saying so.
 SynthResult minimize(const Problem& p, SynthResult found, const SynthOptions& opt = {});
+
+// Is `h` one of p.excluded up to renaming?
+bool is_excluded(const History& h, const Problem& p);
 
 // A copy of `h` without transactions that have no operations; `witnesses`
 // are renamed along (pairs and orders involving removed transactions drop).

@@ -14,7 +14,9 @@
 #include "cli/check_render.hpp"
 #include "cli/check_stats.hpp"
 #include "cli/commands.hpp"
+#include "cegis/search.hpp"
 #include "cli/dot.hpp"
+#include "cli/evaluations.hpp"
 #include "cli/level_choice.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
@@ -160,6 +162,31 @@ int run_check(const CheckArgs& a) {
   return check_history(a, lib, std::move(choice), loaded, parse_seconds);
 }
 
+// --eval on a checked history: under the witness of each level that allows
+// it (one found by the generic oracle when the checker gave none).
+std::vector<EvalLine> check_evals(const Evaluations& ev, const History& h, const std::vector<LevelOutcome>& outcomes,
+                                  const DecideOptions& opt) {
+  std::vector<std::optional<Witness>> found(outcomes.size());
+  std::vector<LevelWitness> lw;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const Decision& d = outcomes[i].decision;
+    const std::string& name = outcomes[i].level->name;
+    std::string none = fmt::format("{} does not allow the history", name);
+    if (d.verdict == Verdict::Unknown) none = fmt::format("{} is undecided", name);
+    if (d.verdict == Verdict::NotApplicable) none = fmt::format("{} does not apply", name);
+    if (d.verdict == Verdict::Allowed) {
+      none = fmt::format("{} allows the history, and gave no witness in its framework's terms", name);
+      try {
+        found[i] = d.witness ? d.witness : cegis::decide_with_witness(h, *outcomes[i].level, opt).witness;
+      } catch (const DecideRefused& refused) {
+        none = fmt::format("{} gives no witness in its framework's terms on this history: {}", name, refused.what());
+      }
+    }
+    lw.push_back({outcomes[i].level, found[i] ? &*found[i] : nullptr, std::move(none)});
+  }
+  return ev.evaluate(h, lw);
+}
+
 int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice choice, ReadResult& loaded,
                   double parse_seconds, nlohmann::json* json_out) {
   loaded.history.set_clock_skew(a.clock_skew);
@@ -173,6 +200,7 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
   auto refused = [](const LevelOutcome& o) { return !o.refused.empty(); };
   if (std::all_of(outcomes.begin(), outcomes.end(), refused))
     throw std::invalid_argument(fmt::format("{}: {}", a.file, none_decided(outcomes)));
+  const Evaluations ev(lib, a.eval, choice.levels);  // a malformed expression before any verdict
   if (a.stats || parse_seconds > 1.0)
     fmt::print(stderr, "read {} in {:.2f} s\n", display_text(a.file), parse_seconds);
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
@@ -226,12 +254,15 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
   if (!any_decided) throw std::invalid_argument(fmt::format("{}: {}", a.file, none_decided(outcomes)));
   if (!a.json && !list_refused && std::any_of(outcomes.begin(), outcomes.end(), refused))
     fmt::print("not-applicable: {}\n", grouped_reasons(outcomes));
+  const std::vector<EvalLine> evals = ev.empty() ? std::vector<EvalLine>{} : check_evals(ev, h, outcomes, opt);
+  if (!a.json) fmt::print("{}", eval_text(evals));
   if ((!a.dot.empty() || !a.svg.empty()) && !dot_written)
     fmt::print(stderr, "note: no picture written: {}\n",
                any_violated ? "the violation has no cycle to draw and the history is too large to draw whole"
                             : "no level rejects the history (a picture shows why one does)");
   if (a.json) {
     nlohmann::json doc = check_json(a.file, loaded, choice.set, std::move(results));
+    if (!ev.empty()) doc["eval"] = eval_json(evals);
     if (json_out)
       *json_out = std::move(doc);
     else
@@ -276,13 +307,21 @@ int run_levels(const LevelsArgs& a) {
 }
 
 int run_show(const ShowArgs& a) {
+  std::optional<lua::SpecLibrary> lib;  // only for --eval
+  if (!a.eval.empty() || !a.specs.empty()) lib.emplace();
+  for (const auto& spec : a.specs) lib.value().load_file(spec);
+  const std::optional<Evaluations> ev =
+      lib ? std::optional<Evaluations>(std::in_place, *lib, a.eval, std::vector<const Level*>{}) : std::nullopt;
   double seconds = 0;
   ReadResult loaded = load(a.file, a.input, seconds);
   for (const auto& note : loaded.notes) fmt::print(stderr, "note: {}\n", note);
+  const std::vector<EvalLine> evals = ev ? ev->evaluate(loaded.history, {}) : std::vector<EvalLine>{};
   if (a.json) {
-    fmt::print("{}\n", dump_json(write_native_json(loaded.history)));
+    nlohmann::json j = write_native_json(loaded.history);
+    if (ev) j["eval"] = eval_json(evals);
+    fmt::print("{}\n", dump_json(j));
   } else {
-    fmt::print("{}\n", format_history(loaded.history));
+    fmt::print("{}\n{}", format_history(loaded.history), eval_text(evals));
   }
   return kExitOk;
 }

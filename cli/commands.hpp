@@ -53,6 +53,7 @@ struct CheckArgs {
   bool all = false;            // every anomaly class of each violated level (poly::AnomalyClass)
   std::size_t limit = 10;      // --all: instances shown per class
   double timeout = 0;
+  std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
 };
 int run_check(const CheckArgs& a);
 // What run_check does once it has read the history: decides `choice` on
@@ -110,6 +111,8 @@ struct SynthArgs {
   bool stats = false;
   std::string dot;
   std::string svg;  // --dot rendered by Graphviz
+  std::size_t count = 1;  // histories different up to renaming
+  std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
 };
 int run_synth(const SynthArgs& a);
 
@@ -192,6 +195,8 @@ struct ShowArgs {
   InputArgs input;
   bool json = false;
   double timeout = 0;  // bounds reading too: a named pipe nobody writes to
+  std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
+  std::vector<std::string> specs;  // spec files the expressions may use
 };
 int run_show(const ShowArgs& a);
 

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "cli/evaluations.hpp"
 #include "cli/option_groups.hpp"
 #include "engine/util/budget.hpp"
 
@@ -40,6 +41,8 @@ constexpr HelpText kHelp[] = {
      "  isosynth synth --allow adya.PL-2 --deny adya.PL-2.99\n"
      "  isosynth synth --allow SI --deny SER --scope 20,5,5 --no-minimize   # the first history found\n"
      "  isosynth synth --allow SI --deny SER --exhibit ReadOnlyAnomaly   # not the smallest: Fekete's\n"
+     "  isosynth synth --allow SI --deny SER --count 3   # three histories, different up to renaming\n"
+     "  isosynth synth --allow cerone.SI --deny SER --eval e.vis --eval 'h.wr .. h.so'   # Alloy's evaluator\n"
      "Exit code: 0 found, 1 none within the scope, 2 usage or input error, 3 timeout."},
     {"compare",
      "Compare two levels within a scope: equivalent, stronger, weaker or incomparable",
@@ -81,6 +84,7 @@ constexpr HelpText kHelp[] = {
      "  isosynth check run.edn -l all --json   # every level, each with its verdict or why not\n"
      "  isosynth check run.edn -l SER --all --limit 3   # every anomaly class, 3 instances each\n"
      "  isosynth check run.edn -l SER --all --svg pictures/   # one picture per instance\n"
+     "  isosynth check examples/histories/write-skew.json -l SI --eval e.co --eval 'h.wr .. h.so'\n"
      "A level that cannot be decided on this history (cerone.TimestampSI without the database's\n"
      "timestamps, a level of the generic oracle above 48 transactions) is not-applicable, with its\n"
      "reason, and every other level still gets its verdict.\n"
@@ -133,6 +137,7 @@ constexpr HelpText kHelp[] = {
      "Examples:\n"
      "  isosynth show examples/histories/long-fork.json\n"
      "  isosynth show run.edn --json > run.json      # any format to native JSON\n"
+     "  isosynth show examples/histories/long-fork.json --eval h.wrx --eval 'some(h.wr & ~h.so)'\n"
      "Exit code: 0 shown, 2 usage or input error, 3 time limit."},
     {"levels",
      "List every known level with its documentation"},
@@ -155,6 +160,12 @@ void declare_synth(CLI::App* sy, SynthArgs& synth) {
                  "levels' witnesses, and in red why each denied level rejects it");
   sy->add_option("--svg", synth.svg, "Write that picture as SVG (needs Graphviz's dot program)");
   sy->add_flag("--stats", synth.stats, "Print candidates, lemmas, clauses and times on stderr");
+  sy->add_option("--count", synth.count,
+                 "Find up to this many histories, different up to renaming of transactions, sessions, keys "
+                 "and values, smallest first; fewer when no other exists within the scope (said so)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
+      ->capture_default_str();
+  add_eval_option(sy, synth.eval, "each history found and each --allow level's witness (e: its vis, ar, co or ww)");
 }
 
 // `isosynth anomalies`: its options, into `anomalies`.
@@ -229,6 +240,8 @@ void declare_check(CLI::App* c, CheckArgs& check) {
                 "history listed as not-applicable). Without -l: RC, RA, CC, SI and SER, and "
                 "StrictSER when the history has real time (begin and commit timestamps)");
   c->add_option("--spec", check.specs, "Load levels from a Lua spec file (repeatable)");
+  add_eval_option(c, check.eval,
+                  "the history and the witness of each level that allows it (e: its vis, ar, co or ww)");
   c->add_flag("--json", check.json, "Print the verdicts and witnesses as JSON");
   c->add_flag("--stats", check.stats,
               "Print time per phase (parse, construct, prune, encode, solve) and sizes on stderr; "
@@ -363,6 +376,8 @@ void declare_show(CLI::App* s, ShowArgs& show) {
   add_history_input(s, show.file, show.input,
                     "History file or folder, in any format check reads ('-': standard input)");
   s->add_flag("--json", show.json, "Print the history in the native JSON format");
+  add_eval_option(s, show.eval, "the history (h: its relations)");
+  s->add_option("--spec", show.specs, "Load a Lua spec file whose functions --eval may use (repeatable)");
   s->add_option("--timeout", show.timeout,
                 "Give up after this many seconds, reading included: a named pipe nobody writes to "
                 "(exit code 3)")

@@ -14,6 +14,7 @@
 #include "cegis/synthesizer.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
+#include "cli/evaluations.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
@@ -135,6 +136,90 @@ cegis::Problem make_problem(const lua::SpecLibrary& lib, const std::vector<std::
   return p;
 }
 
+// --dot and --svg: the picture of a solution.
+void write_pictures(const SynthArgs& a, const cegis::Problem& p, const cegis::SynthResult& r, const Explanation& why,
+                    const std::string& what) {
+  if (a.dot.empty() && a.svg.empty()) return;
+  std::vector<LabelledWitness> ws;
+  for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
+  std::vector<Denial> ds;
+  for (const auto& [level, d] : why.denied) ds.push_back({level->name, &d});
+  const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
+  if (!a.dot.empty()) write_text_file(a.dot, picture);
+  if (!a.svg.empty()) write_svg(a.svg, picture);
+}
+
+// --eval on a solution: on its history and its allow levels' witnesses.
+std::vector<EvalLine> solution_evals(const Evaluations& ev, const cegis::Problem& p, const cegis::SynthResult& r) {
+  std::vector<LevelWitness> lw;
+  for (std::size_t i = 0; i < p.allow.size(); ++i) lw.push_back({p.allow[i], &r.allow_witnesses[i], ""});
+  return ev.evaluate(*r.history, lw);
+}
+
+// "allowed by {..} and violating {..}[ that exhibits ..]": what synth looks for.
+std::string synth_what(const lua::SpecLibrary& lib, const cegis::Problem& p, const std::vector<std::string>& exhibit) {
+  std::vector<const lua::Level*> levels_denied;
+  for (const auto* l : p.deny)
+    if (!is_anomaly(lib, l)) levels_denied.push_back(l);
+  std::string what = fmt::format("allowed by {{{}}} and violating {{{}}}", names(p.allow), names(levels_denied));
+  if (!exhibit.empty()) what += fmt::format(" that exhibits {}", fmt::join(exhibit, " and "));
+  return what;
+}
+
+// synth --count N, N > 1: histories one after another, each search
+// excluding the histories before it up to renaming (cegis::Problem::excluded),
+// each minimized as a single one is. Fewer than N when the scope has no
+// other (the search says none: exactly that many exist) or time runs out.
+struct Found {
+  std::vector<cegis::SynthResult> results;
+  cegis::Outcome last = cegis::Outcome::Found;  // None: no other exists; Timeout
+};
+
+Found synthesize_many(cegis::Problem p, std::size_t count, bool minimize, const cegis::SynthOptions& opt) {
+  Found f;
+  while (f.results.size() < count) {
+    cegis::SynthResult r = cegis::synthesize(p, opt);
+    if (minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
+    f.last = r.outcome;
+    if (r.outcome != cegis::Outcome::Found) break;
+    p.excluded.push_back(*r.history);
+    f.results.push_back(std::move(r));
+  }
+  return f;
+}
+
+int print_many(const lua::SpecLibrary& lib, const cegis::Problem& p, const SynthArgs& a, const Found& f,
+               const std::string& what, const Evaluations& ev) {
+  const std::size_t k = f.results.size();
+  if (k > 0) write_pictures(a, p, f.results[0], explain(lib, p, *f.results[0].history), what);
+  const char* outcome = k > 0 ? "found" : f.last == cegis::Outcome::Timeout ? "timeout" : "none";
+  if (a.search.json) {
+    nlohmann::json hs = nlohmann::json::array();
+    for (const auto& r : f.results) {
+      hs.push_back(solution_json(p, r, explain(lib, p, *r.history)));
+      if (!ev.empty()) hs.back()["eval"] = eval_json(solution_evals(ev, p, r));
+    }
+    fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", outcome},
+                                                 {"scope", p.scope.text()},
+                                                 {"requested", a.count},
+                                                 {"exhausted", f.last == cegis::Outcome::None},
+                                                 {"histories", hs}}));
+  } else {
+    std::string tail;
+    if (f.last == cegis::Outcome::None)
+      tail = fmt::format("; {} asked for, and no other exists within the scope", a.count);
+    if (f.last == cegis::Outcome::Timeout) tail = fmt::format("; {} asked for, and time ran out", a.count);
+    fmt::print("{}: {} histor{} {} (scope {}), different up to renaming{}\n", outcome, k, k == 1 ? "y" : "ies",
+               what, p.scope.text(), tail);
+    for (std::size_t i = 0; i < k; ++i)
+      fmt::print("\nhistory {} of {}:\n{}{}", i + 1, k,
+                 solution_text(p, f.results[i], explain(lib, p, *f.results[i].history)),
+                 eval_text(solution_evals(ev, p, f.results[i])));
+  }
+  if (k > 0) return kExitOk;
+  return f.last == cegis::Outcome::Timeout ? kExitTimeout : kExitNo;
+}
+
 }  // namespace
 
 int run_synth(const SynthArgs& a) {
@@ -152,17 +237,21 @@ int run_synth(const SynthArgs& a) {
   }
   if (p.allow.empty() && p.deny.empty())
     throw std::invalid_argument("nothing to synthesize: give at least one --allow, --deny or --exhibit");
+  const Evaluations ev(lib, a.eval, p.allow);  // a malformed expression before any search
   cegis::SynthOptions opt = synth_options(a.search.timeout);
+  if (a.count > 1) {
+    const Found f = synthesize_many(p, a.count, a.search.minimize, opt);
+    if (!f.results.empty()) end_progress_line(f.results.back());
+    if (a.stats)
+      for (const auto& r : f.results) print_stats("synth", r.stats);
+    return print_many(lib, p, a, f, synth_what(lib, p, exhibit), ev);
+  }
   cegis::SynthResult r = cegis::synthesize(p, opt);
   if (a.search.minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
   end_progress_line(r);
   if (a.stats) print_stats("synth", r.stats);
 
-  std::vector<const lua::Level*> levels_denied;
-  for (const auto* l : p.deny)
-    if (!is_anomaly(lib, l)) levels_denied.push_back(l);
-  std::string what = fmt::format("allowed by {{{}}} and violating {{{}}}", names(p.allow), names(levels_denied));
-  if (!exhibit.empty()) what += fmt::format(" that exhibits {}", fmt::join(exhibit, " and "));
+  const std::string what = synth_what(lib, p, exhibit);
   if (r.outcome == cegis::Outcome::Timeout) {
     if (a.search.json) {
       fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}));
@@ -184,20 +273,14 @@ int run_synth(const SynthArgs& a) {
     return kExitNo;
   }
   const Explanation why = explain(lib, p, *r.history);
-  if (!a.dot.empty() || !a.svg.empty()) {
-    std::vector<LabelledWitness> ws;
-    for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
-    std::vector<Denial> ds;
-    for (const auto& [level, d] : why.denied) ds.push_back({level->name, &d});
-    const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
-    if (!a.dot.empty()) write_text_file(a.dot, picture);
-    if (!a.svg.empty()) write_svg(a.svg, picture);
-  }
+  write_pictures(a, p, r, why, what);
   if (a.search.json) {
-    fmt::print("{}\n", dump_json(solution_json(p, r, why)));
+    nlohmann::json j = solution_json(p, r, why);
+    if (!ev.empty()) j["eval"] = eval_json(solution_evals(ev, p, r));
+    fmt::print("{}\n", dump_json(j));
   } else {
-    fmt::print("found: a history {} (scope {})\n\n{}", what, p.scope.text(),
-               solution_text(p, r, why));
+    fmt::print("found: a history {} (scope {})\n\n{}{}", what, p.scope.text(),
+               solution_text(p, r, why), eval_text(solution_evals(ev, p, r)));
   }
   return kExitOk;
 }

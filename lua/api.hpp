@@ -6,6 +6,8 @@
 // protected call.
 #pragma once
 
+#include <string>
+
 struct lua_State;
 
 namespace iso::lua::api {
@@ -27,6 +29,10 @@ void open_strict_tables(lua_State* L);
 // types order and rel, and the registry's table of level axioms behind each
 // file's `levels`. declarations.cpp.
 void open_declarations(lua_State* L);
+
+// The registry's key of framework `name`'s witness table `e`, which its
+// levels' axioms are given (declarations.cpp).
+std::string witness_key(const std::string& framework);
 
 // [-0, +0] Opens the sandboxed standard libraries and then every library
 // above: a new state ready to load spec files.

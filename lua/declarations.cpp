@@ -44,9 +44,6 @@ namespace {
 // read-only view (its global `levels`, metatable kLevelsViewMeta).
 const char* const kLevelsKey = "isosynth.levels";
 
-// The registry's key of a framework's witness table `e`, which its levels'
-// axioms are given.
-std::string witness_key(const std::string& framework) { return "isosynth.e." + framework; }
 
 // --- names and fields ---------------------------------------------------------------
 
@@ -474,5 +471,7 @@ void open_declarations(lua_State* L) {
   lua_rawsetp(L, -2, &sandbox::kCopyKey);
   lua_pop(L, 1);  // stack: (as on entry)
 }
+
+std::string witness_key(const std::string& framework) { return "isosynth.e." + framework; }
 
 }  // namespace iso::lua::api

@@ -74,6 +74,11 @@ struct SpecLibrary::State {
   // needs, whose every comparison or scan would be one long C loop.
   bool block_too_big = false;
   std::string block_at;  // the Lua line that asked for it
+  // An --eval expression (SpecLibrary::expression): the framework whose
+  // witness table is `e` (none: an empty one), and what it evaluated to.
+  const Framework* eval_framework = nullptr;
+  logic::ExprPtr eval_expr;
+  logic::FormulaPtr eval_formula;
 
   std::string budget_message() const {
     return fmt::format("instruction budget exceeded ({} instructions): does the spec loop forever?",

@@ -113,21 +113,31 @@ void open_strict_tables(lua_State* L) {
 // Lua's `and`/`or` on formulas keep one operand and drop the other, and a
 // formula as a Lua condition is always true: FollowBuilt finds the formula
 // such a line built.
-FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& what, const char* role) {
+namespace {
+
+SpecValue call_spec_function(lua_State* L, int fn, int e, const std::string& what, const char* role,
+                             bool expressions) {
   FollowBuilt follow(sandbox::state(L));
   lua_pushvalue(L, fn);  // stack: ... fn
   push_history(L);       // stack: ... fn h
   lua_pushvalue(L, e);   // stack: ... fn h e
   lua_call(L, 2, 1);     // stack: ... result
-  if (!test_formula(L, -1) && !lua_isboolean(L, -1))
-    luaL_error(L, "%s must return a formula, but returned %s", what.c_str(), describe(L, -1).c_str());
-  FormulaPtr f = check_formula(L, -1, what.c_str());
+  SpecValue out;
+  if (expressions && test_expr(L, -1)) {
+    out.expr = check_expr(L, -1, what.c_str());
+  } else {
+    if (!test_formula(L, -1) && !lua_isboolean(L, -1))
+      luaL_error(L, "%s must return a %s, but returned %s", what.c_str(),
+                 expressions ? "relation or a formula" : "formula", describe(L, -1).c_str());
+    out.formula = check_formula(L, -1, what.c_str());
+  }
   lua_pop(L, 1);  // stack: ...
+  const std::vector<std::uint32_t>& free = out.expr ? out.expr->free : out.formula->free;
   // A variable a quantifier's body let out (stored in an upvalue) is free in
   // the result: no history can give it a value.
-  if (!f->free.empty()) {
+  if (!free.empty()) {
     const auto& vars = sandbox::state(L).variables;
-    const auto v = vars.find(f->free.front());
+    const auto v = vars.find(free.front());
     luaL_error(L, "%s uses the quantified variable %s outside the body of its quantifier: a "
                "quantifier's variables exist only inside its function", what.c_str(),
                v == vars.end() ? "(bound in a quantifier)" : v->second.c_str());
@@ -141,7 +151,18 @@ FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& wh
                           .c_str());  // stack: ... message
     lua_error(L);
   }
-  return f;
+  return out;
 }
+
+}  // namespace
+
+FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& what, const char* role) {
+  return call_spec_function(L, fn, e, what, role, false).formula;
+}
+
+SpecValue eval_spec_value(lua_State* L, int fn, int e, const std::string& what, const char* role) {
+  return call_spec_function(L, fn, e, what, role, true);
+}
+
 
 }  // namespace iso::lua::api

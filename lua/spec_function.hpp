@@ -27,4 +27,15 @@ inline constexpr const char* kStrictMeta = "isosynth.strict";
 logic::FormulaPtr eval_spec_function(lua_State* L, int fn, int e, const std::string& what,
                                      const char* role);
 
+// What a function evaluated by `--eval` returned: a relational expression
+// or a formula (one of the two set).
+struct SpecValue {
+  logic::ExprPtr expr;
+  logic::FormulaPtr formula;
+};
+
+// [-0, +0, e] As eval_spec_function, but a relational expression is a
+// result too.
+SpecValue eval_spec_value(lua_State* L, int fn, int e, const std::string& what, const char* role);
+
 }  // namespace iso::lua::api

@@ -147,6 +147,10 @@ void SpecLibrary::load_file(const std::string& path) {
 }
 
 void SpecLibrary::load_string(std::string_view text, const std::string& chunk_name) {
+  run_chunk(text, chunk_name, nullptr);
+}
+
+void SpecLibrary::run_chunk(std::string_view text, const std::string& chunk_name, int (*call)(lua_State*)) const {
   lua_State* L = state_->L;
   State& s = *state_;
   s.library.clear();
@@ -171,7 +175,13 @@ void SpecLibrary::load_string(std::string_view text, const std::string& chunk_na
     lua_pushvalue(L, -2);                // stack: handler chunk set_file_env chunk
     rc = lua_pcall(L, 1, 0, handler);    // stack: handler chunk, or handler chunk error
   }
-  if (rc == LUA_OK) rc = lua_pcall(L, 0, 0, handler);  // stack: handler, or handler error
+  if (rc == LUA_OK && call) {
+    lua_pushcfunction(L, call);  // stack: handler chunk call
+    lua_insert(L, -2);           // stack: handler call chunk
+    rc = lua_pcall(L, 1, 0, handler);  // stack: handler, or handler error
+  } else if (rc == LUA_OK) {
+    rc = lua_pcall(L, 0, 0, handler);  // stack: handler, or handler error
+  }
   if (rc != LUA_OK) {
     std::string msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "unknown error";
     if (rc == LUA_ERRMEM)

@@ -85,10 +85,27 @@ class SpecLibrary {
   std::vector<const Level*> anomalies() const;
   const Level& anomaly(std::string_view name) const;
 
+  // An expression of the spec language (`--eval`), run in the sandbox as a
+  // spec file is, on the symbolic history `h` and, when `framework` is
+  // given, its witness relations `e` (without, `e` has no relations): a
+  // relation or a formula. lua/evaluator.hpp evaluates it on a history.
+  // Throws SpecError ("--eval:1: message") for a malformed or hostile one.
+  struct Expression {
+    std::string text;
+    logic::ExprPtr expr;        // a relation, or
+    logic::FormulaPtr formula;  // a formula
+    const Framework* framework = nullptr;
+  };
+  Expression expression(std::string_view text, const Framework* framework) const;
+
   // Used by the Lua bindings while a chunk runs.
   struct State;
 
  private:
+  // Loads and runs a chunk under fresh limits: called with no arguments,
+  // or by `call` (a C function given the chunk) when there is one.
+  void run_chunk(std::string_view text, const std::string& chunk_name, int (*call)(lua_State*)) const;
+
   std::unique_ptr<State> state_;
 };
 
