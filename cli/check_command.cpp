@@ -114,7 +114,8 @@ bool write_violation_picture(const CheckArgs& a, const History& h, const Level& 
 // The cycle of the first violated level that has one (named by its checker), or "".
 std::string first_cycle(const std::vector<LevelOutcome>& outcomes) {
   for (const LevelOutcome& o : outcomes)
-    if (o.decision.verdict == Verdict::Violated && o.decision.anomaly) return o.decision.anomaly->name;
+    if (o.decision.verdict == Verdict::Violated && o.decision.anomaly && !o.decision.anomaly->cycle.empty())
+      return o.decision.anomaly->name;
   return "";
 }
 

@@ -43,7 +43,10 @@ std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const Histo
   std::vector<const lua::Level*> out;
   for (const lua::Level* an : lib.anomalies()) {
     try {
-      if (decide(h, *an, opt).verdict == Verdict::Violated) out.push_back(an);
+      // A read no execution explains (thin air, an incompatible order)
+      // violates every level, the anomaly's too: that is no pattern.
+      const Decision d = decide(h, *an, opt);
+      if (d.verdict == Verdict::Violated && !(d.anomaly && d.anomaly->cycle.empty())) out.push_back(an);
     } catch (const DecideRefused&) {        // a kind of operation the pattern does not cover
     } catch (const logic::TranslationError&) {  // the pattern unrolls too far on this history
     } catch (const std::invalid_argument&) {    // an option this history does not allow

@@ -19,8 +19,10 @@
 namespace iso::cli {
 
 // The catalogue's anomalies `h` exhibits, in catalogue order: those whose
-// level (the pattern negated) rejects `h`. An anomaly that cannot be decided
-// on `h` (a kind of operation its pattern does not cover) is left out.
+// level (the pattern negated) rejects `h` for its pattern, not for a read no
+// execution explains (thin air, incompatible orders), which every level
+// rejects. An anomaly that cannot be decided on `h` (a kind of operation its
+// pattern does not cover) is left out.
 std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const History& h);
 
 // How people name an anomaly: its title, else its name split into words

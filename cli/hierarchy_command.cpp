@@ -48,7 +48,8 @@ Rejections rejections(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy) {
       const History& h = *pr.separation->history;
       Decision d = decide(h, *hy.levels[y]);
       std::vector<const lua::Level*> exhibits = classify(lib, h);
-      std::string name = history_name(exhibits, d.anomaly ? std::string_view(d.anomaly->name) : std::string_view());
+      const bool cycle = d.anomaly && !d.anomaly->cycle.empty();
+      std::string name = history_name(exhibits, cycle ? std::string_view(d.anomaly->name) : std::string_view());
       out[x][y] = Rejection{std::move(d), std::move(exhibits), std::move(name)};
     }
   return out;
@@ -201,7 +202,7 @@ nlohmann::json hierarchy_json(const cegis::Hierarchy& hy, const std::vector<cons
         p["history"] = write_native_json(*pr.separation->history);
         p["anomaly"] = why[x][y]->name;
         p["exhibits"] = exhibits_json(why[x][y]->exhibits);
-        if (why[x][y]->decision.anomaly) p["cycle"] = why[x][y]->decision.anomaly->name;
+        if (const auto& an = why[x][y]->decision.anomaly; an && !an->cycle.empty()) p["cycle"] = an->name;
       }
       ps.push_back(std::move(p));
     }

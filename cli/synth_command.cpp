@@ -84,7 +84,7 @@ Explanation explain(const lua::SpecLibrary& lib, const cegis::Problem& p, const 
     if (!is_anomaly(lib, level)) e.denied.emplace_back(level, decide(h, *level));
   e.exhibits = classify(lib, h);
   for (const auto& [level, d] : e.denied)
-    if (d.anomaly && e.cycle.empty()) e.cycle = d.anomaly->name;
+    if (d.anomaly && !d.anomaly->cycle.empty() && e.cycle.empty()) e.cycle = d.anomaly->name;
   return e;
 }
 
