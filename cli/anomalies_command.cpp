@@ -248,8 +248,10 @@ int run_anomalies(const AnomaliesArgs& a) {
   const std::vector<Row> rows = catalogue(lib, levels, scope, a.timeout);
   if (!a.db.db.empty()) {
     std::vector<Probe> probes;
+    const std::vector<std::string> columns = column_names(rows);
     for (const Row& r : rows)
-      probes.push_back({anomaly_display_name(*r.anomaly), r.anomaly->doc, r.anomaly, r.example, r.anomaly->run_example});
+      probes.push_back({anomaly_label(*r.anomaly), r.anomaly->doc, r.anomaly, r.example, r.anomaly->run_example,
+                        columns[probes.size()]});
     const int code = run_probes_on_database(a.db, TableOutput{a.json, a.html, "anomaly"}, probes, levels);
     return code == kExitOk ? exit_code(rows) : code;
   }

@@ -142,7 +142,7 @@ int place_on_database(const HierarchyArgs& a, const cegis::Hierarchy& hy) {
                         fmt::format("A history {} allows and {} forbids: a database that exhibits it is not as "
                                     "strong as {}",
                                     hy.levels[x]->name, hy.levels[y]->name, hy.levels[y]->name),
-                        hy.levels[y], *pr.separation->history, ""});
+                        hy.levels[y], *pr.separation->history, "", ""});
     }
   if (probes.empty()) throw std::invalid_argument("--db: no history of the scope tells two of these levels apart");
   return run_probes_on_database(a.db, TableOutput{a.search.json, a.html, "separating history"}, probes, hy.levels);
