@@ -12,6 +12,7 @@
 
 #include "cegis/synthesizer.hpp"
 #include "cli/anomalies_page.hpp"
+#include "cli/classify.hpp"
 #include "cli/db_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
@@ -29,20 +30,6 @@ std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(a
 
 }  // namespace
 
-std::string anomaly_display_name(const lua::Level& anomaly) {
-  if (!anomaly.title.empty()) return anomaly.title;
-  std::string out;
-  for (char c : short_name(anomaly)) {
-    if (std::isupper(static_cast<unsigned char>(c))) {
-      if (!out.empty()) out += ' ';
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 std::vector<const Level*> violated_levels(const History& h, const std::vector<const Level*>& levels) {
   DecideOptions opt;
   opt.explain = false;
@@ -55,7 +42,7 @@ std::vector<const Level*> violated_levels(const History& h, const std::vector<co
 
 std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h) {
   std::vector<std::string> out;
-  for (const Level* a : violated_levels(h, lib.anomalies())) out.push_back(anomaly_display_name(*a));
+  for (const Level* a : classify(lib, h)) out.push_back(anomaly_label(*a));
   return out;
 }
 
@@ -69,6 +56,7 @@ struct Row {
   std::vector<Verdict> verdicts;  // per level
   bool timeout = false;
   std::vector<Decision> decisions;  // per level, for the page's verdicts
+  std::vector<const lua::Level*> exhibits;  // what the classifier names the example
 };
 
 // Every anomaly's smallest example within `scope`, synthesized, and every
@@ -85,11 +73,20 @@ std::vector<Row> catalogue(const lua::SpecLibrary& lib, const std::vector<const 
     p.scope = scope;
     cegis::SynthOptions opt;
     opt.timeout_seconds = timeout;
+    // The smallest example without session order when there is one (the
+    // literature's long fork has four sessions; Adya's levels know none),
+    // else the smallest with it.
+    p.space.sessions = false;
     cegis::SynthResult r = cegis::synthesize(p, opt);
+    if (r.outcome == cegis::Outcome::None) {
+      p.space.sessions = true;
+      r = cegis::synthesize(p, opt);
+    }
     if (r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
-    Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout, {}};
+    Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout, {}, {}};
     if (r.outcome == cegis::Outcome::Found) {
       row.example = *r.history;
+      row.exhibits = classify(lib, *row.example);
       for (const lua::Level* l : levels) {
         row.decisions.push_back(decide(*row.example, *l));
         row.verdicts.push_back(row.decisions.back().verdict);
@@ -133,6 +130,7 @@ void print_json(const std::vector<Row>& rows, const std::vector<const lua::Level
     nlohmann::json j{{"anomaly", row.anomaly->name}, {"doc", row.anomaly->doc}};
     if (row.example) {
       j["example"] = write_native_json(*row.example);
+      j["exhibits"] = exhibits_json(row.exhibits);
       nlohmann::json v = nlohmann::json::object();
       for (std::size_t i = 0; i < levels.size(); ++i) v[levels[i]->name] = std::string(verdict_word(row.verdicts[i]));
       j["verdicts"] = v;
@@ -145,35 +143,59 @@ void print_json(const std::vector<Row>& rows, const std::vector<const lua::Level
   fmt::print("{}\n", dump_json(nlohmann::json{{"scope", scope.text()}, {"anomalies", list}}));
 }
 
-// The catalogue for people: each anomaly with its example, then the table.
-void print_text(const std::vector<Row>& rows, const std::vector<const lua::Level*>& levels,
-                const cegis::Scope& scope) {
-  fmt::print("anomalies within scope {}, each with its smallest example:\n\n", scope.text());
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const Row& row = rows[k];
-    fmt::print("{}. {} ({}): {}\n", k + 1, escape_text(anomaly_display_name(*row.anomaly)),
-               escape_text(row.anomaly->name), escape_text(row.anomaly->doc));
-    if (row.example)
-      fmt::print("   {}\n\n", history_one_line(*row.example));
-    else
-      fmt::print("   {}\n\n", row.timeout ? "(time limit)" : "(no history of the scope exhibits it)");
-  }
-  std::size_t width = 0;
+// Each anomaly's column heading, its abbreviation; one taken twice gets
+// the anomaly's place in the catalogue appended.
+std::vector<std::string> column_names(const std::vector<Row>& rows) {
+  std::vector<std::string> out;
+  for (const Row& row : rows) out.push_back(escape_text(anomaly_abbreviation(*row.anomaly)));
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (std::count(out.begin(), out.end(), out[k]) > 1) out[k] += std::to_string(k + 1);
+  return out;
+}
+
+// The table: a row per level, a column per anomaly, then the key.
+void print_table(const std::vector<Row>& rows, const std::vector<const lua::Level*>& levels,
+                 const std::vector<std::string>& columns) {
+  std::size_t width = 0, cell = 2;
   for (const auto* l : levels) width = std::max(width, escape_text(l->name).size());
-  fmt::print("level x anomaly (A: allows the example, -: forbids it):\n{:<{}}", "", width + 2);
-  for (std::size_t k = 0; k < rows.size(); ++k) fmt::print("{:>3}", k + 1);
+  for (const auto& c : columns) cell = std::max(cell, c.size() + 1);
+  fmt::print("level x anomaly (A: allows the example, -: forbids it, ?: undecided):\n{:<{}}", "", width + 2);
+  for (const auto& c : columns) fmt::print("{:>{}}", c, cell);
   fmt::print("\n");
   for (std::size_t i = 0; i < levels.size(); ++i) {
     fmt::print("{:<{}}", escape_text(levels[i]->name), width + 2);
     for (const Row& row : rows) {
-      const char* cell = !row.example                                 ? "?"
+      const char* mark = !row.example                                 ? "?"
                          : row.verdicts[i] == Verdict::Allowed        ? "A"
                          : row.verdicts[i] == Verdict::Violated       ? "-"
                                                                       : "?";
-      fmt::print("{:>3}", cell);
+      fmt::print("{:>{}}", mark, cell);
     }
     fmt::print("\n");
   }
+  fmt::print("key:\n");
+  std::size_t key_width = 0;
+  for (const auto& c : columns) key_width = std::max(key_width, c.size());
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    fmt::print("  {:<{}}  {}\n", columns[k], key_width, escape_text(anomaly_label(*rows[k].anomaly)));
+}
+
+// The catalogue for people: each anomaly with its example and what the
+// classifier names it, then the table.
+void print_text(const std::vector<Row>& rows, const std::vector<const lua::Level*>& levels,
+                const cegis::Scope& scope) {
+  fmt::print("anomalies within scope {}, each with its smallest example:\n{}\n\n", scope.text(), notation_legend());
+  const std::vector<std::string> columns = column_names(rows);
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const Row& row = rows[k];
+    fmt::print("{} = {} [{}]: {}\n", columns[k], escape_text(anomaly_label(*row.anomaly)),
+               escape_text(row.anomaly->name), escape_text(row.anomaly->doc));
+    if (row.example)
+      fmt::print("   {}\n   {}\n\n", history_one_line(*row.example), escape_text(exhibits_line(row.exhibits)));
+    else
+      fmt::print("   {}\n\n", row.timeout ? "(time limit)" : "(no history of the scope exhibits it)");
+  }
+  print_table(rows, levels, columns);
 }
 
 }  // namespace
@@ -194,8 +216,10 @@ int run_anomalies(const AnomaliesArgs& a) {
   const std::vector<Row> rows = catalogue(lib, levels, scope, a.timeout);
   if (!a.db.db.empty()) {
     std::vector<Probe> probes;
+    const std::vector<std::string> columns = column_names(rows);
     for (const Row& r : rows)
-      probes.push_back({anomaly_display_name(*r.anomaly), r.anomaly->doc, r.anomaly, r.example, r.anomaly->run_example});
+      probes.push_back({anomaly_label(*r.anomaly), r.anomaly->doc, r.anomaly, r.example, r.anomaly->run_example,
+                        columns[probes.size()]});
     const int code = run_probes_on_database(a.db, TableOutput{a.json, a.html, "anomaly"}, probes, levels);
     return code == kExitOk ? exit_code(rows) : code;
   }

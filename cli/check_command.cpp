@@ -125,6 +125,14 @@ bool write_all_pictures(const CheckArgs& a, const History& h, const Level& level
   return true;
 }
 
+// The cycle of the first violated level that has one (named by its checker), or "".
+std::string first_cycle(const std::vector<LevelOutcome>& outcomes) {
+  for (const LevelOutcome& o : outcomes)
+    if (o.decision.verdict == Verdict::Violated && o.decision.anomaly && !o.decision.anomaly->cycle.empty())
+      return o.decision.anomaly->name;
+  return "";
+}
+
 // check --json's document: what was read and how, the level set, each
 // level's result.
 nlohmann::json check_json(const std::string& file, const ReadResult& loaded, LevelSet set, nlohmann::json results) {
@@ -252,6 +260,11 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
   // Every level was refused, some only while deciding: as when all are
   // refused at the start.
   if (!any_decided) throw std::invalid_argument(fmt::format("{}: {}", a.file, none_decided(outcomes)));
+  // A violated history's name (cli/classify.hpp); the catalogue's patterns
+  // are decided on small histories only.
+  std::optional<std::vector<const Level*>> exhibits;
+  if (any_violated && small) exhibits = classify(lib, h);
+  if (exhibits && !a.json) fmt::print("{}\n", escape_text(exhibits_line(*exhibits, first_cycle(outcomes))));
   if (!a.json && !list_refused && std::any_of(outcomes.begin(), outcomes.end(), refused))
     fmt::print("not-applicable: {}\n", grouped_reasons(outcomes));
   const std::vector<EvalLine> evals = ev.empty() ? std::vector<EvalLine>{} : check_evals(ev, h, outcomes, opt);
@@ -263,6 +276,7 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
   if (a.json) {
     nlohmann::json doc = check_json(a.file, loaded, choice.set, std::move(results));
     if (!ev.empty()) doc["eval"] = eval_json(evals);
+    if (exhibits) doc["exhibits"] = exhibits_json(*exhibits);
     if (json_out)
       *json_out = std::move(doc);
     else

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "cli/classify.hpp"
 #include "cli/level_choice.hpp"
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/history.hpp"
@@ -142,14 +143,12 @@ struct AnomaliesArgs {
   DbArgs db;         // with db.db set: run every example on that database (Hermitage's table)
 };
 int run_anomalies(const AnomaliesArgs& a);
-// The catalogue's anomalies `h` exhibits, by their display names.
+// The catalogue's anomalies `h` exhibits, by their labels (cli/classify.hpp).
 std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h);
 // The levels of `levels` (or anomalies: they are levels that forbid their
 // pattern) that `h` violates, decided without explanations or witnesses.
 std::vector<const Level*> violated_levels(const History& h, const std::vector<const Level*>& levels);
-// How people name an anomaly: its title, else its name split into words
-// ("anomalies.LongFork" -> "long fork").
-std::string anomaly_display_name(const lua::Level& anomaly);
+// anomaly_display_name: cli/classify.hpp.
 
 struct RunArgs : DbArgs {
   std::string file;

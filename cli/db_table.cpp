@@ -162,6 +162,11 @@ void write_page(const TableOutput& out, const Database& database, const std::vec
   write_html_page(out.html, page);
 }
 
+// Row r's column heading: the probe's own, else its number.
+std::string column(const std::vector<Runnable>& rows, std::size_t r) {
+  return rows[r].probe->column.empty() ? std::to_string(r + 1) : escape_text(rows[r].probe->column);
+}
+
 }  // namespace
 
 int run_probes_on_database(const DbArgs& dba, const TableOutput& out, const std::vector<Probe>& probes,
@@ -214,7 +219,7 @@ int run_probes_on_database(const DbArgs& dba, const TableOutput& out, const std:
   }
   fmt::print("database: {}\n\n", escape_text(database.product()));
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    fmt::print("{}. {}: {}\n", r + 1, escape_text(rows[r].probe->label),
+    fmt::print("{}{} {}: {}\n", column(rows, r), rows[r].probe->column.empty() ? "." : " =", escape_text(rows[r].probe->label),
                rows[r].example ? history_one_line(*rows[r].example) : "(no example)");
     for (std::size_t l = 0; l < levels.size(); ++l)
       fmt::print("   {}: {}\n", db::level_name(levels[l]), cell_line(rows[r], cells[l][r]));
@@ -223,11 +228,13 @@ int run_probes_on_database(const DbArgs& dba, const TableOutput& out, const std:
   for (auto l : levels) width = std::max(width, db::level_name(l).size());
   fmt::print("\nlevel x {} (E: exhibited, A: prevented by abort, B: prevented by blocking, "
              "D: other values, n: no schedule):\n{:<{}}", out.what, "", width + 2);
-  for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>3}", r + 1);
+  std::size_t cell = 3;
+  for (std::size_t r = 0; r < rows.size(); ++r) cell = std::max(cell, column(rows, r).size() + 1);
+  for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>{}}", column(rows, r), cell);
   fmt::print("\n");
   for (std::size_t l = 0; l < levels.size(); ++l) {
     fmt::print("{:<{}}", db::level_name(levels[l]), width + 2);
-    for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>3}", letter(cells[l][r]));
+    for (std::size_t r = 0; r < rows.size(); ++r) fmt::print("{:>{}}", letter(cells[l][r]), cell);
     fmt::print("\n");
   }
   fmt::print("\nbehaves as, on these histories (the formal levels allowing exactly what it exhibited):\n");

@@ -26,6 +26,7 @@ struct Probe {
   const lua::Level* target = nullptr;
   std::optional<History> synthesized;  // the smallest example synthesis found, if any
   std::string run_example;             // a declared example (one-line notation), if any
+  std::string column;                  // the table's column heading ("LF"); empty: its number
 };
 
 struct TableOutput {

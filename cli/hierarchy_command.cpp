@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cegis/hierarchy.hpp"
+#include "cli/classify.hpp"
 #include "cli/commands.hpp"
 #include "cli/db_table.hpp"
 #include "cli/dot.hpp"
@@ -26,11 +27,13 @@ namespace iso::cli {
 
 namespace {
 
-// Why the second level of a separated pair rejects its history: the
-// decision (for pictures) and the anomaly's name (the checker's, else the
-// catalogue's). Decided once per pair, for every output.
+// Why the second level of a pair that does not imply rejects its history:
+// the decision (for pictures), what the history exhibits and its name
+// (cli/classify.hpp: the catalogue's, whichever pair it was found for).
+// Decided once per pair, for every output.
 struct Rejection {
   Decision decision;
+  std::vector<const lua::Level*> exhibits;
   std::string name;
 };
 using Rejections = std::vector<std::vector<std::optional<Rejection>>>;
@@ -44,8 +47,10 @@ Rejections rejections(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy) {
       if (!pr.separation || !pr.separation->history) continue;
       const History& h = *pr.separation->history;
       Decision d = decide(h, *hy.levels[y]);
-      std::string name = d.anomaly ? d.anomaly->name : fmt::format("{}", fmt::join(exhibited_anomalies(lib, h), ", "));
-      out[x][y] = Rejection{std::move(d), std::move(name)};
+      std::vector<const lua::Level*> exhibits = classify(lib, h);
+      const bool cycle = d.anomaly && !d.anomaly->cycle.empty();
+      std::string name = history_name(exhibits, cycle ? std::string_view(d.anomaly->name) : std::string_view());
+      out[x][y] = Rejection{std::move(d), std::move(exhibits), std::move(name)};
     }
   return out;
 }
@@ -121,8 +126,8 @@ std::string pairs_table_html(const cegis::Hierarchy& hy, const Rejections& why, 
       } else if (pr.relation == cegis::Relation::Separated) {
         const std::string& name = why[x][y]->name;
         const std::string id = fmt::format("p{}-{}", x, y);
-        out += fmt::format("<td class=\"separated\"><a href=\"#{}\">{}</a></td>", id,
-                           html_escape(name.empty() ? "separated" : name));
+        out += fmt::format("<td class=\"not-implied\"><a href=\"#{}\">{}</a></td>", id,
+                           html_escape(name));
         sections += separation_html(hy, why, x, y, id);
       } else {
         out += fmt::format("<td><a href=\"#u{}-{}\">?</a></td>", x, y);
@@ -175,9 +180,9 @@ int place_on_database(const HierarchyArgs& a, const cegis::Hierarchy& hy) {
                         fmt::format("A history {} allows and {} forbids: a database that exhibits it is not as "
                                     "strong as {}",
                                     hy.levels[x]->name, hy.levels[y]->name, hy.levels[y]->name),
-                        hy.levels[y], *pr.separation->history, ""});
+                        hy.levels[y], *pr.separation->history, "", ""});
     }
-  if (probes.empty()) throw std::invalid_argument("--db: no two of these levels are separated within the scope");
+  if (probes.empty()) throw std::invalid_argument("--db: no history of the scope tells two of these levels apart");
   return run_probes_on_database(a.db, TableOutput{a.search.json, a.html, "separating history"}, probes, hy.levels);
 }
 
@@ -206,7 +211,7 @@ cegis::HierarchyOptions hierarchy_options(const SearchArgs& a) {
 }
 
 const char* relation_name(cegis::Relation r) {
-  return r == cegis::Relation::Implies ? "implies" : r == cegis::Relation::Separated ? "separated" : "unknown";
+  return r == cegis::Relation::Implies ? "implies" : r == cegis::Relation::Separated ? "does_not_imply" : "unknown";
 }
 
 // hierarchy --json: the levels, the classes, the Hasse diagram and every
@@ -234,6 +239,8 @@ nlohmann::json hierarchy_json(const cegis::Hierarchy& hy, const std::vector<cons
       if (why[x][y]) {
         p["history"] = write_native_json(*pr.separation->history);
         p["anomaly"] = why[x][y]->name;
+        p["exhibits"] = exhibits_json(why[x][y]->exhibits);
+        if (const auto& an = why[x][y]->decision.anomaly; an && !an->cycle.empty()) p["cycle"] = an->name;
       }
       ps.push_back(std::move(p));
     }
@@ -244,22 +251,45 @@ nlohmann::json hierarchy_json(const cegis::Hierarchy& hy, const std::vector<cons
   return j;
 }
 
-// The classes, the Hasse diagram with what each weaker class allows, and
+// The Hasse diagram's layers, strongest first: a class's layer is the
+// length of the longest chain of covers above it, so the classes of one
+// layer are incomparable (neither implies the other).
+std::vector<std::vector<std::size_t>> layers(const cegis::Hierarchy& hy) {
+  std::vector<std::size_t> depth(hy.classes.size(), 0);
+  // Classes come strongest first: a class's stronger ones are settled before it.
+  for (std::size_t c = 0; c < hy.classes.size(); ++c)
+    for (const auto& [s, w] : hy.covers)
+      if (w == c) depth[c] = std::max(depth[c], depth[s] + 1);
+  std::vector<std::vector<std::size_t>> out;
+  for (std::size_t c = 0; c < hy.classes.size(); ++c) {
+    if (out.size() <= depth[c]) out.resize(depth[c] + 1);
+    out[depth[c]].push_back(c);
+  }
+  return out;
+}
+
+// The layers, the Hasse diagram with what each weaker class allows, and
 // every ordered pair, as text (the summary line is the caller's).
 void print_hierarchy(const cegis::Hierarchy& hy, const std::vector<const lua::Level*>& levels,
                      const Rejections& why) {
-  fmt::print("\nclasses, strongest first (= : no difference up to the scope):\n");
-  for (std::size_t c = 0; c < hy.classes.size(); ++c) fmt::print("  {}\n", class_name(hy, c, " = "));
-  fmt::print("\nHasse diagram (stronger => weaker, and what the weaker allows):\n");
+  fmt::print("{}\n", notation_legend());
+  fmt::print("\nlayers of the Hasse diagram, strongest first (= : no difference up to the scope; levels on one "
+             "line, apart, are incomparable):\n");
+  for (const auto& layer : layers(hy)) {
+    std::vector<std::string> names;
+    for (std::size_t c : layer) names.push_back(class_name(hy, c, " = "));
+    fmt::print("  {}\n", fmt::join(names, "    "));
+  }
+  fmt::print("\nHasse diagram (stronger => weaker: what the weaker allows and the stronger forbids):\n");
   for (const auto& [s, w] : hy.covers) {
     const std::size_t weaker = hy.classes[w][0], stronger = hy.classes[s][0];
     std::string what;
     if (const auto& r = why[weaker][stronger])
-      what = fmt::format(": {}{}", r->name.empty() ? "" : r->name + ", ",
-                         history_one_line(*hy.pairs[weaker][stronger].separation->history));
+      what = fmt::format(": {}: {}", r->name, history_one_line(*hy.pairs[weaker][stronger].separation->history));
     fmt::print("  {} => {}{}\n", class_name(hy, s, " = "), class_name(hy, w, " = "), what);
   }
-  fmt::print("\nevery pair (A => B: every history A allows, B allows, up to the scope):\n");
+  fmt::print("\nevery pair (A => B: every history A allows, B allows, up to the scope; A =/=> B: what A allows "
+             "and B forbids):\n");
   for (std::size_t x = 0; x < levels.size(); ++x)
     for (std::size_t y = 0; y < levels.size(); ++y) {
       if (x == y) continue;
@@ -268,8 +298,7 @@ void print_hierarchy(const cegis::Hierarchy& hy, const std::vector<const lua::Le
         fmt::print("  {} => {}: no difference up to the scope{}\n", levels[x]->name, levels[y]->name,
                    pr.by_transitivity ? " (by transitivity)" : "");
       } else if (pr.relation == cegis::Relation::Separated) {
-        const std::string& name = why[x][y]->name;
-        fmt::print("  {} =/=> {}: {}{}\n", levels[x]->name, levels[y]->name, name.empty() ? "" : name + ", ",
+        fmt::print("  {} =/=> {}: {}: {}\n", levels[x]->name, levels[y]->name, why[x][y]->name,
                    history_one_line(*pr.separation->history));
       } else {
         fmt::print("  {} ? {}: undecided (time limit)\n", levels[x]->name, levels[y]->name);

@@ -46,7 +46,7 @@ std::string html_begin(const std::string& title) {
       "body {{ font-family: sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em; }}\n"
       "table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #bbb; padding: 0.3em 0.6em; }}\n"
       "th {{ background: #f0f0f0; }} td.implies, td.allowed {{ color: #2a7a2a; }}\n"
-      "td.separated, td.forbidden {{ color: #b22222; }} td a {{ color: inherit; }}\n"
+      "td.not-implied, td.forbidden {{ color: #b22222; }} td a {{ color: inherit; }}\n"
       "pre {{ background: #f7f7f7; padding: 0.6em; white-space: pre-wrap; }} svg {{ max-width: 100%; height: auto; }}\n"
       "</style>\n</head>\n<body>\n<h1>{0}</h1>\n",
       html_escape(title));

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cegis/synthesizer.hpp"
+#include "cli/classify.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
 #include "cli/evaluations.hpp"
@@ -74,14 +75,17 @@ bool is_anomaly(const lua::SpecLibrary& lib, const lua::Level* l) {
 // once more on it), and what the catalogue (specs/anomalies.lua) calls it.
 struct Explanation {
   std::vector<std::pair<const lua::Level*, Decision>> denied;
-  std::vector<std::string> exhibits;
+  std::vector<const lua::Level*> exhibits;  // cli/classify.hpp
+  std::string cycle;                        // the first denying level's cycle, when the catalogue names nothing
 };
 
 Explanation explain(const lua::SpecLibrary& lib, const cegis::Problem& p, const History& h) {
   Explanation e;
   for (const auto* level : p.deny)
     if (!is_anomaly(lib, level)) e.denied.emplace_back(level, decide(h, *level));
-  e.exhibits = exhibited_anomalies(lib, h);
+  e.exhibits = classify(lib, h);
+  for (const auto& [level, d] : e.denied)
+    if (d.anomaly && !d.anomaly->cycle.empty() && e.cycle.empty()) e.cycle = d.anomaly->name;
   return e;
 }
 
@@ -99,7 +103,7 @@ nlohmann::json solution_json(const cegis::Problem& p, const cegis::SynthResult& 
   nlohmann::json why = nlohmann::json::array();
   for (const auto& [level, d] : e.denied) why.push_back(decision_json(*r.history, *level, d, false));
   j["denied"] = why;
-  j["exhibits"] = e.exhibits;
+  j["exhibits"] = exhibits_json(e.exhibits);
   return j;
 }
 
@@ -107,7 +111,7 @@ std::string solution_text(const cegis::Problem& p, const cegis::SynthResult& r, 
   const History& h = *r.history;
   std::string s = format_history(h) + "\n";
   // What the catalogue (specs/anomalies.lua) calls it.
-  if (!e.exhibits.empty()) s += fmt::format("exhibits: {}\n\n", fmt::join(e.exhibits, ", "));
+  s += escape_text(exhibits_line(e.exhibits, e.cycle)) + "\n\n";
   for (std::size_t i = 0; i < p.allow.size(); ++i) {
     Decision d;
     d.verdict = Verdict::Allowed;
@@ -144,7 +148,7 @@ void write_pictures(const SynthArgs& a, const cegis::Problem& p, const cegis::Sy
   for (std::size_t i = 0; i < p.allow.size(); ++i) ws.push_back({p.allow[i]->name, &r.allow_witnesses[i]});
   std::vector<Denial> ds;
   for (const auto& [level, d] : why.denied) ds.push_back({level->name, &d});
-  const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}", what));
+  const std::string picture = history_dot(*r.history, ws, ds, fmt::format("a history {}: {}", what, history_name(why.exhibits, why.cycle)));
   if (!a.dot.empty()) write_text_file(a.dot, picture);
   if (!a.svg.empty()) write_svg(a.svg, picture);
 }
@@ -211,6 +215,7 @@ int print_many(const lua::SpecLibrary& lib, const cegis::Problem& p, const Synth
     if (f.last == cegis::Outcome::Timeout) tail = fmt::format("; {} asked for, and time ran out", a.count);
     fmt::print("{}: {} histor{} {} (scope {}), different up to renaming{}\n", outcome, k, k == 1 ? "y" : "ies",
                what, p.scope.text(), tail);
+    fmt::print("{}\n", notation_legend());
     for (std::size_t i = 0; i < k; ++i)
       fmt::print("\nhistory {} of {}:\n{}{}", i + 1, k,
                  solution_text(p, f.results[i], explain(lib, p, *f.results[i].history)),
@@ -279,7 +284,10 @@ int run_synth(const SynthArgs& a) {
     if (!ev.empty()) j["eval"] = eval_json(solution_evals(ev, p, r));
     fmt::print("{}\n", dump_json(j));
   } else {
-    fmt::print("found: a history {} (scope {})\n\n{}{}", what, p.scope.text(),
+    fmt::print("found: a history {} (scope {})
+{}
+
+{}{}", what, p.scope.text(), notation_legend(),
                solution_text(p, r, why), eval_text(solution_evals(ev, p, r)));
   }
   return kExitOk;
@@ -318,6 +326,7 @@ int run_compare(const CompareArgs& a) {
       {"incomparable", fmt::format("each of {} and {} allows a history the other denies", A, B)},
       {"unknown", "a search ran out of time"}};
   fmt::print("{}: {} within scope {}\n", verdict, meaning.at(verdict), ab.scope.text());
+  if (a_not_b || b_not_a) fmt::print("{}\n", notation_legend());
   if (a_not_b)
     fmt::print("\nallowed by {}, violating {}:\n{}", A, B,
                solution_text(ab, r1, explain(lib, ab, *r1.history)));

@@ -2,7 +2,7 @@
 // a spec file adds to the library, each checked where it is declared.
 //   framework "name" { doc, witness = { co = order(Txn), ... }, wf = function(h, e) }
 //   level "NAME" { framework, doc, axiom = function(h, e), graph, permits }
-//   anomaly "NAME" { framework, title, doc, histories, run_example, pattern = function(h, e) }
+//   anomaly "NAME" { framework, title, aka, doc, histories, run_example, pattern = function(h, e) }
 //   library "name"  -- the prefix of the names declared after it in the file
 //   order(S), rel(S1, ..., Sk)  -- the types of witness relations
 // Each function runs once, as it is declared (spec_function.hpp), and what
@@ -343,7 +343,7 @@ void check_run_example(lua_State* L, const std::string& name, const std::string&
   if (!bad.empty()) luaL_error(L, "anomaly '%s': %s", name.c_str(), escape_text(bad).c_str());
 }
 
-// anomaly "NAME" { framework = "adya", title = "...", doc = "...", histories = "list-append",
+// anomaly "NAME" { framework = "adya", title = "...", aka = "...", doc = "...", histories = "list-append",
 //                  run_example = "T1: ... | T2: ...", pattern = function(h, e) ... end }
 // A history exhibits the anomaly when every execution of the framework
 // satisfies the pattern; it is stored as the level "no NAME" (the pattern
@@ -366,6 +366,7 @@ int declare_anomaly(lua_State* L) {
   an->location = sandbox::where(L, 1);
   an->doc = opt_string_field(L, 1, "doc");
   an->title = opt_string_field(L, 1, "title");
+  an->aka = opt_string_field(L, 1, "aka");
   an->framework = framework;
   an->permits.aborted_reads = true;
   an->permits.intermediate_reads = true;

@@ -32,8 +32,12 @@ end
 
 local function writes(h, t, x) return (h.writer .. x)(t) end
 
+-- s sees t's write of x: s reads it, or t precedes s in their session.
+local function sees(h, t, x, s) return h.wrx(t, x, s) | (h.so(t, s) & writes(h, t, x)) end
+
 anomaly "LostUpdate" {
   framework = "adya",
+  aka = "P4",
   doc = "Lost update (Berenson et al. 1995, P4; Hermitage's lost update): two transactions read "
      .. "the same version of x and both write x, so one overwrites the other's update unseen",
   pattern = function(h, e)
@@ -48,6 +52,7 @@ anomaly "LostUpdate" {
 
 anomaly "WriteSkew" {
   framework = "adya",
+  aka = "A5B, G2-item",
   doc = "Write skew (Berenson et al. 1995, A5B; Adya's G2-item with two anti-dependencies): "
      .. "t1 reads x and writes y, t2 reads y and writes x, each overwriting what the other read",
   pattern = function(h, e)
@@ -60,6 +65,7 @@ anomaly "WriteSkew" {
 
 anomaly "ReadSkew" {
   framework = "adya",
+  aka = "A5A, G-single",
   doc = "Read skew (Berenson et al. 1995, A5A; Adya's G-single), also fractured read (Bailis "
      .. "et al. 2014): t1 sees t2's write of y but a version of x older than t2's",
   pattern = function(h, e)
@@ -71,6 +77,7 @@ anomaly "ReadSkew" {
 
 anomaly "NonRepeatableRead" {
   framework = "adya",
+  aka = "P2",
   title = "non-repeatable read",
   doc = "Non-repeatable (fuzzy) read (Berenson et al. 1995, P2; Plume's TAP-j): a transaction "
      .. "reads x twice and the reads return the writes of two different transactions",
@@ -83,6 +90,7 @@ anomaly "NonRepeatableRead" {
 
 anomaly "CircularInformationFlow" {
   framework = "adya",
+  aka = "G1c",
   doc = "Circular information flow (Adya 1999, G1c): a cycle of write and read dependencies; "
      .. "each transaction sees the other's effects",
   -- The smallest example reads the other's write before making its own,
@@ -93,13 +101,16 @@ anomaly "CircularInformationFlow" {
 
 anomaly "LongFork" {
   framework = "adya",
-  doc = "Long fork (Cerone et al. 2015; Adya's G-nonadjacent): two readers see the writes of "
-     .. "two other transactions in opposite orders",
+  aka = "G-nonadjacent",
+  doc = "Long fork (Cerone et al. 2015, §2; Adya's G-nonadjacent, Elle's G-nonadjacent): two "
+     .. "readers see the writes of two other transactions in opposite orders; a reader sees a "
+     .. "write it reads or one of an earlier transaction of its session (Cerone's vis includes "
+     .. "session order)",
   pattern = function(h, e)
     return exists(Obj, Obj, function(x, y)
       return ne(x, y) & exists(Txn, Txn, Txn, Txn, function(t1, t2, t3, t4)
         return ne(t1, t2) & ne(t3, t4)
-             & h.wrx(t1, x, t3) & rw(h, e, y, t3, t2) & h.wrx(t2, y, t4) & rw(h, e, x, t4, t1)
+             & sees(h, t1, x, t3) & rw(h, e, y, t3, t2) & sees(h, t2, y, t4) & rw(h, e, x, t4, t1)
       end)
     end)
   end,
@@ -107,6 +118,7 @@ anomaly "LongFork" {
 
 anomaly "CausalityViolation" {
   framework = "adya",
+  aka = "G-single",
   doc = "Causality violation (Cerone et al. 2015; Biswas & Enea 2019): t3 sees t2, which saw "
      .. "t1's write of x, yet t3 reads a version of x older than t1's",
   pattern = function(h, e)
@@ -120,6 +132,7 @@ anomaly "CausalityViolation" {
 
 anomaly "MissedSessionWrite" {
   framework = "adya",
+  aka = "read-your-writes violation, G-single-process",
   doc = "Missed session write (Terry et al. 1994, read your writes; Isolde §3.1.1): a "
      .. "transaction reads a version of x older than the write of x of an earlier transaction "
      .. "of its own session",
@@ -128,8 +141,37 @@ anomaly "MissedSessionWrite" {
   end,
 }
 
+anomaly "MonotonicReads" {
+  framework = "adya",
+  title = "monotonic reads violation",
+  aka = "G-single-process",
+  doc = "Monotonic reads violation (Terry et al. 1994, the monotonic reads guarantee; Cerone et al. "
+     .. "2015 and Biswas & Enea 2019 forbid it with causal consistency; Elle's G-single-process): "
+     .. "t2 reads t1's write of x, and a later transaction t3 of t2's session reads a version of x "
+     .. "older than t1's",
+  pattern = function(h, e)
+    return exists(Obj, Txn, Txn, Txn, function(x, t1, t2, t3)
+      return h.wrx(t1, x, t2) & h.so(t2, t3) & rw(h, e, x, t3, t1)
+    end)
+  end,
+}
+
+anomaly "SessionOrderViolation" {
+  framework = "adya",
+  title = "session-order violation",
+  aka = "G1c-process",
+  doc = "Session-order violation (Elle's G1c-process, a cycle of session order and write-read "
+     .. "dependencies; Terry et al. 1994's session guarantees and Biswas & Enea 2019's so ∪ wr "
+     .. "acyclicity forbid it): a transaction reads the write of a later transaction of its own "
+     .. "session. Adya's levels, which know no sessions, allow it",
+  pattern = function(h, e)
+    return exists(Obj, Txn, Txn, function(x, t1, t2) return h.so(t1, t2) & h.wrx(t2, x, t1) end)
+  end,
+}
+
 anomaly "StaleRead" {
   framework = "adya",
+  aka = "G-single-realtime",
   title = "stale read",
   doc = "Stale read (Elle's G-single-realtime; the anomaly strict serializability and Strong SI "
      .. "forbid, Vbox §3.2): a transaction reads a version of x older than the write of x of a "
@@ -141,6 +183,7 @@ anomaly "StaleRead" {
 
 anomaly "ReadOnlyAnomaly" {
   framework = "adya",
+  aka = "G2-item",
   title = "read-only anomaly",
   doc = "Read-only transaction anomaly (Fekete, O'Neil & O'Neil 2004; Isolde §3.2.1): the update "
      .. "transactions alone are serializable, but a read-only transaction sees t1 and not t3, "
@@ -157,6 +200,7 @@ anomaly "ReadOnlyAnomaly" {
 
 anomaly "G0" {
   framework = "adya",
+  aka = "G0, P0",
   title = "dirty write",
   doc = "Dirty write (Adya 1999, §4.1, G0; Berenson et al. 1995, P0): a cycle of write "
      .. "dependencies; the transactions' writes to two keys are installed in opposite orders, "
@@ -170,6 +214,7 @@ anomaly "G0" {
 
 anomaly "G1a" {
   framework = "adya",
+  aka = "G1a, A1",
   title = "aborted read",
   doc = "Aborted read (Adya 1999, §4.1–4.2, G1a; Berenson et al. 1995, A1 dirty read; Plume's "
      .. "TAP-b): a committed transaction reads a value that only an aborted transaction wrote",
@@ -178,6 +223,7 @@ anomaly "G1a" {
 
 anomaly "G1b" {
   framework = "adya",
+  aka = "G1b",
   title = "intermediate read",
   doc = "Intermediate read (Adya 1999, §4.1–4.2, G1b; Plume's TAP-f): a committed transaction "
      .. "reads a version of x that its writer later overwrote, not the writer's final one",
@@ -186,6 +232,7 @@ anomaly "G1b" {
 
 anomaly "Phantom" {
   framework = "adya",
+  aka = "P3",
   doc = "Phantom (Berenson et al. 1995, P3; Adya's G2 through a predicate anti-dependency, "
      .. "which PL-2.99 allows and PL-3 forbids): t1's predicate read misses t2's write of x, "
      .. "yet t1 reads t2's write of y",

@@ -36,6 +36,7 @@ struct Framework {
 struct Level {
   std::string name;            // "biswas.SER"
   std::string title;           // how people name it, when the name does not say ("non-repeatable read")
+  std::string aka;             // an anomaly's names in the literature ("A5B, G2-item"), for people; may be empty
   std::string doc;
   std::string location;
   const Framework* framework = nullptr;

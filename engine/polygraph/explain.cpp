@@ -327,9 +327,12 @@ Anomaly cycle_anomaly(const History& h, std::vector<DepEdge> cycle, GraphLevel l
     // other read (write skew).
     if (two && rw == 2) a.name = cycle[0].key == cycle[1].key ? "lost update" : "write skew";
   }
-  // A cycle that real time closes: Elle's names (G-single-realtime, ...).
+  // A cycle that real time closes, else one through session order: Elle's
+  // names (G-single-realtime, G1c-process, ...).
   if (std::any_of(cycle.begin(), cycle.end(), [](const DepEdge& e) { return real_time(e.type); }))
     a.name += "-realtime";
+  else if (std::any_of(cycle.begin(), cycle.end(), [](const DepEdge& e) { return e.type == Dep::SO; }))
+    a.name += "-process";
   for (const DepEdge& e : cycle) a.txns.push_back(e.from);
   a.description = format_cycle(h, cycle);
   if (level == GraphLevel::Si && a.name == "G-single")

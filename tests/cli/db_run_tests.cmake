@@ -36,7 +36,7 @@ cli_test(run-sqlite-missing-dir 2 "sqlite:/nonexistent/dir/db: connect" "" ${BIN
 # serializable placed with the serializable levels.
 cli_test(anomalies-db-sqlite 0 "" "serializable: .*biswas.SER" ${BIN} anomalies --db sqlite: -l biswas.SI -l biswas.SER
          -l adya.PL-3)
-cli_test(anomalies-db-sqlite-row 0 "" "serializable( +[ABD]){7}  n  n( +[ABD]){5}$" ${BIN} anomalies
+cli_test(anomalies-db-sqlite-row 0 "" "^serializable( +[ABD]){7}   n   n   n   n( +[ABD]){5}$" ${BIN} anomalies
          --db sqlite: -l biswas.SER)
 
 # --- PostgreSQL: a synthesized SI-not-SER history is exhibited at repeatable

@@ -12,6 +12,7 @@
 
 #include "cegis/synthesizer.hpp"
 #include "engine/history/abstract.hpp"
+#include "engine/history/one_line.hpp"
 #include "engine/history/printer.hpp"
 #include "tests/brute/brute.hpp"
 #include "tests/brute/enumerate.hpp"
@@ -47,6 +48,12 @@ std::vector<std::tuple<std::string, std::string, std::string>> literature_cells(
       {"anomalies.LongFork", "biswas.CC", "biswas.PC"},
       {"anomalies.CausalityViolation", "biswas.RA", "biswas.CC"},
       {"anomalies.MissedSessionWrite", "adya.PL-3", "biswas.RA"},
+      // Terry et al. 1994's monotonic reads: causal consistency keeps it,
+      // read atomic does not (Biswas & Enea 2019).
+      {"anomalies.MonotonicReads", "biswas.RA", "biswas.CC"},
+      // Reading a later transaction of one's session: Adya's levels know
+      // no sessions; every Biswas–Enea level has so ∪ wr acyclic.
+      {"anomalies.SessionOrderViolation", "adya.PL-3", "biswas.RC"},
       {"anomalies.ReadOnlyAnomaly", "biswas.SI", "biswas.SER"},
       {"anomalies.ReadOnlyAnomaly", "biswas.UpdateSer", "biswas.SER"},
       {"anomalies.G1a", "adya.PL-1", "adya.PL-2"},
@@ -196,5 +203,29 @@ TEST_CASE("anomalies: synthesis finds each one between a level that allows it an
     const Decision d = decide(h, library().level(forbids));
     REQUIRE(d.verdict == Verdict::Violated);
     CHECK((d.anomaly.has_value() || (d.failing && !d.failing->instances.empty())));
+  }
+}
+
+TEST_CASE("anomalies: the session anomalies, and long fork through session order") {
+  // Each history is named by exactly the entries listed; the same
+  // operations in other sessions are not.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {"T1: r(x,1); T2: w(x,1)", {"anomalies.SessionOrderViolation"}},
+      {"T1: r(x,1) | T2: w(x,1)", {}},
+      {"T1: w(x,1) | T2: r(x,1); T3: r(x,0)", {"anomalies.MonotonicReads"}},
+      {"T1: w(x,1) | T2: r(x,1) | T3: r(x,0)", {}},
+      {"T1: w(x,1); T2: r(x,0)", {"anomalies.MissedSessionWrite"}},
+      // Cerone's long fork, each reader seeing one writer by session order.
+      {"T1: w(y,1); T3: r(x,0) | T2: w(x,1); T4: r(y,0)", {"anomalies.LongFork"}},
+      {"T1: w(y,1) | T3: r(x,0) | T2: w(x,1) | T4: r(y,0)", {}},
+      {"T1: w(x,1) | T2: w(y,1) | T3: r(x,1) r(y,0) | T4: r(x,0) r(y,1)", {"anomalies.LongFork"}},
+  };
+  for (const auto& [text, want] : cases) {
+    const History h = parse_one_line(text, "case");
+    INFO(text);
+    for (const Level* an : library().anomalies()) {
+      INFO(an->name);
+      CHECK(exhibits(h, *an) == (std::find(want.begin(), want.end(), an->name) != want.end()));
+    }
   }
 }
