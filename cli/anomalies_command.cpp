@@ -24,11 +24,6 @@
 
 namespace iso::cli {
 
-namespace {
-
-std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
-
-}  // namespace
 
 std::vector<const Level*> violated_levels(const History& h, const std::vector<const Level*>& levels) {
   DecideOptions opt;
@@ -37,12 +32,6 @@ std::vector<const Level*> violated_levels(const History& h, const std::vector<co
   std::vector<const Level*> out;
   for (const Level* l : levels)
     if (decide(h, *l, opt).verdict == Verdict::Violated) out.push_back(l);
-  return out;
-}
-
-std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h) {
-  std::vector<std::string> out;
-  for (const Level* a : classify(lib, h)) out.push_back(anomaly_label(*a));
   return out;
 }
 

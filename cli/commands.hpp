@@ -143,8 +143,6 @@ struct AnomaliesArgs {
   DbArgs db;         // with db.db set: run every example on that database (Hermitage's table)
 };
 int run_anomalies(const AnomaliesArgs& a);
-// The catalogue's anomalies `h` exhibits, by their labels (cli/classify.hpp).
-std::vector<std::string> exhibited_anomalies(const lua::SpecLibrary& lib, const History& h);
 // The levels of `levels` (or anomalies: they are levels that forbid their
 // pattern) that `h` violates, decided without explanations or witnesses.
 std::vector<const Level*> violated_levels(const History& h, const std::vector<const Level*>& levels);
