@@ -174,7 +174,7 @@ std::string count_text(const poly::AnomalyClass& c) {
       return fmt::format("{} {} of the certain graph", c.count, c.count == 1 ? "component" : "components");
     case poly::AnomalyClass::Source::Checker: break;
   }
-  return "1, from the checker's answer (no cycle of certain edges shows it)";
+  return "1, the checker's answer (not a cycle of the certain graph)";
 }
 
 // A file name's part: letters, digits, '.', '_' and '-' kept, others '-'.
