@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -164,7 +165,7 @@ std::string count_text(const poly::AnomalyClass& c) {
       return fmt::format("{} {} of the certain graph", c.count, c.count == 1 ? "component" : "components");
     case poly::AnomalyClass::Source::Checker: break;
   }
-  return "1, from the checker's answer (no cycle of certain edges shows it)";
+  return "1, the checker's answer (not a cycle of the certain graph)";
 }
 
 // A file name's part: letters, digits, '.', '_' and '-' kept, others '-'.
@@ -213,6 +214,8 @@ std::vector<std::string> write_class_pictures(const std::string& dir, bool svg, 
                                               const std::string& level,
                                               const std::vector<poly::AnomalyClass>& classes) {
   std::vector<std::string> written;
+  if (std::filesystem::exists(dir) && !std::filesystem::is_directory(dir))
+    throw std::invalid_argument(fmt::format("{}: with --all, --dot and --svg name a folder for the pictures, and this is a file", dir));
   std::filesystem::create_directories(dir);
   for (const auto& c : classes)
     for (std::size_t i = 0; i < c.instances.size(); ++i) {

@@ -37,6 +37,7 @@ namespace {
 // check_within_budget()'s steps.
 void certain_classes(const History& h, const AbstractHistory& a, const CheckOptions& options,
                      CheckResult& result);
+void add_checker_class(GraphLevel level, Anomaly an, std::vector<AnomalyClass>& classes);
 std::optional<Anomaly> unjustified(const History& h, const AbstractHistory& a,
                                    std::vector<TxnId>& forced_aborts);
 void check_saturated(const History& h, const AbstractHistory& a,
@@ -199,27 +200,29 @@ void certain_classes(const History& h, const AbstractHistory& a, const CheckOpti
   std::size_t passes = 0;
   auto forced = pg.prune(options.prune, passes);
   auto cycles = cycle_classes(pg, options.level, options.all_limit);
-  // No certain cycle, but pruning proves one whichever way a choice goes:
-  // that one, as check without --all would show it after the reads.
-  if (cycles.empty() && forced) {
+  for (AnomalyClass& c : cycles) result.classes.push_back(std::move(c));
+  // Pruning's proof, as check without --all would show it after the reads.
+  if (forced) {
     Anomaly an = cycle_anomaly(h, std::move(forced->cycle), options.level);
     explain_edges(pg, an, forced->others);
-    std::string name = cycle_class(an.cycle, options.level);
-    cycles.push_back(AnomalyClass{name.empty() ? an.name : name, AnomalyClass::Source::Checker, 1, {std::move(an)}, false});
+    add_checker_class(options.level, std::move(an), result.classes);
   }
-  for (AnomalyClass& c : cycles) result.classes.push_back(std::move(c));
 }
 
-// --all: when neither a read nor a certain cycle shows the violation, the
-// checker's one anomaly is the one class.
-void checker_class(const CheckOptions& options, CheckResult& result) {
-  if (!options.all_limit || result.verdict != Verdict::Violated || !result.classes.empty() ||
-      !result.anomaly)
-    return;
-  const Anomaly& an = *result.anomaly;
-  std::string name = an.cycle.empty() || saturated(options.level) ? an.name : cycle_class(an.cycle, options.level);
+// --all: the checker's own cycle (pruning's or the solver's proof, which may
+// rest on choices) as a class of its own, when no class listed has its name.
+void add_checker_class(GraphLevel level, Anomaly an, std::vector<AnomalyClass>& classes) {
+  std::string name = an.cycle.empty() || saturated(level) ? an.name : cycle_class(an.cycle, level);
   if (name.empty()) name = an.name;
-  result.classes.push_back(AnomalyClass{name, AnomalyClass::Source::Checker, 1, {an}, false});
+  if (std::any_of(classes.begin(), classes.end(), [&](const AnomalyClass& c) { return c.name == name; })) return;
+  const auto at = std::find_if(classes.begin(), classes.end(),
+                               [&](const AnomalyClass& c) { return class_rank(c.name) > class_rank(name); });
+  classes.insert(at, AnomalyClass{name, AnomalyClass::Source::Checker, 1, {std::move(an)}, false});
+}
+
+void checker_class(const CheckOptions& options, CheckResult& result) {
+  if (options.all_limit && result.verdict == Verdict::Violated && result.anomaly)
+    add_checker_class(options.level, *result.anomaly, result.classes);
 }
 
 }  // namespace

@@ -348,3 +348,5 @@ print(\"json ok\")
 ' \"$3\" && exit 1)"
   _ ${BIN} ${IN}/three-anomalies.json ${CMAKE_CURRENT_BINARY_DIR}/check-all.json)
 cli_test(check-all-limit-needs-all 2 "--limit requires --all" "" ${BIN} check ${IN}/three-anomalies.json --limit 2)
+cli_test(check-all-dot-file 2 "three-anomalies.json: with --all, --dot and --svg name a folder for the pictures, and this is a file" ""
+         ${BIN} check ${IN}/three-anomalies.json -l SER --all --dot ${IN}/three-anomalies.json)
