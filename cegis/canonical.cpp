@@ -3,6 +3,7 @@
 #include "cegis/canonical.hpp"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <stdexcept>
 
@@ -137,6 +138,31 @@ class Serializer {
   std::vector<std::vector<ValueId>> values_;  // per renamed key, in order of appearance
 };
 
+// What renaming keeps of a member: status, session size, numbers of reads,
+// of reads of an initial value, of writes.
+std::array<std::uint32_t, 5> signature(const History& h, TxnId t) {
+  const Transaction& x = h.txn(t);
+  std::array<std::uint32_t, 5> m{static_cast<std::uint32_t>(x.status),
+                                 x.session == kNoSession ? 1u : static_cast<std::uint32_t>(h.sessions()[x.session].size()),
+                                 0, 0, 0};
+  for (const Op& op : x.ops) {
+    if (op.kind == OpKind::Read || op.kind == OpKind::PredicateRead) ++m[2];
+    if (op.kind == OpKind::Read && op.list == kNoList && op.value == h.init_value(op.key)) ++m[3];
+    if (op.kind == OpKind::Write || op.kind == OpKind::PredicateWrite) ++m[4];
+  }
+  return m;
+}
+
+// The next order of `v` that keeps each group [starts[i], starts[i + 1]) in
+// place (as std::next_permutation over their product); false after the last.
+bool next_grouped(std::vector<TxnId>& v, const std::vector<std::size_t>& starts) {
+  for (std::size_t g = starts.size() - 1; g-- > 0;)
+    if (std::next_permutation(v.begin() + static_cast<std::ptrdiff_t>(starts[g]),
+                              v.begin() + static_cast<std::ptrdiff_t>(starts[g + 1])))
+      return true;
+  return false;
+}
+
 std::uint64_t factorial(std::size_t n) {
   std::uint64_t f = 1;
   for (std::size_t i = 2; i <= n; ++i) f = std::min<std::uint64_t>(f * i, kMaxRenamings + 1);
@@ -147,11 +173,24 @@ std::uint64_t factorial(std::size_t n) {
 
 CanonicalForm canonical_form(const History& h, bool ordered_reads) {
   Serializer s(h, ordered_reads);
-  const std::uint64_t renamings = factorial(s.members().size()) * factorial(s.keys().size());
+  // Members ordered by what renaming keeps of them (signature), and only
+  // orders inside each group of equal signatures tried: the least
+  // serialization over those is canonical as well.
+  std::vector<TxnId>& members = s.members();
+  std::sort(members.begin(), members.end(), [&](TxnId a, TxnId b) {
+    return std::pair(signature(h, a), a) < std::pair(signature(h, b), b);
+  });
+  std::vector<std::size_t> starts{0};
+  std::uint64_t renamings = factorial(s.keys().size());
+  for (std::size_t i = 1; i <= members.size(); ++i)
+    if (i == members.size() || signature(h, members[i]) != signature(h, members[i - 1])) {
+      renamings = std::min<std::uint64_t>(renamings * factorial(i - starts.back()), kMaxRenamings + 1);
+      starts.push_back(i);
+    }
   if (renamings > kMaxRenamings)
     throw std::invalid_argument(fmt::format(
-        "telling histories apart up to renaming takes {}!·{}! renamings here, more than {}: use a smaller scope",
-        s.members().size(), s.keys().size(), kMaxRenamings));
+        "telling histories apart up to renaming takes more than {} renamings here: use a smaller scope",
+        kMaxRenamings));
   CanonicalForm best;
   bool first = true;
   do {
@@ -160,8 +199,35 @@ CanonicalForm canonical_form(const History& h, bool ordered_reads) {
       if (first || f < best) best = std::move(f);
       first = false;
     } while (std::next_permutation(s.keys().begin(), s.keys().end()));
-  } while (std::next_permutation(s.members().begin(), s.members().end()));
+  } while (next_grouped(members, starts));
   return best;
+}
+
+std::vector<std::uint32_t> renaming_invariant(const History& h) {
+  Serializer s(h, false);
+  std::vector<std::array<std::uint32_t, 5>> members;
+  for (TxnId t : s.members()) members.push_back(signature(h, t));
+  std::sort(members.begin(), members.end());
+  std::vector<std::uint32_t> out{static_cast<std::uint32_t>(members.size()), static_cast<std::uint32_t>(s.keys().size())};
+  for (const auto& m : members) out.insert(out.end(), m.begin(), m.end());
+  return out;
+}
+
+ExcludedHistories::ExcludedHistories(const std::vector<History>& excluded, bool ordered_reads)
+    : excluded_(excluded), ordered_(ordered_reads), forms_(excluded.size()) {
+  for (const History& h : excluded) invariants_.push_back(renaming_invariant(h));
+}
+
+bool ExcludedHistories::contains(const History& h) const {
+  const std::vector<std::uint32_t> inv = renaming_invariant(h);
+  std::optional<CanonicalForm> form;
+  for (std::size_t i = 0; i < excluded_.size(); ++i) {
+    if (invariants_[i] != inv) continue;
+    if (!form) form = canonical_form(h, ordered_);
+    if (!forms_[i]) forms_[i] = canonical_form(excluded_[i], ordered_);
+    if (*forms_[i] == *form) return true;
+  }
+  return false;
 }
 
 }  // namespace iso::cegis

@@ -18,13 +18,16 @@
 // out too (the space places reads first; a read after the transaction's own
 // write of its key is no read event).
 //
-// It is the least serialization over every order of the transactions and
-// of the keys (values renamed per key in order of first appearance), so it
-// costs n!·k! serializations: meant for synthesized histories (refuses more
+// It is the least serialization over the orders of the transactions that
+// keep them sorted by what renaming keeps of each (status, session size,
+// numbers of reads, of reads of an initial value, of writes) and every
+// order of the keys (values renamed per key in order of first appearance):
+// up to n!·k! serializations, meant for synthesized histories (refuses more
 // than kMaxRenamings with std::invalid_argument).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "engine/history/history.hpp"
@@ -36,5 +39,28 @@ using CanonicalForm = std::vector<std::uint32_t>;
 inline constexpr std::uint64_t kMaxRenamings = 4'000'000;
 
 CanonicalForm canonical_form(const History& h, bool ordered_reads);
+
+// What every renaming keeps, cheap to compute: the members' and keys'
+// numbers and each member's status, session size, numbers of reads, of
+// reads of an initial value and of writes, sorted. Histories with different invariants
+// have different canonical forms (compare these first).
+std::vector<std::uint32_t> renaming_invariant(const History& h);
+
+// Histories to tell a history apart from: canonical forms are computed only
+// when invariants are equal, once each.
+class ExcludedHistories {
+ public:
+  // `excluded` must outlive this.
+  ExcludedHistories(const std::vector<History>& excluded, bool ordered_reads);
+  bool empty() const { return invariants_.empty(); }
+  // Is `h` one of them up to renaming?
+  bool contains(const History& h) const;
+
+ private:
+  const std::vector<History>& excluded_;
+  bool ordered_;
+  std::vector<std::vector<std::uint32_t>> invariants_;
+  mutable std::vector<std::optional<CanonicalForm>> forms_;
+};
 
 }  // namespace iso::cegis

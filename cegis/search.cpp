@@ -106,15 +106,12 @@ void Search::build() {
       if (i == 0 && !p_.space.key_order) first_templates_.push_back(b);
     }
   }
-  const bool ordered_reads = space_.operations();
-  for (const History& h : p_.excluded) excluded_.push_back(canonical_form(h, ordered_reads));
+  if (!p_.excluded.empty()) excluded_.emplace(p_.excluded, space_.operations());
   phase_ = "searching";
 }
 
 bool Search::blocked_as_excluded(const History& h, const std::vector<bool>& inputs) {
-  if (excluded_.empty()) return false;
-  const CanonicalForm form = canonical_form(h, space_.operations());
-  if (std::find(excluded_.begin(), excluded_.end(), form) == excluded_.end()) return false;
+  if (!excluded_ || !excluded_->contains(h)) return false;
   // Every base relation (and sort extent) the space binds, cell by cell, as
   // in this candidate: the levels see nothing else of a history.
   const auto& s = model::history_schema();

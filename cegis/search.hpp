@@ -113,7 +113,7 @@ class Search {
   // The transitivity of the templates' happens-before, cell by cell: valid
   // (true under every assignment of the inputs).
   std::vector<logic::BLit> hb_transitive_;
-  std::vector<CanonicalForm> excluded_;  // of Problem::excluded
+  std::optional<ExcludedHistories> excluded_;  // Problem::excluded
 };
 
 }  // namespace iso::cegis

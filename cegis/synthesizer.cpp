@@ -128,9 +128,7 @@ bool is_excluded(const History& h, const Problem& p) {
   if (p.excluded.empty()) return false;
   const SpaceOptions space = needed_space(p);
   const bool ordered_reads = space.operations || p.scope.ops > 0;
-  const CanonicalForm form = canonical_form(h, ordered_reads);
-  return std::any_of(p.excluded.begin(), p.excluded.end(),
-                     [&](const History& e) { return canonical_form(e, ordered_reads) == form; });
+  return ExcludedHistories(p.excluded, ordered_reads).contains(h);
 }
 
 bool is_solution(const History& h, const Problem& p, std::vector<Witness>* allow_witnesses) {

@@ -322,8 +322,7 @@ int run_levels(const LevelsArgs& a) {
 
 int run_show(const ShowArgs& a) {
   std::optional<lua::SpecLibrary> lib;  // only for --eval
-  if (!a.eval.empty() || !a.specs.empty()) lib.emplace();
-  for (const auto& spec : a.specs) lib.value().load_file(spec);
+  if (!a.eval.empty()) lib.emplace();
   const std::optional<Evaluations> ev =
       lib ? std::optional<Evaluations>(std::in_place, *lib, a.eval, std::vector<const Level*>{}) : std::nullopt;
   double seconds = 0;

@@ -193,7 +193,6 @@ struct ShowArgs {
   bool json = false;
   double timeout = 0;  // bounds reading too: a named pipe nobody writes to
   std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
-  std::vector<std::string> specs;  // spec files the expressions may use
 };
 int run_show(const ShowArgs& a);
 

@@ -51,13 +51,14 @@ Evaluations::Evaluations(const lua::SpecLibrary& lib, const std::vector<std::str
 std::vector<EvalLine> Evaluations::evaluate(const History& h, const std::vector<LevelWitness>& levels) const {
   std::vector<EvalLine> out;
   // The history's view: that of the first level with a witness (the reads
-  // it sets aside), or the plain one.
-  const lua::Level* view = nullptr;
+  // it sets aside, and its read-from where values repeat), or the plain one.
+  const LevelWitness* view = nullptr;
   for (const LevelWitness& lw : levels)
-    if (lw.witness && !view) view = lw.level;
+    if (lw.witness && !view) view = &lw;
   for (const Parsed& p : parsed_) {
     if (p.plain) {
-      out.push_back({p.text, nullptr, lua::evaluate(*p.plain, h, view, nullptr), ""});
+      out.push_back({p.text, nullptr,
+                   lua::evaluate(*p.plain, h, view ? view->level : nullptr, view ? view->witness : nullptr), ""});
       continue;
     }
     for (const auto& [level, x] : p.per_level) {

@@ -2,7 +2,8 @@
 // front (a malformed or hostile one is an error before any output), then
 // evaluated on the history (lua/evaluator.hpp) and printed as a relation or
 // a truth value. An expression over the history alone (h.wr .. h.so) is
-// evaluated once; one over a witness (e.vis) once per level that gives one
+// evaluated once, under the first level's witness where that matters (the
+// reads it sets aside; its read-from when values repeat); one over a witness (e.vis) once per level that gives one
 // (check: each level that allows the history; synth: each --allow level)
 // and whose framework has the relations it reads, labelled with the level.
 #pragma once

@@ -377,7 +377,6 @@ void declare_show(CLI::App* s, ShowArgs& show) {
                     "History file or folder, in any format check reads ('-': standard input)");
   s->add_flag("--json", show.json, "Print the history in the native JSON format");
   add_eval_option(s, show.eval, "the history (h: its relations)");
-  s->add_option("--spec", show.specs, "Load a Lua spec file whose functions --eval may use (repeatable)");
   s->add_option("--timeout", show.timeout,
                 "Give up after this many seconds, reading included: a named pipe nobody writes to "
                 "(exit code 3)")

@@ -175,3 +175,36 @@ TEST_CASE("--eval: malformed and hostile expressions are one-line errors") {
   // The sandbox is usable after a hostile expression.
   CHECK(library().expression("h.wr", nullptr).expr != nullptr);
 }
+
+TEST_CASE("--eval: with repeated values, read-from is the witness's choice, and a free choice is said so") {
+  History h;
+  const KeyId x = h.intern_key("x");
+  const ValueId one = h.intern_value(Value{std::int64_t{1}});
+  const TxnId t1 = h.add_txn(h.add_session(), "T1"), t2 = h.add_txn(h.add_session(), "T2");
+  const TxnId t3 = h.add_txn(h.add_session(), "T3");
+  h.add_write(t1, x, one);
+  h.add_write(t2, x, one);
+  h.add_read(t3, x, one);
+  for (const char* name : {"SER", "cerone.SI", "adya.PL-3"}) {
+    INFO(name);
+    const Level& level = library().level(name);
+    DecideOptions opt;
+    opt.force_generic = true;  // a witness in the framework's terms, read-from included
+    const Decision d = decide(h, level, opt);
+    REQUIRE(d.verdict == Verdict::Allowed);
+    REQUIRE(d.witness);
+    REQUIRE(d.witness->chosen_reads.size() == 1);
+    const TxnId writer = d.witness->chosen_reads[0].writer;
+    const auto wr = library().expression("h.wr", nullptr);
+    const lua::EvalValue v = lua::evaluate(wr, h, &level, &*d.witness);
+    CHECK_FALSE(v.read_from_chosen);
+    CHECK(v.tuples == std::vector<std::vector<std::string>>{{h.txn(writer).name, "T3"}});
+  }
+  const lua::EvalValue free = lua::evaluate(library().expression("h.wr", nullptr), h, nullptr, nullptr);
+  CHECK(free.read_from_chosen);
+  CHECK(free.tuples.size() == 1);
+  // A formula every choice makes true is no choice.
+  const lua::EvalValue some = lua::evaluate(library().expression("some(h.wr)", nullptr), h, nullptr, nullptr);
+  CHECK(some.truth);
+  CHECK_FALSE(some.read_from_chosen);
+}
