@@ -36,7 +36,7 @@ TEST_CASE("native JSON: each operation's '[' line and column") {
       "  [{\"id\": \"T1\", \"ops\": [[\"w\", \"x\", 1],\n"
       "                       [\"r\", \"y\", 0]]}],\n"
       "  [{\"id\": \"T2\", \"ops\": [[\"r\", \"x\", [1]]]}]]}\n";
-  CHECK(positions(read(read_native, text).history) == std::vector<Position>{{2, 23}, {3, 24}, {4, 23}});
+  CHECK(positions(read(read_native, text).history) == std::vector<Position>{{2, 25}, {3, 24}, {4, 25}});
 }
 
 TEST_CASE("native JSON: a column beyond what Op holds is unknown, the line still known") {
