@@ -30,7 +30,7 @@ ReadResult read(BytesReader* reader, const std::string& text) { return reader(te
 
 TEST_CASE("Op keeps its column without growing") { CHECK(sizeof(Op) == 24); }
 
-TEST_CASE("native JSON: each operation's '[' line and column") {
+TEST_CASE("native JSON: each operation at the line and column of its opening bracket") {
   const std::string text =
       "{\"format\": \"isosynth-history\", \"version\": 1, \"sessions\": [\n"
       "  [{\"id\": \"T1\", \"ops\": [[\"w\", \"x\", 1],\n"
@@ -67,7 +67,7 @@ TEST_CASE("Elle EDN: the position of the operation map holding the micro-operati
   CHECK(positions(read(read_elle_edn, edn).history) == std::vector<Position>{{2, 3}, {2, 3}});
 }
 
-TEST_CASE("an edge's operations are those its explanation names") {
+TEST_CASE("the operations of an edge are those its explanation names") {
   // Write skew: T1 r(x,0) r(y,0) w(x,1); T2 r(x,0) r(y,0) w(y,1).
   History h;
   const KeyId x = h.intern_key("x"), y = h.intern_key("y");
