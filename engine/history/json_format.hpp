@@ -26,9 +26,10 @@ inline constexpr std::size_t kMaxNativeJsonBytes = std::size_t{1} << 30;  // 1 G
 // the offending element; a missing field names the position of its object.
 // Keys are interned in order of first use in the operations; keys that only
 // `init` mentions come after, in byte order of their text. Each operation's
-// Op::line is the line of its array. A list read ["r", key, [v1, ...]] is a
-// list-append read (History::add_list_read); the empty list reads the key's
-// initial version (its init value, or null when T0 does not write the key).
+// Op::line and Op::column are the position of its array's '['. A list read
+// ["r", key, [v1, ...]] is a list-append read (History::add_list_read); the
+// empty list reads the key's initial version (its init value, or null when
+// T0 does not write the key).
 // "initial_state": "explicit-only" makes T0 write only the keys of `init`.
 // This is read_native (formats/formats.hpp) with --init auto.
 History read_native_json(std::string_view text, const std::string& source_name);

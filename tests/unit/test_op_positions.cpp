@@ -30,13 +30,13 @@ ReadResult read(BytesReader* reader, const std::string& text) { return reader(te
 
 TEST_CASE("Op keeps its column without growing") { CHECK(sizeof(Op) == 24); }
 
-TEST_CASE("native JSON: each operation's '[' line and column") {
+TEST_CASE("native JSON: each operation at the line and column of its opening bracket") {
   const std::string text =
       "{\"format\": \"isosynth-history\", \"version\": 1, \"sessions\": [\n"
       "  [{\"id\": \"T1\", \"ops\": [[\"w\", \"x\", 1],\n"
       "                       [\"r\", \"y\", 0]]}],\n"
       "  [{\"id\": \"T2\", \"ops\": [[\"r\", \"x\", [1]]]}]]}\n";
-  CHECK(positions(read(read_native, text).history) == std::vector<Position>{{2, 23}, {3, 24}, {4, 23}});
+  CHECK(positions(read(read_native, text).history) == std::vector<Position>{{2, 25}, {3, 24}, {4, 25}});
 }
 
 TEST_CASE("native JSON: a column beyond what Op holds is unknown, the line still known") {
@@ -67,7 +67,7 @@ TEST_CASE("Elle EDN: the position of the operation map holding the micro-operati
   CHECK(positions(read(read_elle_edn, edn).history) == std::vector<Position>{{2, 3}, {2, 3}});
 }
 
-TEST_CASE("an edge's operations are those its explanation names") {
+TEST_CASE("the operations of an edge are those its explanation names") {
   // Write skew: T1 r(x,0) r(y,0) w(x,1); T2 r(x,0) r(y,0) w(y,1).
   History h;
   const KeyId x = h.intern_key("x"), y = h.intern_key("y");
