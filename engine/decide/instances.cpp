@@ -438,6 +438,18 @@ class Forcing {
     forced_[cell->first].emplace_back(t[0], t[1]);
   }
 
+  // The cell `l` of an order on transactions that an instance needs against
+  // the cells set before it: its edge closes their cycle. Only the edge is
+  // kept; the cells stay as they were.
+  void close(BLit l) {
+    const Cell* cell = cells_.cell_of(l);
+    if (!cell || !txn_order(fw_.witness[cell->first])) return;
+    auto t = cells_.tuple_of(*cell);
+    if (t[0] == t[1]) return;
+    if (l.negated()) std::swap(t[0], t[1]);
+    forced_[cell->first].emplace_back(t[0], t[1]);
+  }
+
   // `l` with the assigned cells replaced by constants; remembered per gate
   // until forget().
   BLit simplify(BLit l) {
@@ -602,7 +614,10 @@ FailingInstances explain(generic::Encoding& enc, const Framework& fw, std::vecto
       budget = 12;
       p.info.given = given == kFalse ? "nothing: the lines above contradict it" : cells.text(given, budget);
     }
-    if (cells.cell_of(given)) forcing.assign(given, out.instances.size());
+    if (cells.cell_of(given))
+      forcing.assign(given, out.instances.size());
+    else if (given == kFalse)
+      forcing.close(needs);
     out.instances.push_back(std::move(p.info));
   }
   // Each acyclicity instance's relation with the forced cells set: a cycle
@@ -622,6 +637,15 @@ FailingInstances explain(generic::Encoding& enc, const Framework& fw, std::vecto
     out.order = fw.witness[w].name;
     out.cycle = std::move(cycle);
     break;
+  }
+  // An order's forced cycle whose edges are all dependencies of the history
+  // (so and wr, which every order of the frameworks contains): a cycle of
+  // the history itself.
+  if (!out.cycle.empty()) {
+    FailingInstance order;
+    order.cycle = out.cycle;
+    type_cycle(deps, forcing, enc, {}, order);
+    out.dependencies = std::move(order.dependencies);
   }
   return out;
 }
@@ -670,7 +694,15 @@ std::string path_text(const History& h, const std::vector<TxnId>& seq) {
 }  // namespace
 
 std::optional<Anomaly> dependency_cycle(const History& h, const FailingInstances& f) {
-  for (const FailingInstance& i : f.instances) {
+  std::vector<FailingInstance> with_cycles = f.instances;
+  if (!f.dependencies.empty()) {
+    FailingInstance order;
+    order.dependencies = f.dependencies;
+    order.forced_by.assign(f.dependencies.size(), "");
+    order.item.assign(f.dependencies.size(), false);
+    with_cycles.push_back(std::move(order));
+  }
+  for (const FailingInstance& i : with_cycles) {
     if (i.dependencies.empty()) continue;
     Anomaly a = poly::cycle_anomaly(h, i.dependencies, GraphLevel::Ser);
     std::vector<std::string> item, predicate;
@@ -720,7 +752,9 @@ std::string failing_text(const History& h, const std::string& witness, const Fai
                        i.needs == "nothing" ? "in the history alone" : "with the cells above",
                        i.dependencies.empty() ? path_text(h, i.cycle) : poly::format_cycle(h, i.dependencies));
   }
-  if (!f.cycle.empty()) s += fmt::format("  they force the {} cycle {}\n", f.order, path_text(h, f.cycle));
+  if (!f.cycle.empty())
+    s += fmt::format("  they force the {} cycle {}\n", f.order,
+                     f.dependencies.empty() ? path_text(h, f.cycle) : poly::format_cycle(h, f.dependencies));
   return s;
 }
 

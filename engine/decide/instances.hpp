@@ -76,6 +76,9 @@ struct FailingInstances {
   // cycle: the order's name and the cycle, first transaction repeated last.
   std::string order;
   std::vector<TxnId> cycle;
+  // That cycle as dependencies of the history (so, wr, ...), when each of
+  // its edges is one; empty otherwise.
+  std::vector<DepEdge> dependencies;
 };
 
 // Precondition: the generic oracle finds no witness for `level` on `h`

@@ -18,6 +18,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/polygraph/explain.hpp"
 #include "tests/unit/history_helpers.hpp"
 
 using namespace iso;
@@ -53,6 +54,53 @@ std::string unsimplified(const std::string& text) {
   return "";
 }
 
+// Does t read k (a read of it, item or predicate, before its own write),
+// or write it (T0 writes every key)?
+bool reads(const History& h, TxnId t, KeyId k) {
+  for (const Op& op : h.txn(t).ops) {
+    if (op.key == k && op.kind == OpKind::Write) return false;
+    if (op.key == k && op.kind == OpKind::Read) return true;
+    if (op.kind == OpKind::PredicateRead) return true;
+  }
+  return false;
+}
+bool writes(const History& h, TxnId t, KeyId k) {
+  if (t == kInitTxn) return true;
+  for (const Op& op : h.txn(t).ops)
+    if (op.key == k && (op.kind == OpKind::Write || op.kind == OpKind::PredicateWrite)) return true;
+  return false;
+}
+
+// What is wrong with a typed cycle, checked on the operations alone: each
+// edge ends where the next starts, and is what its type says (wr: the
+// writer writes the key the reader reads; ww: both write it; rw: the
+// reader reads it and the other writes it; so: one session, in order).
+std::string wrong_edge(const History& h, const Anomaly& a) {
+  for (std::size_t i = 0; i < a.cycle.size(); ++i) {
+    const DepEdge& e = a.cycle[i];
+    const std::string edge = poly::format_cycle(h, {e});
+    if (e.to != a.cycle[(i + 1) % a.cycle.size()].from) return edge + " does not meet the next edge";
+    switch (e.type) {
+      case Dep::WR:
+        if (!writes(h, e.from, e.key) || !reads(h, e.to, e.key)) return edge;
+        break;
+      case Dep::WW:
+        if (!writes(h, e.from, e.key) || !writes(h, e.to, e.key)) return edge;
+        break;
+      case Dep::RW:
+        if (!reads(h, e.from, e.key) || !writes(h, e.to, e.key) || e.from == e.to) return edge;
+        break;
+      case Dep::SO:
+        if (e.from != kInitTxn && (h.txn(e.from).session != h.txn(e.to).session ||
+                                   h.txn(e.from).position >= h.txn(e.to).position))
+          return edge;
+        break;
+      default: break;
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 TEST_CASE("generic explanations: the patterns a wrong explanation shows are caught") {
@@ -72,6 +120,7 @@ TEST_CASE("generic explanations: every shipped generic level's violations are in
   REQUIRE(generic.size() >= 10);
   std::mt19937_64 rng(20261128);
   std::map<std::string, int> explained;
+  int cycles = 0;
   for (int n = 0; n < 60; ++n) {
     const History h = small_random_history(rng, n % 3 == 1);
     for (const Level* level : generic) {
@@ -82,11 +131,18 @@ TEST_CASE("generic explanations: every shipped generic level's violations are in
       const std::string text = explanation(h, *level, d);
       INFO(level->name, " on #", n, "\n", format_history(h), "\n", text);
       CHECK(unsimplified(text) == "");
+      if (d.anomaly) {
+        CHECK(wrong_edge(h, *d.anomaly) == "");
+        CHECK(d.anomaly->why.size() == d.anomaly->cycle.size());
+        ++cycles;
+      }
       ++explained[level->name];
     }
   }
   // Most levels rejected some history, so the check saw their explanations.
   CHECK(explained.size() * 3 >= generic.size() * 2);
+  // Some of them as named cycles of dependencies.
+  CHECK(cycles >= 10);
 }
 
 TEST_CASE("generic explanations: a write skew under adya.PL-2.99 is a named cycle of item anti-dependencies") {
