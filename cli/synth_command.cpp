@@ -284,10 +284,7 @@ int run_synth(const SynthArgs& a) {
     if (!ev.empty()) j["eval"] = eval_json(solution_evals(ev, p, r));
     fmt::print("{}\n", dump_json(j));
   } else {
-    fmt::print("found: a history {} (scope {})
-{}
-
-{}{}", what, p.scope.text(), notation_legend(),
+    fmt::print("found: a history {} (scope {})\n{}\n\n{}{}", what, p.scope.text(), notation_legend(),
                solution_text(p, r, why), eval_text(solution_evals(ev, p, r)));
   }
   return kExitOk;
