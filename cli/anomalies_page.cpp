@@ -30,7 +30,7 @@ std::string verdict_id(const lua::Level& anomaly, const lua::Level& level) {
 // The picture of entry `k`'s example: its pattern, named as the catalogue
 // names it.
 std::string entry_dot(const CatalogueEntry& e, const std::vector<const Level*>& forbidding) {
-  return catalogue_dot(*e.example, anomaly_label(*e.anomaly), forbidding);
+  return catalogue_dot(*e.example, anomaly_display_name(*e.anomaly), forbidding);
 }
 
 // The table: a row per level, a column per entry, each cell a link to the
