@@ -39,7 +39,10 @@ if [ "$want_exit" -ne 2 ] && [ "$(basename "$1")" = isosynth ]; then
   if [ "$json" -eq 1 ]; then
     here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
     schema=${ISOSYNTH_JSON_SCHEMA:-$here/../../docs/schema/isosynth-output.schema.json}
-    why=$(python3 "$here/validate_json.py" "$schema" "${command:-none}" "$out" 2>&1) ||
+    # Debian's interpreter, which sees Debian's python3-jsonschema (scripts/setup),
+    # whatever python3 comes first on PATH.
+    py=python3; [ -x /usr/bin/python3 ] && py=/usr/bin/python3
+    why=$("$py" "$here/validate_json.py" "$schema" "${command:-none}" "$out" 2>&1) ||
       fail "stdout does not validate against $schema:
 $why"
   fi
