@@ -2,6 +2,7 @@
 #include "cli/anomalies_page.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -141,8 +142,13 @@ void write_catalogue_page(const std::string& dir, const std::vector<CatalogueEnt
           "allowed, the failing axiom or cycle when forbidden. Each picture draws the anomaly's own "
           "pattern in red.</p>\n";
   page += table_html(entries, levels);
+  // Each verdict of the page may run Graphviz: on many levels, seconds.
+  const auto start = std::chrono::steady_clock::now();
   for (std::size_t k = 0; k < entries.size(); ++k) {
     const CatalogueEntry& e = entries[k];
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
+      fmt::print(stderr, "anomalies: drawing the page's pictures of {} ({} of {})\n",
+                 anomaly_display_name(*e.anomaly), k + 1, entries.size());
     page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", html_id(short_name(*e.anomaly)),
                         html_escape(anomaly_display_name(*e.anomaly)), html_escape(e.anomaly->doc));
     if (e.example == nullptr) {
