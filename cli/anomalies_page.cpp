@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/catalogue_picture.hpp"
+#include "cli/classify.hpp"
 #include "cli/check_render.hpp"
 #include "cli/commands.hpp"
 #include "cli/dot.hpp"
@@ -21,11 +22,9 @@ namespace iso::cli {
 
 namespace {
 
-std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
-
 // The anchor of level `level`'s verdict on an entry's example.
 std::string verdict_id(const lua::Level& anomaly, const lua::Level& level) {
-  return html_id("v-" + short_name(anomaly) + "-" + level.name);
+  return html_id("v-" + anomaly_short_name(anomaly) + "-" + level.name);
 }
 
 // The picture of entry `k`'s example: its pattern, named as the catalogue
@@ -39,14 +38,14 @@ std::string entry_dot(const CatalogueEntry& e, const std::vector<const Level*>& 
 std::string table_html(const std::vector<CatalogueEntry>& entries, const std::vector<const lua::Level*>& levels) {
   std::string out = "<table>\n<tr><th>level</th>";
   for (const CatalogueEntry& e : entries)
-    out += fmt::format("<th><a href=\"#{}\">{}</a></th>", html_id(short_name(*e.anomaly)),
+    out += fmt::format("<th><a href=\"#{}\">{}</a></th>", html_id(anomaly_short_name(*e.anomaly)),
                        html_escape(anomaly_display_name(*e.anomaly)));
   out += "</tr>\n";
   for (std::size_t i = 0; i < levels.size(); ++i) {
     out += "<tr><th>" + html_escape(levels[i]->name) + "</th>";
     for (const CatalogueEntry& e : entries) {
       if (e.example == nullptr) {
-        out += fmt::format("<td><a href=\"#{}\">?</a></td>", html_id(short_name(*e.anomaly)));
+        out += fmt::format("<td><a href=\"#{}\">?</a></td>", html_id(anomaly_short_name(*e.anomaly)));
         continue;
       }
       const Verdict v = (*e.decisions)[i].verdict;
@@ -126,7 +125,7 @@ void write_catalogue_dots(const std::string& dir, const std::vector<CatalogueEnt
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the folder: {}", display_text(dir), ec.message()));
   for (std::size_t k = 0; k < entries.size(); ++k)
     if (entries[k].example != nullptr)
-      write_text_file((std::filesystem::path(dir) / (short_name(*entries[k].anomaly) + ".dot")).string(),
+      write_text_file((std::filesystem::path(dir) / (anomaly_short_name(*entries[k].anomaly) + ".dot")).string(),
                       entry_dot(entries[k], forbidding[k]));
 }
 
@@ -149,7 +148,7 @@ void write_catalogue_page(const std::string& dir, const std::vector<CatalogueEnt
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
       fmt::print(stderr, "anomalies: drawing the page's pictures of {} ({} of {})\n",
                  anomaly_display_name(*e.anomaly), k + 1, entries.size());
-    page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", html_id(short_name(*e.anomaly)),
+    page += fmt::format("<h2 id=\"{}\">{}</h2>\n<p>{}</p>\n", html_id(anomaly_short_name(*e.anomaly)),
                         html_escape(anomaly_display_name(*e.anomaly)), html_escape(e.anomaly->doc));
     if (e.example == nullptr) {
       page += e.timeout ? "<p>The time limit ran out before an example was found.</p>\n"

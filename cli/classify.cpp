@@ -16,8 +16,6 @@ namespace iso::cli {
 
 namespace {
 
-std::string short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
-
 // The literature's names of an anomaly, one per entry of its `aka`.
 std::vector<std::string> aka_list(const lua::Level& anomaly) {
   std::vector<std::string> out;
@@ -55,10 +53,12 @@ std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const Histo
   return out;
 }
 
+std::string anomaly_short_name(const lua::Level& anomaly) { return anomaly.name.substr(anomaly.name.find('.') + 1); }
+
 std::string anomaly_display_name(const lua::Level& anomaly) {
   if (!anomaly.title.empty()) return anomaly.title;
   std::string out;
-  for (char c : short_name(anomaly)) {
+  for (char c : anomaly_short_name(anomaly)) {
     if (std::isupper(static_cast<unsigned char>(c))) {
       if (!out.empty()) out += ' ';
       out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -80,7 +80,7 @@ std::string anomaly_label(const lua::Level& anomaly) {
 std::string anomaly_abbreviation(const lua::Level& anomaly) {
   const std::string name = anomaly_display_name(anomaly);
   if (name.size() <= 3 || name.find_first_of(" -") == std::string::npos) {
-    const std::string s = short_name(anomaly);  // "G0", or one word: "Phantom" -> "Ph"
+    const std::string s = anomaly_short_name(anomaly);  // "G0", or one word: "Phantom" -> "Ph"
     return s.size() <= 3 ? s : s.substr(0, 2);
   }
   std::string out;

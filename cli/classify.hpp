@@ -25,6 +25,9 @@ namespace iso::cli {
 // pattern does not cover) is left out.
 std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const History& h);
 
+// Its name without its library: "anomalies.LongFork" -> "LongFork" (file
+// names, page anchors).
+std::string anomaly_short_name(const lua::Level& anomaly);
 // How people name an anomaly: its title, else its name split into words
 // ("anomalies.LongFork" -> "long fork").
 std::string anomaly_display_name(const lua::Level& anomaly);
