@@ -221,8 +221,9 @@ std::vector<std::string> write_class_pictures(const std::string& dir, bool svg, 
     for (std::size_t i = 0; i < c.instances.size(); ++i) {
       const Anomaly& a = c.instances[i];
       const std::string title = fmt::format("{}: {} #{} ({})", level, c.name, i + 1, a.name);
-      // A read anomaly has no cycle: its transactions alone.
-      const std::string picture = anomaly_dot(h, a, title);
+      // A cycle is drawn as check draws one (cut to its neighbourhood on a
+      // large history, with the legend); a read anomaly by its transactions.
+      const std::string picture = a.cycle.empty() ? anomaly_dot(h, a, title) : violation_dot(h, level, a, title);
       const auto path = std::filesystem::path(dir) /
                         fmt::format("{}-{}-{}.{}", file_part(level), file_part(c.name), i + 1, svg ? "svg" : "dot");
       if (svg)

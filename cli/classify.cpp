@@ -105,8 +105,6 @@ std::string exhibits_line(const std::vector<const lua::Level*>& exhibited, std::
   return "exhibits: " + history_name(exhibited, cycle);
 }
 
-std::string history_caption(const lua::SpecLibrary& lib, const History& h) { return history_name(classify(lib, h)); }
-
 nlohmann::json exhibits_json(const std::vector<const lua::Level*>& exhibited) {
   nlohmann::json out = nlohmann::json::array();
   for (const lua::Level* an : exhibited)

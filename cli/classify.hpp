@@ -44,8 +44,6 @@ std::string anomaly_abbreviation(const lua::Level& anomaly);
 std::string history_name(const std::vector<const lua::Level*>& exhibited, std::string_view cycle = {});
 // "exhibits: " + history_name(...), the line every command prints.
 std::string exhibits_line(const std::vector<const lua::Level*>& exhibited, std::string_view cycle = {});
-// The caption of a history's picture: what it exhibits, in words.
-std::string history_caption(const lua::SpecLibrary& lib, const History& h);
 // JSON: [{"anomaly": "anomalies.LongFork", "name": "long fork", "aka": ["G-nonadjacent"]}, ...].
 nlohmann::json exhibits_json(const std::vector<const lua::Level*>& exhibited);
 

@@ -338,7 +338,7 @@ cli_test(check-all-instances 1 "" "^all ok$" sh -c
   _ ${BIN} ${IN}/three-anomalies.json ${CMAKE_CURRENT_BINARY_DIR}/check-all.txt)
 cli_test(check-all-limit 1 "" "^    the first 1 shown \\(--limit\\)$" ${BIN} check ${IN}/three-anomalies.json -l SER --all --limit 1)
 cli_test(check-all-dot-dir 1 "" "^dot ok$" sh -c
-  "rm -rf \"$3\" && \"$1\" check \"$2\" -l SER -l SI --all --dot \"$3\" >/dev/null || (test $? = 1 && test $(ls \"$3\" | wc -l) = 6 && grep -q 'label=\"biswas.SER: G2-item #2 (write skew)\"' \"$3/biswas.SER-G2-item-2.dot\" && grep -q 'rw(z)' \"$3/biswas.SER-G2-item-2.dot\" && test -f \"$3/biswas.SER-G1a-1.dot\" && test -f \"$3/biswas.SI-G-single-1.dot\" && echo dot ok && exit 1)"
+  "rm -rf \"$3\" && \"$1\" check \"$2\" -l SER -l SI --all --dot \"$3\" >/dev/null || (test $? = 1 && test $(ls \"$3\" | wc -l) = 6 && grep -q 'label=\"biswas.SER: G2-item #2 (write skew)\\\\l' \"$3/biswas.SER-G2-item-2.dot\" && grep -q 'rw(z)' \"$3/biswas.SER-G2-item-2.dot\" && test -f \"$3/biswas.SER-G1a-1.dot\" && test -f \"$3/biswas.SI-G-single-1.dot\" && echo dot ok && exit 1)"
   _ ${BIN} ${IN}/three-anomalies.json ${CMAKE_CURRENT_BINARY_DIR}/check-all-dots)
 cli_test(check-all-json 1 "" "^json ok$" sh -c
   "\"$1\" check \"$2\" -l SER --all --json > \"$3\" || (test $? = 1 && python3 -c '
