@@ -125,6 +125,31 @@ bool write_all_pictures(const CheckArgs& a, const History& h, const Level& level
   return true;
 }
 
+// --dot and --svg for one level: with --all, every instance of each class
+// into the folders; else the first violation's picture, unless one is
+// `written` already. True when a picture of this level or before it is.
+bool write_level_pictures(const CheckArgs& a, const History& h, const Level& level, const Decision& d, bool small,
+                          bool written) {
+  if (a.dot.empty() && a.svg.empty()) return false;
+  if (a.all) return write_all_pictures(a, h, level, d) || written;
+  if (written || d.verdict != Verdict::Violated) return written;
+  return write_violation_picture(a, h, level, d, small);
+}
+
+// One level's entry of check --json: its decision, and with --stats and
+// --all what they add. A level that was refused ran no checker.
+nlohmann::json level_json(const CheckArgs& a, const History& h, const LevelOutcome& o, bool show_witness,
+                          double parse_seconds, double seconds) {
+  nlohmann::json j = decision_json(h, *o.level, o.decision, show_witness);
+  if (!o.refused.empty()) {  // no checker ran, with or without sessions
+    j.erase("checker");
+    j.erase("sessions");
+  }
+  if (a.stats && o.refused.empty()) j["stats"] = stats_json(o.decision, parse_seconds, seconds);
+  if (a.all && !o.decision.classes.empty()) j["all"] = classes_json(h, o.decision.classes, a.limit);
+  return j;
+}
+
 // The cycle of the first violated level that has one (named by its checker), or "".
 std::string first_cycle(const std::vector<LevelOutcome>& outcomes) {
   for (const LevelOutcome& o : outcomes)
@@ -239,23 +264,13 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
     }
     const bool shown = o.refused.empty() || list_refused || a.json;
     if (a.json && shown) {
-      nlohmann::json j = decision_json(h, *level, d, show_witness);
-      if (!o.refused.empty()) {  // no checker ran, with or without sessions
-        j.erase("checker");
-        j.erase("sessions");
-      }
-      if (a.stats && o.refused.empty()) j["stats"] = stats_json(d, parse_seconds, seconds);
-      if (a.all && !d.classes.empty()) j["all"] = classes_json(h, d.classes, a.limit);
-      results.push_back(std::move(j));
+      results.push_back(level_json(a, h, o, show_witness, parse_seconds, seconds));
     } else if (shown) {
       fmt::print("{}", decision_text(h, *level, d, show_witness));
       if (a.all && !d.classes.empty()) fmt::print("{}", classes_text(h, d.classes, a.limit));
     }
     if (a.stats && o.refused.empty()) print_stats(*level, d, parse_seconds, seconds);
-    if (a.all && (!a.dot.empty() || !a.svg.empty()))
-      dot_written |= write_all_pictures(a, h, *level, d);
-    else if ((!a.dot.empty() || !a.svg.empty()) && !dot_written && d.verdict == Verdict::Violated)
-      dot_written = write_violation_picture(a, h, *level, d, small);
+    dot_written = write_level_pictures(a, h, *level, d, small, dot_written);
   }
   // Every level was refused, some only while deciding: as when all are
   // refused at the start.
