@@ -14,6 +14,8 @@ namespace iso::graph {
 namespace {
 constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
 
+}  // namespace
+
 // Strongly connected components (Tarjan, iterative so that long paths cannot
 // overflow the stack). comp[n] is the component index of node n.
 std::vector<std::uint32_t> components(const Digraph& g, std::uint32_t& count) {
@@ -66,6 +68,8 @@ std::vector<std::uint32_t> components(const Digraph& g, std::uint32_t& count) {
   }
   return comp;
 }
+
+namespace {
 
 // Breadth-first search from `from` for `to`, through nodes with
 // comp[node] == c (or any node when comp is empty). Returns the edge ids.

@@ -80,6 +80,10 @@ InArcs in_arcs(const Digraph& g, Keep&& keep) {
 // last one ends.
 using Cycle = std::vector<EdgeId>;
 
+// Strongly connected components (Tarjan, iterative): comp[n] is the
+// component of node n, `count` the number of components.
+std::vector<std::uint32_t> components(const Digraph& g, std::uint32_t& count);
+
 // A topological order of `g` (Kahn's algorithm), or nullopt if `g` has a cycle.
 std::optional<std::vector<Node>> topological_order(const Digraph& g);
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/graph/digraph.hpp"
 #include "engine/polygraph/explain.hpp"
 #include "engine/polygraph/polygraph.hpp"
 
@@ -92,49 +93,15 @@ bool seed_kind(const DepEdge& e, const Spec& s) {
   return e.type == Dep::WW;
 }
 
-// Strongly connected components of the edges `keep` accepts (Tarjan,
-// iterative): a component id per node.
+// Strongly connected components of the edges `keep` accepts: a component
+// id per node.
 template <class Keep>
-std::vector<std::uint32_t> components(std::size_t n, const std::vector<std::vector<std::uint32_t>>& out,
-                                      const std::vector<DepEdge>& edges, Keep keep) {
-  constexpr std::uint32_t kNone = UINT32_MAX;
-  std::vector<std::uint32_t> index(n, kNone), low(n, 0), comp(n, kNone), stack;
-  std::vector<std::pair<std::uint32_t, std::size_t>> call;
-  std::uint32_t next = 0, ncomp = 0;
-  for (std::uint32_t root = 0; root < n; ++root) {
-    if (index[root] != kNone) continue;
-    call.push_back({root, 0});
-    index[root] = low[root] = next++;
-    stack.push_back(root);
-    while (!call.empty()) {
-      auto& [v, i] = call.back();
-      if (i < out[v].size()) {
-        const DepEdge& e = edges[out[v][i++]];
-        if (!keep(e)) continue;
-        const std::uint32_t w = e.to;
-        if (index[w] == kNone) {
-          index[w] = low[w] = next++;
-          stack.push_back(w);
-          call.push_back({w, 0});
-        } else if (comp[w] == kNone) {
-          low[v] = std::min(low[v], index[w]);
-        }
-        continue;
-      }
-      const std::uint32_t done = v;
-      call.pop_back();
-      if (!call.empty()) low[call.back().first] = std::min(low[call.back().first], low[done]);
-      if (low[done] != index[done]) continue;
-      std::uint32_t w = kNone;
-      do {
-        w = stack.back();
-        stack.pop_back();
-        comp[w] = ncomp;
-      } while (w != done);
-      ++ncomp;
-    }
-  }
-  return comp;
+std::vector<std::uint32_t> components(std::size_t n, const std::vector<DepEdge>& edges, Keep keep) {
+  graph::Digraph g(static_cast<std::uint32_t>(n));
+  for (std::uint32_t i = 0; i < edges.size(); ++i)
+    if (keep(edges[i])) g.add_edge(edges[i].from, edges[i].to, i);
+  std::uint32_t count = 0;
+  return graph::components(g, count);
 }
 
 // The search of one class in the graph, with its budget.
@@ -305,13 +272,13 @@ std::vector<ClassCycles> certain_cycles(std::size_t n, const std::vector<DepEdge
                                         std::size_t limit, std::size_t budget) {
   std::vector<std::vector<std::uint32_t>> out(n);
   for (std::uint32_t i = 0; i < edges.size(); ++i) out[edges[i].from].push_back(i);
-  const auto whole = components(n, out, edges, [](const DepEdge&) { return true; });
+  const auto whole = components(n, edges, [](const DepEdge&) { return true; });
   const bool si = level == GraphLevel::Si;
   std::vector<ClassCycles> result;
   for (const Spec& spec : specs(level)) {
     // Seeds by component of the edges the class allows: a cycle of it lies
     // in one.
-    const auto comp = components(n, out, edges, [&](const DepEdge& e) { return (spec.allowed & bit(e.type)) != 0; });
+    const auto comp = components(n, edges, [&](const DepEdge& e) { return (spec.allowed & bit(e.type)) != 0; });
     std::map<std::uint32_t, std::vector<std::uint32_t>> seeds;  // by component of the whole graph
     for (std::uint32_t i = 0; i < edges.size(); ++i)
       if (seed_kind(edges[i], spec) && comp[edges[i].from] == comp[edges[i].to])
