@@ -55,6 +55,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
+#include "engine/history/formats/int_map.hpp"
 #include "engine/history/formats/json_reader.hpp"
 
 namespace iso {
@@ -391,14 +392,10 @@ class ChronosReader final : public jsonin::Reader<Ctx> {
 
   // Interned through a cache by number: History interns by text.
   KeyId key_id(std::int64_t k) {
-    auto [it, fresh] = key_ids_.try_emplace(k, KeyId{0});
-    if (fresh) it->second = h_.intern_key(std::to_string(k), true);
-    return it->second;
+    return key_ids_.get_or_make(k, [&] { return h_.intern_key(std::to_string(k), true); });
   }
   ValueId value_id(std::int64_t v) {
-    auto [it, fresh] = value_ids_.try_emplace(v, ValueId{0});
-    if (fresh) it->second = h_.intern_value(Value{v});
-    return it->second;
+    return value_ids_.get_or_make(v, [&] { return h_.intern_value(Value{v}); });
   }
 
   void end_op(const Frame& f) {
@@ -489,8 +486,8 @@ class ChronosReader final : public jsonin::Reader<Ctx> {
   std::string_view model_op_;          // and what it is
   std::unordered_map<std::string, std::size_t> tids_;  // tid -> its token
   std::unordered_map<std::string, SessionId> sessions_;  // sid -> session
-  std::unordered_map<std::int64_t, KeyId> key_ids_;
-  std::unordered_map<std::int64_t, ValueId> value_ids_;
+  formats::IntMap<KeyId> key_ids_;
+  formats::IntMap<ValueId> value_ids_;
   std::vector<std::pair<TxnId, std::uint32_t>> pending_;  // reads of null, model unknown
   std::size_t txns_ = 0, rtts_ = 0;
 };

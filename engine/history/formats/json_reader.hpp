@@ -14,7 +14,9 @@
 // (each operation's) come from one TokenScanner pass over the text.
 //
 // Two ways of reading, one set of positions:
-//  - Reader<Ctx>, over nlohmann's SAX parser (sax_parse): events become
+//  - Reader<Ctx>, over the fast scanner of json_scan.hpp, which delivers
+//    nlohmann's SAX events and leaves syntax errors to nlohmann's parser
+//    (sax_parse), so that messages are nlohmann's: events become
 //    JValues numbered by token; a stack of frames (the objects and arrays
 //    open, each with its reader's context Ctx) gives the path. Streaming:
 //    the native format, dbcop's JSON and Chronos's, whose files are large.
@@ -36,6 +38,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "engine/history/formats/json_scan.hpp"
 #include "engine/history/history.hpp"  // quote_string
 #include "engine/history/input_error.hpp"
 
@@ -191,8 +194,9 @@ class Reader : public nlohmann::json_sax<nlohmann::json> {
   Reader(std::string_view text, const std::string& source, LastRead last_read = LastRead::Drop)
       : text_(text), source_(source), last_read_(last_read) {}
 
-  // Parses the whole text (trailing text is a syntax error).
-  void parse() { nlohmann::json::sax_parse(text_.data(), text_.data() + text_.size(), this); }
+  // Parses the whole text (trailing text is a syntax error): the fast
+  // scanner (json_scan.hpp), nlohmann's parser for what it leaves.
+  void parse() { sax_read(text_, *this); }
 
   bool null() final { return value(JValue(JValue::Type::Null, tok_++)); }
   bool boolean(bool v) final {
