@@ -432,3 +432,34 @@ TEST_CASE("chronos: every prefix of a small history reads or fails in one line")
     CHECK(m.find('\n') == std::string::npos);
   }
 }
+
+// The fast scanner stops where nlohmann's parser has the last word: a syntax
+// error after many events, a float that overflows, a bad escape or UTF-8
+// byte, trailing text; an error of the reader's before a syntax error still
+// comes first. Each message is nlohmann's, at the same position, as before.
+TEST_CASE("chronos: what the fast scanner leaves to nlohmann's parser reads as nlohmann reads it") {
+  const std::string t = R"({"tid": 1, "sid": 1, "sts": {"p": 1, "l": 0}, "cts": {"p": 2, "l": 0}, "ops": [)";
+  const std::vector<Case> cases = {
+      {"[" + t + R"({"t": "w", "k": 1, "v": 1e999}]}])",
+       "h:1:109: number overflow parsing '1e999'"},
+      {"[" + t + R"({"t": "w", "k": 1, "v": 1}]},)" + "\n " + t +
+           R"({"t": "w", "k": 2, "v": 3 4}]}])",
+       "h:2:10: [1].tid: duplicate tid \"1\" (first used at 1:10)"},
+      {"[" + t + R"({"t": "w\ud800x", "k": 1, "v": 1}]}])",
+       "h:1:95: syntax error while parsing value - invalid string: surrogate U+D800..U+DBFF "
+       "must be followed by U+DC00..U+DFFF"},
+      {"[" + t + R"({"t": "w", "k": 1, "v": 1}]}] ])",
+       "h:1:111: syntax error while parsing value - unexpected ']'; expected end of input"},
+      {"[" + t + R"({"t": "w", "k": 1, "v": 123456789012345678901234}]}])",
+       "h:1:105: [0].ops[0].v: v 123456789012345678901234 is out of the 64-bit signed range "
+       "this checker supports"},
+      {"[" + t + R"({"t": "w", "k": 1, "v": 1.5e-400}]}])",
+       "h:1:105: [0].ops[0].v: v must be an integer, a list of integers or null, got 1.5e-400"},
+      {"[" + t + "{\"t\": \"\xc3\x28\", \"k\": 1, \"v\": 1}]}]",
+       "h:1:89: syntax error while parsing value - invalid string: ill-formed UTF-8 byte"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    CHECK(message(c.text) == c.message);
+  }
+}
