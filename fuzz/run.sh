@@ -23,6 +23,9 @@ if [ "$name" = spec ]; then
   seeds+=("$root/specs" "$root/examples/specs" "$root/tests/cli/inputs")
   limits=(-rss_limit_mb=1024 -malloc_limit_mb=256 -dict="$root/fuzz/spec.dict")
 fi
+if [ "$name" = json_scan ]; then
+  limits+=(-dict="$root/fuzz/json.dict")
+fi
 "$build/fuzz/fuzz_$name" "$build/corpus-$name" "${seeds[@]}" \
   -max_total_time="$secs" "${limits[@]}" -timeout=10 -max_len=65536 \
   -artifact_prefix="$root/fuzz/crashes/$name/" -print_final_stats=1
