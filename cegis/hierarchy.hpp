@@ -50,6 +50,12 @@ struct HierarchyOptions {
   SynthOptions synth;  // timeout_seconds bounds the whole run
   // Called before each search: (pairs done, pairs in all, the pair).
   std::function<void(std::size_t, std::size_t, const std::string&)> on_pair;
+  // Searches run at once (engine/util/thread_pool.hpp). The result is the
+  // same whatever the number: the pairs are still taken in order, each
+  // searched only if the pairs before it leave it open; searches of the
+  // next open pairs start ahead, and a result that transitivity has made
+  // unneeded meanwhile is dropped (work lost, never a different answer).
+  std::size_t jobs = 1;
 };
 
 Hierarchy hierarchy(const std::vector<const lua::Level*>& levels, const HierarchyOptions& opt);

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include <fmt/format.h>
@@ -122,6 +123,10 @@ std::optional<std::size_t> free_slot(const lua::Framework& fw) {
 // break a fact can have their keys renamed by first use, into one that
 // still does.
 const std::vector<FormulaPtr>& implied_facts(const lua::Level& level, const Scope& scope, const SpaceOptions& space) {
+  // Shared by the searches of one process, which may run on several
+  // threads (--jobs): looked up and filled under the lock, proved outside
+  // it (two threads proving one key prove the same facts).
+  static std::mutex mutex;
   static std::map<std::string, std::vector<FormulaPtr>> cache;
   static const std::vector<FormulaPtr> none;
   const lua::Framework& fw = *level.framework;
@@ -129,7 +134,10 @@ const std::vector<FormulaPtr>& implied_facts(const lua::Level& level, const Scop
   if (!slot) return none;
   const std::string key =
       fmt::format("{}|{}|{}|{}|{}", level.name, level.location, fw.location, scope.text(), space.text());
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
   std::vector<FormulaPtr> proved;
   Circuit c;
   sat::Solver solver;
@@ -164,7 +172,8 @@ const std::vector<FormulaPtr>& implied_facts(const lua::Level& level, const Scop
     }
     if (holds) proved.push_back(f);
   }
-  return cache[key] = std::move(proved);
+  std::lock_guard lock(mutex);
+  return cache.emplace(key, std::move(proved)).first->second;  // map entries stay put
 }
 
 }  // namespace iso::cegis

@@ -162,7 +162,8 @@ static void drop_operations(const Problem& p, const SpaceOptions& space, SynthRe
     while (changed) {
       changed = false;
       for (TxnId t = 1; t < h.num_txns() && !changed; ++t)
-        for (std::size_t i = 0; i < h.txn(t).ops.size() && !changed; ++i) {
+        // !changed first: once h has lost its empty transactions, t may be past its end.
+        for (std::size_t i = 0; !changed && i < h.txn(t).ops.size(); ++i) {
           History smaller = drop_operation(h, t, i);
           std::vector<Witness> ws;
           if (in_space(smaller, space) && !is_excluded(smaller, p) && is_solution(smaller, p, &ws)) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include <fmt/format.h>
@@ -43,8 +44,14 @@ bool refuted(const std::string& question, const lua::Framework& fw, const Formul
              const std::function<FormulaPtr(const Execution&)>& goal, const Scope& scope, SpaceOptions space) {
   space.index_ordered = false;
   const std::string key = fmt::format("{}|{}|{}|{}|{}", question, fw.location, fw.name, scope.text(), space.text());
+  // Shared by searches on several threads (--jobs): used under the lock,
+  // answered outside it.
+  static std::mutex mutex;
   static std::map<std::string, bool> cache;
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+  }
   Circuit c;
   sat::Solver solver;
   CnfEncoder cnf(c, solver);
@@ -56,7 +63,9 @@ bool refuted(const std::string& question, const lua::Framework& fw, const Formul
   cnf.assert_true(tr.formula(f));
   cnf.assert_true(tr.formula(goal(e)));
   solver.set_max_conflicts(5000);
-  return cache[key] = (solver.solve() == sat::Result::Unsat);
+  const bool unsat = solver.solve() == sat::Result::Unsat;
+  std::lock_guard lock(mutex);
+  return cache.emplace(key, unsat).first->second;
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/util/thread_pool.hpp"
 
 namespace iso::cli {
 
@@ -48,42 +49,53 @@ struct Row {
   std::vector<const lua::Level*> exhibits;  // what the classifier names the example
 };
 
-// Every anomaly's smallest example within `scope`, synthesized, and every
+// One anomaly's smallest example within `scope`, synthesized, and every
 // level's verdict on it.
-std::vector<Row> catalogue(const lua::SpecLibrary& lib, const std::vector<const lua::Level*>& levels,
-                           const cegis::Scope& scope, double timeout) {
-  std::vector<Row> rows;
-  const auto start = std::chrono::steady_clock::now();
-  for (const lua::Level* an : lib.anomalies()) {
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
-      fmt::print(stderr, "anomalies: synthesizing the example of {}\n", anomaly_display_name(*an));
-    cegis::Problem p;
-    p.deny = {an};
-    p.scope = scope;
-    cegis::SynthOptions opt;
-    opt.timeout_seconds = timeout;
-    // The smallest example without session order when there is one (the
-    // literature's long fork has four sessions; Adya's levels know none),
-    // else the smallest with it.
-    p.space.sessions = false;
-    cegis::SynthResult r = cegis::synthesize(p, opt);
-    if (r.outcome == cegis::Outcome::None) {
-      p.space.sessions = true;
-      r = cegis::synthesize(p, opt);
-    }
-    if (r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
-    Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout, {}, {}};
-    if (r.outcome == cegis::Outcome::Found) {
-      row.example = *r.history;
-      row.exhibits = classify(lib, *row.example);
-      for (const lua::Level* l : levels) {
-        row.decisions.push_back(decide(*row.example, *l));
-        row.verdicts.push_back(row.decisions.back().verdict);
-      }
-    }
-    rows.push_back(std::move(row));
+Row catalogue_row(const lua::SpecLibrary& lib, const std::vector<const lua::Level*>& levels, const lua::Level* an,
+                  const cegis::Scope& scope, double timeout) {
+  cegis::Problem p;
+  p.deny = {an};
+  p.scope = scope;
+  cegis::SynthOptions opt;
+  opt.timeout_seconds = timeout;
+  // The smallest example without session order when there is one (the
+  // literature's long fork has four sessions; Adya's levels know none),
+  // else the smallest with it.
+  p.space.sessions = false;
+  cegis::SynthResult r = cegis::synthesize(p, opt);
+  if (r.outcome == cegis::Outcome::None) {
+    p.space.sessions = true;
+    r = cegis::synthesize(p, opt);
   }
-  return rows;
+  if (r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
+  Row row{an, std::nullopt, {}, r.outcome == cegis::Outcome::Timeout, {}, {}};
+  if (r.outcome == cegis::Outcome::Found) {
+    row.example = *r.history;
+    row.exhibits = classify(lib, *row.example);
+    for (const lua::Level* l : levels) {
+      row.decisions.push_back(decide(*row.example, *l));
+      row.verdicts.push_back(row.decisions.back().verdict);
+    }
+  }
+  return row;
+}
+
+// Every anomaly's row, `jobs` at once (each row is independent: its own
+// searches and decisions over the read-only library), in the catalogue's
+// order.
+std::vector<Row> catalogue(const lua::SpecLibrary& lib, const std::vector<const lua::Level*>& levels,
+                           const cegis::Scope& scope, double timeout, std::size_t jobs) {
+  const std::vector<const lua::Level*> anomalies = lib.anomalies();
+  std::vector<std::optional<Row>> rows(anomalies.size());
+  const auto start = std::chrono::steady_clock::now();
+  for_each_ordered(anomalies.size(), jobs, [&](std::size_t k) {
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > 1.0)
+      fmt::print(stderr, "anomalies: synthesizing the example of {}\n", anomaly_display_name(*anomalies[k]));
+    rows[k] = catalogue_row(lib, levels, anomalies[k], scope, timeout);
+  });
+  std::vector<Row> out;
+  for (auto& r : rows) out.push_back(std::move(*r));
+  return out;
 }
 
 // As hierarchy: the time limit left something undecided (an example not
@@ -202,7 +214,7 @@ int run_anomalies(const AnomaliesArgs& a) {
     for (const auto& n : a.levels) levels.push_back(&lib.level(n));
   }
   const cegis::Scope scope = cegis::parse_scope(a.scope);
-  const std::vector<Row> rows = catalogue(lib, levels, scope, a.timeout);
+  const std::vector<Row> rows = catalogue(lib, levels, scope, a.timeout, a.jobs);
   if (!a.db.db.empty()) {
     std::vector<Probe> probes;
     const std::vector<std::string> columns = column_names(rows);

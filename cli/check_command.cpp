@@ -25,6 +25,7 @@
 #include "engine/history/printer.hpp"
 #include "engine/logic/translator.hpp"
 #include "engine/util/budget.hpp"
+#include "engine/util/thread_pool.hpp"
 #include "engine/util/timing.hpp"
 #include "engine/verdict/graph_level.hpp"
 #include "lua/spec_library.hpp"
@@ -70,8 +71,9 @@ std::string summary(const std::string& file, const ReadResult& r) {
 
 // Decides `o.level` into `o.decision`, or says in `o.refused` why it cannot
 // be decided on `h` (found out only while deciding); returns the seconds it
-// took.
-double decide_level(const History& h, DecideOptions& opt, LevelOutcome& o) {
+// took. Levels are decided on threads of their own (--jobs): each gets its
+// own copy of the options, and `h` is only read.
+double decide_level(const History& h, DecideOptions opt, LevelOutcome& o) {
   opt.progress = [&](std::string_view line) { fmt::print(stderr, "[{}] {}\n", o.level->name, line); };
   const auto start = Clock::now();
   try {
@@ -171,6 +173,43 @@ nlohmann::json check_json(const std::string& file, const ReadResult& loaded, Lev
   return doc;
 }
 
+// What check has reported so far, across levels.
+struct Tally {
+  bool any_violated = false, any_unknown = false, any_decided = false, dot_written = false;
+};
+
+// How one level is reported: the history's size, what to show, the seconds.
+struct ReportContext {
+  bool small, show_witness, list_refused;
+  double parse_seconds, seconds;
+};
+
+// One decided (or refused) level's report: its entry in `results` (--json)
+// or its text, its stats and pictures; `tally` sums up the verdicts.
+void report_level(const CheckArgs& a, const History& h, LevelOutcome& o, const ReportContext& c,
+                  nlohmann::json& results, Tally& tally) {
+  const Level* level = o.level;
+  Decision& d = o.decision;
+  if (!o.refused.empty()) {
+    d = Decision{};
+    d.verdict = Verdict::NotApplicable;
+    d.reason = o.refused;
+  } else {
+    tally.any_decided = true;
+    tally.any_violated |= d.verdict == Verdict::Violated;
+    tally.any_unknown |= d.verdict == Verdict::Unknown;
+  }
+  const bool shown = o.refused.empty() || c.list_refused || a.json;
+  if (a.json && shown) {
+    results.push_back(level_json(a, h, o, c.show_witness, c.parse_seconds, c.seconds));
+  } else if (shown) {
+    fmt::print("{}", decision_text(h, *level, d, c.show_witness));
+    if (a.all && !d.classes.empty()) fmt::print("{}", classes_text(h, d.classes, a.limit));
+  }
+  if (a.stats && o.refused.empty()) print_stats(*level, d, c.parse_seconds, c.seconds);
+  tally.dot_written = write_level_pictures(a, h, *level, d, c.small, tally.dot_written);
+}
+
 }  // namespace
 
 ReadResult load(const std::string& file, const InputArgs& in, double& seconds) {
@@ -244,49 +283,38 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
   // the default set, the levels that do not apply are summed up in one line.
   const bool list_refused = choice.set == LevelSet::Named;
   nlohmann::json results = nlohmann::json::array();
-  bool any_violated = false, any_unknown = false, any_decided = false, dot_written = false;
+  Tally tally;
   if (!a.json) {
     fmt::print("{}\n", summary(a.file, loaded));
     if (small) fmt::print("{}\n", format_history(h));
   }
-  for (LevelOutcome& o : outcomes) {
-    const Level* level = o.level;
-    Decision& d = o.decision;
-    const double seconds = o.refused.empty() ? decide_level(h, opt, o) : 0;
-    if (!o.refused.empty()) {
-      d = Decision{};
-      d.verdict = Verdict::NotApplicable;
-      d.reason = o.refused;
-    } else {
-      any_decided = true;
-      any_violated |= d.verdict == Verdict::Violated;
-      any_unknown |= d.verdict == Verdict::Unknown;
-    }
-    const bool shown = o.refused.empty() || list_refused || a.json;
-    if (a.json && shown) {
-      results.push_back(level_json(a, h, o, show_witness, parse_seconds, seconds));
-    } else if (shown) {
-      fmt::print("{}", decision_text(h, *level, d, show_witness));
-      if (a.all && !d.classes.empty()) fmt::print("{}", classes_text(h, d.classes, a.limit));
-    }
-    if (a.stats && o.refused.empty()) print_stats(*level, d, parse_seconds, seconds);
-    dot_written = write_level_pictures(a, h, *level, d, small, dot_written);
-  }
+  // The levels are decided at once (--jobs), each reported, in order, as
+  // soon as it and those before it are decided: the output of a loop.
+  std::vector<double> seconds(outcomes.size(), 0);
+  for_each_ordered(
+      outcomes.size(), a.jobs,
+      [&](std::size_t i) {
+        if (outcomes[i].refused.empty()) seconds[i] = decide_level(h, opt, outcomes[i]);
+      },
+      [&](std::size_t i) {
+        report_level(a, h, outcomes[i], ReportContext{small, show_witness, list_refused, parse_seconds, seconds[i]},
+                     results, tally);
+      });
   // Every level was refused, some only while deciding: as when all are
   // refused at the start.
-  if (!any_decided) throw std::invalid_argument(fmt::format("{}: {}", a.file, none_decided(outcomes)));
+  if (!tally.any_decided) throw std::invalid_argument(fmt::format("{}: {}", a.file, none_decided(outcomes)));
   // A violated history's name (cli/classify.hpp); the catalogue's patterns
   // are decided on small histories only.
   std::optional<std::vector<const Level*>> exhibits;
-  if (any_violated && small) exhibits = classify(lib, h);
+  if (tally.any_violated && small) exhibits = classify(lib, h);
   if (exhibits && !a.json) fmt::print("{}\n", escape_text(exhibits_line(*exhibits, first_cycle(outcomes))));
   if (!a.json && !list_refused && std::any_of(outcomes.begin(), outcomes.end(), refused))
     fmt::print("not-applicable: {}\n", grouped_reasons(outcomes));
   const std::vector<EvalLine> evals = ev.empty() ? std::vector<EvalLine>{} : check_evals(ev, h, outcomes, opt);
   if (!a.json) fmt::print("{}", eval_text(evals));
-  if ((!a.dot.empty() || !a.svg.empty()) && !dot_written)
+  if ((!a.dot.empty() || !a.svg.empty()) && !tally.dot_written)
     fmt::print(stderr, "note: no picture written: {}\n",
-               any_violated ? "the violation has no cycle to draw and the history is too large to draw whole"
+               tally.any_violated ? "the violation has no cycle to draw and the history is too large to draw whole"
                             : "no level rejects the history (a picture shows why one does)");
   if (a.json) {
     nlohmann::json doc = check_json(a.file, loaded, choice.set, std::move(results));
@@ -298,8 +326,8 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
       fmt::print("{}\n", dump_json(doc));
   }
   // The decided levels say the exit code; those that do not apply say nothing.
-  if (any_violated) return kExitNo;
-  if (any_unknown) return kExitTimeout;
+  if (tally.any_violated) return kExitNo;
+  if (tally.any_unknown) return kExitTimeout;
   return kExitOk;
 }
 

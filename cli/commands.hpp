@@ -55,6 +55,7 @@ struct CheckArgs {
   std::size_t limit = 10;      // --all: instances shown per class
   double timeout = 0;
   std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
+  std::size_t jobs = 1;           // levels decided at once (--jobs; its default is the cores)
 };
 int run_check(const CheckArgs& a);
 // What run_check does once it has read the history: decides `choice` on
@@ -120,6 +121,7 @@ int run_synth(const SynthArgs& a);
 struct CompareArgs {
   std::string a, b;
   SearchArgs search;
+  std::size_t jobs = 1;  // both directions at once with 2 (--jobs)
 };
 int run_compare(const CompareArgs& a);
 
@@ -129,6 +131,7 @@ struct HierarchyArgs {
   std::string dot, svg;
   std::string html;  // a folder: index.html, self-contained
   DbArgs db;         // with db.db set: run each separating history on that database
+  std::size_t jobs = 1;  // pairs searched at once (--jobs)
 };
 int run_hierarchy(const HierarchyArgs& a);
 
@@ -141,6 +144,7 @@ struct AnomaliesArgs {
   std::string html;  // a folder: index.html, self-contained
   std::string dot;   // a folder: one Graphviz picture per anomaly, NAME.dot
   DbArgs db;         // with db.db set: run every example on that database (Hermitage's table)
+  std::size_t jobs = 1;  // anomalies synthesized at once (--jobs)
 };
 int run_anomalies(const AnomaliesArgs& a);
 // The levels of `levels` (or anomalies: they are levels that forbid their

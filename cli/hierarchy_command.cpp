@@ -22,6 +22,7 @@
 #include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/util/thread_pool.hpp"
 
 namespace iso::cli {
 
@@ -38,20 +39,24 @@ struct Rejection {
 };
 using Rejections = std::vector<std::vector<std::optional<Rejection>>>;
 
-Rejections rejections(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy) {
+// The separated pairs' rejections, `jobs` at once: each reads its own
+// history and the library, and writes its own cell.
+Rejections rejections(const lua::SpecLibrary& lib, const cegis::Hierarchy& hy, std::size_t jobs) {
   const std::size_t n = hy.levels.size();
   Rejections out(n, std::vector<std::optional<Rejection>>(n));
+  std::vector<std::pair<std::size_t, std::size_t>> separated;
   for (std::size_t x = 0; x < n; ++x)
-    for (std::size_t y = 0; y < n; ++y) {
-      const auto& pr = hy.pairs[x][y];
-      if (!pr.separation || !pr.separation->history) continue;
-      const History& h = *pr.separation->history;
-      Decision d = decide(h, *hy.levels[y]);
-      std::vector<const lua::Level*> exhibits = classify(lib, h);
-      const bool cycle = d.anomaly && !d.anomaly->cycle.empty();
-      std::string name = history_name(exhibits, cycle ? std::string_view(d.anomaly->name) : std::string_view());
-      out[x][y] = Rejection{std::move(d), std::move(exhibits), std::move(name)};
-    }
+    for (std::size_t y = 0; y < n; ++y)
+      if (hy.pairs[x][y].separation && hy.pairs[x][y].separation->history) separated.emplace_back(x, y);
+  for_each_ordered(separated.size(), jobs, [&](std::size_t k) {
+    const auto [x, y] = separated[k];
+    const History& h = *hy.pairs[x][y].separation->history;
+    Decision d = decide(h, *hy.levels[y]);
+    std::vector<const lua::Level*> exhibits = classify(lib, h);
+    const bool cycle = d.anomaly && !d.anomaly->cycle.empty();
+    std::string name = history_name(exhibits, cycle ? std::string_view(d.anomaly->name) : std::string_view());
+    out[x][y] = Rejection{std::move(d), std::move(exhibits), std::move(name)};
+  });
   return out;
 }
 
@@ -314,6 +319,7 @@ int run_hierarchy(const HierarchyArgs& a) {
   const std::vector<const lua::Level*> levels = distinct_levels(lib, a.levels);
   if (levels.size() < 2) throw std::invalid_argument("hierarchy needs at least two distinct levels");
   cegis::HierarchyOptions opt = hierarchy_options(a.search);
+  opt.jobs = a.jobs;
   const bool tty = isatty(fileno(stderr));
   const auto start = std::chrono::steady_clock::now();
   bool printed = false;
@@ -336,7 +342,7 @@ int run_hierarchy(const HierarchyArgs& a) {
     }
 
   if (!a.db.db.empty()) return place_on_database(a, hy);
-  const Rejections why = rejections(lib, hy);
+  const Rejections why = rejections(lib, hy, a.jobs);
   if (!a.html.empty()) write_html_page(a.html, hierarchy_html(hy, why, scope));
   if (!a.dot.empty() || !a.svg.empty()) {
     const std::string picture = hierarchy_dot(hy, why, scope);

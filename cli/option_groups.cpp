@@ -13,6 +13,7 @@
 #include "cli/memory_limit.hpp"
 #include "db/connection.hpp"
 #include "engine/history/formats/formats.hpp"
+#include "engine/util/thread_pool.hpp"
 
 namespace iso::cli {
 
@@ -59,6 +60,25 @@ const CLI::Validator kProductLevel(
                          text);
     },
     "LEVEL", "product isolation level");
+
+const CLI::Validator kJobCount(
+    [](std::string& text) -> std::string {
+      std::size_t n = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      if (ec == std::errc() && ptr == text.data() + text.size() && n >= 1 && n <= kMaxJobs) return "";
+      return fmt::format("{} is not a number of jobs: a whole number from 1 to {}", text, kMaxJobs);
+    },
+    "", "number of jobs");
+
+void add_jobs_option(CLI::App* cmd, std::size_t& jobs, const char* what) {
+  jobs = default_jobs();
+  cmd->add_option("--jobs,-j", jobs,
+                  fmt::format("Run up to N {} at once, each on a thread of its own (default: the number of "
+                              "cores; 1 runs them one after another). The output is the same whatever N",
+                              what))
+      ->check(kJobCount)
+      ->type_name("N");
+}
 
 void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_option("--scope", a.scope,

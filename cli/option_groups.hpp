@@ -22,6 +22,14 @@ extern const CLI::Validator kMemorySize;
 // A product isolation level's name, as db::parse_level reads it (--db-level).
 extern const CLI::Validator kProductLevel;
 
+// A number of threads: a whole number from 1 to kMaxJobs (--jobs).
+inline constexpr std::size_t kMaxJobs = 1024;
+extern const CLI::Validator kJobCount;
+
+// --jobs N into `jobs`, set first to its default, the number of cores
+// (engine/util/thread_pool.hpp); `what` says what runs at once.
+void add_jobs_option(CLI::App* cmd, std::size_t& jobs, const char* what);
+
 // --scope, --spec, --minimize, --json (with `json_help`), --timeout and the
 // options of the history space (--no-blind-writes ... --lists).
 void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help);

@@ -185,6 +185,7 @@ void declare_anomalies(CLI::App* an, AnomaliesArgs& anomalies) {
                  "Give up after this many seconds in all (exit code 3; the anomalies not synthesized "
                  "by then, and the cells not decided, are shown as ?)")
       ->check(kPositiveSeconds);
+  add_jobs_option(an, anomalies.jobs, "anomalies' examples");
   add_db_options_no_default(an, anomalies.db);  // no --db: the formal table only
 }
 
@@ -197,6 +198,7 @@ void declare_hierarchy(CLI::App* hi, HierarchyArgs& hier) {
   hi->add_option("--html", hier.html,
                  "Write a self-contained page to this folder (index.html): the diagram, the table of every "
                  "pair, each separating history with its picture; no script, no network");
+  add_jobs_option(hi, hier.jobs, "searches (pairs of levels)");
   add_db_options_no_default(hi, hier.db);  // no --db: the formal hierarchy only
 }
 
@@ -250,6 +252,7 @@ void declare_check(CLI::App* c, CheckArgs& check) {
                 "Give up after this many seconds in all (exit code 3; levels not decided by "
                 "then are unknown)")
       ->check(kPositiveSeconds);
+  add_jobs_option(c, check.jobs, "levels");
 }
 
 // `isosynth predict`: its options, into `predict`.
@@ -369,6 +372,7 @@ void declare_compare(CLI::App* co, CompareArgs& compare) {
   co->add_option("a", compare.a, "First level")->required();
   co->add_option("b", compare.b, "Second level")->required();
   add_search_options(co, compare.search, "Print {verdict, a_not_b, b_not_a} as JSON");
+  add_jobs_option(co, compare.jobs, "searches (the two directions)");
 }
 
 // `isosynth show`: its options, into `show`.

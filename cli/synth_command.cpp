@@ -20,6 +20,7 @@
 #include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
+#include "engine/util/thread_pool.hpp"
 
 namespace iso::cli {
 
@@ -297,10 +298,14 @@ int run_compare(const CompareArgs& a) {
   cegis::Problem ba = make_problem(lib, {a.b}, {a.a}, a.search);
   const std::string A = ab.allow[0]->name, B = ba.allow[0]->name;
   cegis::SynthOptions opt = synth_options(a.search.timeout);
-  cegis::SynthResult r1 = cegis::synthesize(ab, opt);
-  if (a.search.minimize) r1 = cegis::minimize(ab, std::move(r1), opt);
-  cegis::SynthResult r2 = cegis::synthesize(ba, opt);
-  if (a.search.minimize) r2 = cegis::minimize(ba, std::move(r2), opt);
+  // The two directions are independent searches: at once with --jobs 2 or more.
+  cegis::SynthResult r1, r2;
+  for_each_ordered(2, a.jobs, [&](std::size_t k) {
+    const cegis::Problem& p = k == 0 ? ab : ba;
+    cegis::SynthResult& r = k == 0 ? r1 : r2;
+    r = cegis::synthesize(p, opt);
+    if (a.search.minimize) r = cegis::minimize(p, std::move(r), opt);
+  });
   end_progress_line(r2);
   const bool timeout = r1.outcome == cegis::Outcome::Timeout || r2.outcome == cegis::Outcome::Timeout;
   const bool a_not_b = r1.outcome == cegis::Outcome::Found, b_not_a = r2.outcome == cegis::Outcome::Found;
