@@ -239,11 +239,7 @@ std::optional<Lit> Encoder::ww_lit(KeyId k, TxnId from, TxnId to) const {
 // closing a cycle (RW). Both are implied by acyclicity, so adding them keeps
 // the formula equisatisfiable; they let unit propagation see these cycles.
 void Encoder::two_width_clauses() {
-  struct Choice {
-    Lit lit;
-    std::vector<DepEdge> implied;
-  };
-  std::vector<Choice> lits;
+  std::vector<TwoWidthChoice> lits;
   const auto& pairs = pg_.pairs();
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (pair_var_[p] == kNoVar) continue;
@@ -276,40 +272,105 @@ void Encoder::two_width_clauses() {
       }
     }
   }
-  // Canonical case, under a work budget: quadratic in the open choices.
+  canonical_two_width(lits);
+}
+
+namespace {
+
+// An arc of a literal's implied edges, as positions in the known graph's
+// topological order.
+struct PosArc {
+  std::uint32_t from, to, lit;
+  std::uint32_t lo() const { return std::min(from, to); }
+  std::uint32_t hi() const { return std::max(from, to); }
+};
+
+// The pairs of literals (i < j, sorted) whose arcs could close a cycle with
+// known paths: arcs f1->t1 and f2->t2 do only if t1 reaches f2 and t2
+// reaches f1, so (positions in a topological order) t1 <= f2 and t2 <= f1.
+// Two forward arcs (f < t) never do (t2 <= f1 < t1 <= f2 < t2); so one is
+// backward (t <= f), and the other's span lies within its span (forward)
+// or meets it (backward). Each backward arc is matched against the arcs
+// that start within its span, which finds every such pair once or more.
+// Positions make this a sweep over sorted arcs: near-linear where the
+// open choices are local, where the quadratic search over every pair of
+// literals would be budget-bound.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(
+    std::vector<PosArc>& arcs, std::size_t limit) {
+  std::sort(arcs.begin(), arcs.end(), [](const PosArc& a, const PosArc& b) {
+    return a.lo() != b.lo() ? a.lo() < b.lo() : a.lit < b.lit;
+  });
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  std::size_t scanned = 0;  // bounded too: a long backward span meets many arcs
+  for (std::size_t b = 0; b < arcs.size() && out.size() < limit && scanned < 4 * limit; ++b) {
+    const PosArc& back = arcs[b];
+    if (back.from < back.to) continue;  // forward
+    // Arcs starting within [back.to, back.from]: from b on (ties before b
+    // start at back.to too).
+    auto first = std::lower_bound(arcs.begin(), arcs.end(), back.lo(),
+                                  [](const PosArc& a, std::uint32_t v) { return a.lo() < v; });
+    for (auto it = first; it != arcs.end() && it->lo() <= back.hi(); ++it) {
+      budget::poll();
+      ++scanned;
+      if (it->lit == back.lit) continue;
+      const bool forward = it->from < it->to;
+      if (forward && it->hi() > back.hi()) continue;  // not within: t1 <= f2 fails
+      out.emplace_back(std::min(it->lit, back.lit), std::max(it->lit, back.lit));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+// The canonical case of two_width_clauses(): two literals whose implied
+// edges close a cycle with known paths, over the candidate pairs of the
+// sweep above, in the order of a search over every pair (i < j), under a
+// work budget.
+void Encoder::canonical_two_width(const std::vector<TwoWidthChoice>& lits) {
   const TheoryGraph& th = pg_.theory();
   const auto& reach = pg_.reach();
-  std::size_t work = 0;
-  constexpr std::size_t kBudget = 40'000'000;
+  std::vector<std::uint32_t> pos(th.num_nodes(), 0);
+  for (std::uint32_t i = 0; i < pg_.order().size(); ++i) pos[pg_.order()[i]] = i;
   std::array<TheoryArc, 2> a1, a2;
-  for (std::size_t i = 0; i < lits.size() && work < kBudget; ++i) {
-    for (std::size_t j = i + 1; j < lits.size() && work < kBudget; ++j) {
-      budget::poll();
-      if (lits[i].lit.var() == lits[j].lit.var()) continue;
-      bool cyclic = false;
-      DepEdge e1{}, e2{};
-      for (const DepEdge& x : lits[i].implied) {
-        std::uint32_t n1 = th.arcs(x, a1);
-        for (const DepEdge& y : lits[j].implied) {
-          std::uint32_t n2 = th.arcs(y, a2);
-          ++work;
-          for (std::uint32_t u = 0; u < n1 && !cyclic; ++u)
-            for (std::uint32_t v = 0; v < n2 && !cyclic; ++v)
-              cyclic = reach.reaches_or_same(a1[u].to, a2[v].from) &&
-                       reach.reaches_or_same(a2[v].to, a1[u].from);
-          if (cyclic) {
-            e1 = x;
-            e2 = y;
-            break;
-          }
-        }
-        if (cyclic) break;
-      }
-      if (!cyclic) continue;
-      solver_.add_clause({~lits[i].lit, ~lits[j].lit});
-      ++stats_.two_width_clauses;
-      if (two_width_.size() < 4096) two_width_.push_back({e1, e2});
+  std::vector<PosArc> arcs;
+  for (std::uint32_t i = 0; i < lits.size(); ++i)
+    for (const DepEdge& x : lits[i].implied) {
+      const std::uint32_t n = th.arcs(x, a1);
+      for (std::uint32_t u = 0; u < n; ++u) arcs.push_back({pos[a1[u].from], pos[a1[u].to], i});
     }
+  constexpr std::size_t kBudget = 40'000'000;
+  const auto pairs = candidate_pairs(arcs, kBudget / 4);
+  std::size_t work = 0;
+  for (std::size_t q = 0; q < pairs.size() && work < kBudget; ++q) {
+    budget::poll();
+    const auto [i, j] = pairs[q];
+    if (lits[i].lit.var() == lits[j].lit.var()) continue;
+    bool cyclic = false;
+    DepEdge e1{}, e2{};
+    for (const DepEdge& x : lits[i].implied) {
+      std::uint32_t n1 = th.arcs(x, a1);
+      for (const DepEdge& y : lits[j].implied) {
+        std::uint32_t n2 = th.arcs(y, a2);
+        ++work;
+        for (std::uint32_t u = 0; u < n1 && !cyclic; ++u)
+          for (std::uint32_t v = 0; v < n2 && !cyclic; ++v)
+            cyclic = reach.reaches_or_same(a1[u].to, a2[v].from) &&
+                     reach.reaches_or_same(a2[v].to, a1[u].from);
+        if (cyclic) {
+          e1 = x;
+          e2 = y;
+          break;
+        }
+      }
+      if (cyclic) break;
+    }
+    if (!cyclic) continue;
+    solver_.add_clause({~lits[i].lit, ~lits[j].lit});
+    ++stats_.two_width_clauses;
+    if (two_width_.size() < 4096) two_width_.push_back({e1, e2});
   }
 }
 

@@ -133,6 +133,11 @@ class Encoder {
   void guard_clauses();
   void not_both_clauses();
   void two_width_clauses();
+  struct TwoWidthChoice {  // a literal and the edges it adds to the known graph
+    sat::Lit lit;
+    std::vector<DepEdge> implied;
+  };
+  void canonical_two_width(const std::vector<TwoWidthChoice>& lits);
   // model_edges()'s steps.
   struct ModelRead {  // the writer an open read reads from in the model
     TxnId reader, writer;
