@@ -49,6 +49,7 @@ Encoder::Encoder(Polygraph& pg, CheckStats& stats)
 void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
   commit_variables(forced_aborts);
   pair_variables();
+  settle_keys();
   choice_variables();
   guard_clauses();
   latest_version_clauses();
@@ -97,6 +98,43 @@ void Encoder::pair_variables() {
     bool a_first = pos[node(pairs[p].a)] <= pos[node(pairs[p].b)];
     pair_first_[p] = a_first ? pairs[p].a : pairs[p].b;
     ++stats_.ww_open;
+  }
+}
+
+// The version order of each key whose pairs pruning decided, all of whose
+// writers are certain: their wins over the others rank them (a known
+// order is transitive, or pruning would have found the known graph cyclic;
+// a key that is not stays unsettled and is ranked per model).
+void Encoder::settle_keys() {
+  const auto& pairs = pg_.pairs();
+  settled_.assign(pg_.history().keys().size(), {});
+  std::vector<std::uint32_t> wins, idx;
+  for (KeyId k = 0; k < settled_.size(); ++k) {
+    budget::poll();
+    const auto& ws = pg_.writers(k);
+    if (ws.empty()) continue;
+    if (std::any_of(ws.begin(), ws.end(), [&](TxnId t) { return pg_.uncertain(t, k); })) continue;
+    if (const std::vector<TxnId>* rmw = pg_.chain(k)) {
+      settled_[k] = *rmw;
+      continue;
+    }
+    wins.assign(ws.size(), 0);
+    bool decided = true;
+    for (std::uint32_t i = 0; i < ws.size() && decided; ++i)
+      for (std::uint32_t j = i + 1; j < ws.size() && decided; ++j) {
+        const WwPair& pr = pairs[pg_.pair_at(k, i, j)];
+        decided = pr.state == 1 || pr.state == -1;
+        ++wins[(pr.state > 0) == (pr.a == ws[i]) ? i : j];
+      }
+    if (!decided) continue;
+    idx.resize(ws.size());
+    for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
+    bool transitive = true;
+    for (std::uint32_t r = 0; r < idx.size(); ++r)
+      transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
+    if (!transitive) continue;
+    for (std::uint32_t r : idx) settled_[k].push_back(ws[r]);
   }
 }
 
@@ -467,6 +505,12 @@ CondEdge Encoder::ww_edge(KeyId k, TxnId x, TxnId y) const {
 // 3-cycle of it, in out.broken.
 void Encoder::version_order_edges(KeyId k, const std::vector<ModelRead>& reads,
                                   Tournament& tn, ModelEdges& out) const {
+  if (!settled_[k].empty()) {
+    // Its write-write edges and the anti-dependencies of its known reads
+    // are known edges: only the model's reads add anti-dependencies.
+    if (!reads.empty()) anti_dependency_edges(k, settled_[k], reads, out.edges);
+    return;
+  }
   const auto& all = pg_.writers(k);
   auto& [ws, wi, wins, idx] = tn;  // writer indices into writers(k)
   ws.clear();
