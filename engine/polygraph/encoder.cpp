@@ -295,11 +295,18 @@ void Encoder::two_width_clauses() {
       if (pg_.uncertain(ch.cands[i], ch.key)) continue;
       Lit r = choice_lit(c, i);
       lits.push_back({r, pg_.implied_by_wr(ch.cands[i], ch.reader, ch.key)});
-      // RW case: this read with each open order of its writer before another.
-      for (TxnId w : pg_.writers(ch.key)) {
-        if (w == ch.cands[i] || w == ch.reader || pg_.uncertain(w, ch.key)) continue;
-        auto l = ww_lit(ch.key, ch.cands[i], w);
-        if (!l) continue;
+      // RW case: this read with each open order of its writer before another
+      // (pairs by writer index: a hot key has thousands of writers). A
+      // read-modify-write chain's key has no pairs.
+      if (pg_.chain(ch.key)) continue;
+      const auto& ws = pg_.writers(ch.key);
+      const auto ci = static_cast<std::size_t>(std::find(ws.begin(), ws.end(), ch.cands[i]) - ws.begin());
+      for (std::size_t j = 0; j < ws.size() && ci < ws.size(); ++j) {
+        const TxnId w = ws[j];
+        if (j == ci || w == ch.reader || pg_.uncertain(w, ch.key)) continue;
+        const std::size_t p = pg_.pair_at(ch.key, ci, j);
+        if (pair_var_[p] == kNoVar) continue;
+        const std::optional<Lit> l = pair_lit(p, ch.cands[i]);
         DepEdge rw{ch.reader, w, Dep::RW, ch.key};
         if (pg_.closes_cycle(rw)) {
           solver_.add_clause({~r, ~*l});
