@@ -39,8 +39,8 @@ run() {  # run BIN HISTORY LEVEL: one markdown row
     --timeout "$limit" --max-memory "$memory" 2>"$err" | grep -E ': (allowed|violated|unknown)' | head -1 | sed 's/^[^:]*: //') || true
   [[ -n $verdict ]] || verdict=$(grep -E 'error|unknown' "$err" | head -1 | cut -c1-80)
   local t phases
-  t=$(grep '^TIME' "$err" | tail -1)
-  phases=$(grep -E '^[^ ]+: parse' "$err" | sed 's/^[^:]*: //' | cut -c1-160)
+  t=$(grep "^TIME" "$err" | tail -1) || true
+  phases=$(grep -E '^[^ ]+: parse' "$err" | sed 's/^[^:]*: //' | cut -c1-160) || true
   awk -v t="$t" -v p="$phases" -v v="$verdict" -v who="$4" -v h="$(basename "$h")" -v l="$level" 'BEGIN {
     split(t, f, " "); printf "| %s | %s | %s | %.1f | %.1f | %.0f | %s | %s |\n", h, l, who, f[2], f[3] + f[4], f[5] / 1024, p, v }'
 }
