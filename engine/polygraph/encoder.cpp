@@ -49,6 +49,7 @@ Encoder::Encoder(Polygraph& pg, CheckStats& stats)
 void Encoder::encode(const std::vector<TxnId>& forced_aborts, bool two_width) {
   commit_variables(forced_aborts);
   pair_variables();
+  settle_keys();
   choice_variables();
   guard_clauses();
   latest_version_clauses();
@@ -97,6 +98,43 @@ void Encoder::pair_variables() {
     bool a_first = pos[node(pairs[p].a)] <= pos[node(pairs[p].b)];
     pair_first_[p] = a_first ? pairs[p].a : pairs[p].b;
     ++stats_.ww_open;
+  }
+}
+
+// The version order of each key whose pairs pruning decided, all of whose
+// writers are certain: their wins over the others rank them (a known
+// order is transitive, or pruning would have found the known graph cyclic;
+// a key that is not stays unsettled and is ranked per model).
+void Encoder::settle_keys() {
+  const auto& pairs = pg_.pairs();
+  settled_.assign(pg_.history().keys().size(), {});
+  std::vector<std::uint32_t> wins, idx;
+  for (KeyId k = 0; k < settled_.size(); ++k) {
+    budget::poll();
+    const auto& ws = pg_.writers(k);
+    if (ws.empty()) continue;
+    if (std::any_of(ws.begin(), ws.end(), [&](TxnId t) { return pg_.uncertain(t, k); })) continue;
+    if (const std::vector<TxnId>* rmw = pg_.chain(k)) {
+      settled_[k] = *rmw;
+      continue;
+    }
+    wins.assign(ws.size(), 0);
+    bool decided = true;
+    for (std::uint32_t i = 0; i < ws.size() && decided; ++i)
+      for (std::uint32_t j = i + 1; j < ws.size() && decided; ++j) {
+        const WwPair& pr = pairs[pg_.pair_at(k, i, j)];
+        decided = pr.state == 1 || pr.state == -1;
+        ++wins[(pr.state > 0) == (pr.a == ws[i]) ? i : j];
+      }
+    if (!decided) continue;
+    idx.resize(ws.size());
+    for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
+    std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
+    bool transitive = true;
+    for (std::uint32_t r = 0; r < idx.size(); ++r)
+      transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
+    if (!transitive) continue;
+    for (std::uint32_t r : idx) settled_[k].push_back(ws[r]);
   }
 }
 
@@ -239,11 +277,7 @@ std::optional<Lit> Encoder::ww_lit(KeyId k, TxnId from, TxnId to) const {
 // closing a cycle (RW). Both are implied by acyclicity, so adding them keeps
 // the formula equisatisfiable; they let unit propagation see these cycles.
 void Encoder::two_width_clauses() {
-  struct Choice {
-    Lit lit;
-    std::vector<DepEdge> implied;
-  };
-  std::vector<Choice> lits;
+  std::vector<TwoWidthChoice> lits;
   const auto& pairs = pg_.pairs();
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     if (pair_var_[p] == kNoVar) continue;
@@ -261,11 +295,18 @@ void Encoder::two_width_clauses() {
       if (pg_.uncertain(ch.cands[i], ch.key)) continue;
       Lit r = choice_lit(c, i);
       lits.push_back({r, pg_.implied_by_wr(ch.cands[i], ch.reader, ch.key)});
-      // RW case: this read with each open order of its writer before another.
-      for (TxnId w : pg_.writers(ch.key)) {
-        if (w == ch.cands[i] || w == ch.reader || pg_.uncertain(w, ch.key)) continue;
-        auto l = ww_lit(ch.key, ch.cands[i], w);
-        if (!l) continue;
+      // RW case: this read with each open order of its writer before another
+      // (pairs by writer index: a hot key has thousands of writers). A
+      // read-modify-write chain's key has no pairs.
+      if (pg_.chain(ch.key)) continue;
+      const auto& ws = pg_.writers(ch.key);
+      const auto ci = static_cast<std::size_t>(std::find(ws.begin(), ws.end(), ch.cands[i]) - ws.begin());
+      for (std::size_t j = 0; j < ws.size() && ci < ws.size(); ++j) {
+        const TxnId w = ws[j];
+        if (j == ci || w == ch.reader || pg_.uncertain(w, ch.key)) continue;
+        const std::size_t p = pg_.pair_at(ch.key, ci, j);
+        if (pair_var_[p] == kNoVar) continue;
+        const std::optional<Lit> l = pair_lit(p, ch.cands[i]);
         DepEdge rw{ch.reader, w, Dep::RW, ch.key};
         if (pg_.closes_cycle(rw)) {
           solver_.add_clause({~r, ~*l});
@@ -276,40 +317,105 @@ void Encoder::two_width_clauses() {
       }
     }
   }
-  // Canonical case, under a work budget: quadratic in the open choices.
+  canonical_two_width(lits);
+}
+
+namespace {
+
+// An arc of a literal's implied edges, as positions in the known graph's
+// topological order.
+struct PosArc {
+  std::uint32_t from, to, lit;
+  std::uint32_t lo() const { return std::min(from, to); }
+  std::uint32_t hi() const { return std::max(from, to); }
+};
+
+// The pairs of literals (i < j, sorted) whose arcs could close a cycle with
+// known paths: arcs f1->t1 and f2->t2 do only if t1 reaches f2 and t2
+// reaches f1, so (positions in a topological order) t1 <= f2 and t2 <= f1.
+// Two forward arcs (f < t) never do (t2 <= f1 < t1 <= f2 < t2); so one is
+// backward (t <= f), and the other's span lies within its span (forward)
+// or meets it (backward). Each backward arc is matched against the arcs
+// that start within its span, which finds every such pair once or more.
+// Positions make this a sweep over sorted arcs: near-linear where the
+// open choices are local, where the quadratic search over every pair of
+// literals would be budget-bound.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> candidate_pairs(
+    std::vector<PosArc>& arcs, std::size_t limit) {
+  std::sort(arcs.begin(), arcs.end(), [](const PosArc& a, const PosArc& b) {
+    return a.lo() != b.lo() ? a.lo() < b.lo() : a.lit < b.lit;
+  });
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  std::size_t scanned = 0;  // bounded too: a long backward span meets many arcs
+  for (std::size_t b = 0; b < arcs.size() && out.size() < limit && scanned < 4 * limit; ++b) {
+    const PosArc& back = arcs[b];
+    if (back.from < back.to) continue;  // forward
+    // Arcs starting within [back.to, back.from]: from b on (ties before b
+    // start at back.to too).
+    auto first = std::lower_bound(arcs.begin(), arcs.end(), back.lo(),
+                                  [](const PosArc& a, std::uint32_t v) { return a.lo() < v; });
+    for (auto it = first; it != arcs.end() && it->lo() <= back.hi(); ++it) {
+      budget::poll();
+      ++scanned;
+      if (it->lit == back.lit) continue;
+      const bool forward = it->from < it->to;
+      if (forward && it->hi() > back.hi()) continue;  // not within: t1 <= f2 fails
+      out.emplace_back(std::min(it->lit, back.lit), std::max(it->lit, back.lit));
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace
+
+// The canonical case of two_width_clauses(): two literals whose implied
+// edges close a cycle with known paths, over the candidate pairs of the
+// sweep above, in the order of a search over every pair (i < j), under a
+// work budget.
+void Encoder::canonical_two_width(const std::vector<TwoWidthChoice>& lits) {
   const TheoryGraph& th = pg_.theory();
   const auto& reach = pg_.reach();
-  std::size_t work = 0;
-  constexpr std::size_t kBudget = 40'000'000;
+  std::vector<std::uint32_t> pos(th.num_nodes(), 0);
+  for (std::uint32_t i = 0; i < pg_.order().size(); ++i) pos[pg_.order()[i]] = i;
   std::array<TheoryArc, 2> a1, a2;
-  for (std::size_t i = 0; i < lits.size() && work < kBudget; ++i) {
-    for (std::size_t j = i + 1; j < lits.size() && work < kBudget; ++j) {
-      budget::poll();
-      if (lits[i].lit.var() == lits[j].lit.var()) continue;
-      bool cyclic = false;
-      DepEdge e1{}, e2{};
-      for (const DepEdge& x : lits[i].implied) {
-        std::uint32_t n1 = th.arcs(x, a1);
-        for (const DepEdge& y : lits[j].implied) {
-          std::uint32_t n2 = th.arcs(y, a2);
-          ++work;
-          for (std::uint32_t u = 0; u < n1 && !cyclic; ++u)
-            for (std::uint32_t v = 0; v < n2 && !cyclic; ++v)
-              cyclic = reach.reaches_or_same(a1[u].to, a2[v].from) &&
-                       reach.reaches_or_same(a2[v].to, a1[u].from);
-          if (cyclic) {
-            e1 = x;
-            e2 = y;
-            break;
-          }
-        }
-        if (cyclic) break;
-      }
-      if (!cyclic) continue;
-      solver_.add_clause({~lits[i].lit, ~lits[j].lit});
-      ++stats_.two_width_clauses;
-      if (two_width_.size() < 4096) two_width_.push_back({e1, e2});
+  std::vector<PosArc> arcs;
+  for (std::uint32_t i = 0; i < lits.size(); ++i)
+    for (const DepEdge& x : lits[i].implied) {
+      const std::uint32_t n = th.arcs(x, a1);
+      for (std::uint32_t u = 0; u < n; ++u) arcs.push_back({pos[a1[u].from], pos[a1[u].to], i});
     }
+  constexpr std::size_t kBudget = 40'000'000;
+  const auto pairs = candidate_pairs(arcs, kBudget / 4);
+  std::size_t work = 0;
+  for (std::size_t q = 0; q < pairs.size() && work < kBudget; ++q) {
+    budget::poll();
+    const auto [i, j] = pairs[q];
+    if (lits[i].lit.var() == lits[j].lit.var()) continue;
+    bool cyclic = false;
+    DepEdge e1{}, e2{};
+    for (const DepEdge& x : lits[i].implied) {
+      std::uint32_t n1 = th.arcs(x, a1);
+      for (const DepEdge& y : lits[j].implied) {
+        std::uint32_t n2 = th.arcs(y, a2);
+        ++work;
+        for (std::uint32_t u = 0; u < n1 && !cyclic; ++u)
+          for (std::uint32_t v = 0; v < n2 && !cyclic; ++v)
+            cyclic = reach.reaches_or_same(a1[u].to, a2[v].from) &&
+                     reach.reaches_or_same(a2[v].to, a1[u].from);
+        if (cyclic) {
+          e1 = x;
+          e2 = y;
+          break;
+        }
+      }
+      if (cyclic) break;
+    }
+    if (!cyclic) continue;
+    solver_.add_clause({~lits[i].lit, ~lits[j].lit});
+    ++stats_.two_width_clauses;
+    if (two_width_.size() < 4096) two_width_.push_back({e1, e2});
   }
 }
 
@@ -406,6 +512,12 @@ CondEdge Encoder::ww_edge(KeyId k, TxnId x, TxnId y) const {
 // 3-cycle of it, in out.broken.
 void Encoder::version_order_edges(KeyId k, const std::vector<ModelRead>& reads,
                                   Tournament& tn, ModelEdges& out) const {
+  if (!settled_[k].empty()) {
+    // Its write-write edges and the anti-dependencies of its known reads
+    // are known edges: only the model's reads add anti-dependencies.
+    if (!reads.empty()) anti_dependency_edges(k, settled_[k], reads, out.edges);
+    return;
+  }
   const auto& all = pg_.writers(k);
   auto& [ws, wi, wins, idx] = tn;  // writer indices into writers(k)
   ws.clear();

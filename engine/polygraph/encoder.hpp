@@ -133,6 +133,11 @@ class Encoder {
   void guard_clauses();
   void not_both_clauses();
   void two_width_clauses();
+  struct TwoWidthChoice {  // a literal and the edges it adds to the known graph
+    sat::Lit lit;
+    std::vector<DepEdge> implied;
+  };
+  void canonical_two_width(const std::vector<TwoWidthChoice>& lits);
   // model_edges()'s steps.
   struct ModelRead {  // the writer an open read reads from in the model
     TxnId reader, writer;
@@ -151,6 +156,7 @@ class Encoder {
                              const std::vector<ModelRead>& reads,
                              std::vector<CondEdge>& edges) const;
   void latest_version_clauses();
+  void settle_keys();
   std::vector<DepEdge> rebuild(const TwoWidth& tw) const;
 
   Polygraph& pg_;
@@ -162,6 +168,10 @@ class Encoder {
   std::vector<std::uint32_t> choice_var_;  // per choice: first candidate var, or kNoVar
   std::vector<std::uint32_t> guard_var_;   // per guarded write: its truth
   std::vector<TwoWidth> two_width_;
+  // Per key whose version order no model can change (every pair of its
+  // writers decided, every writer certain): that order, computed once
+  // rather than in every round. Empty for the other keys.
+  std::vector<std::vector<TxnId>> settled_;
 };
 
 // Lazy acyclicity (lazy.cpp): cycle clauses learnt from models until one is
