@@ -73,7 +73,7 @@ run_one() {
   num() { grep -oE "$1" <<<"$2" | grep -oE '[0-9.]+' | head -1 || true; }
   verdict=$(grep -oE '^[a-z]+\.[A-Za-z]+: (allowed|violated)' "$tag.out" | head -1 | cut -d' ' -f2 || true)
   [[ $timed_code == 124 ]] && verdict=timeout
-  grep -qi 'memory' "$tag.err" && [[ -z $verdict ]] && verdict=memory
+  grep -q "out of memory" "$tag.err" && [[ -z $verdict ]] && verdict=memory
   wall=$(awk '/^wall/{print $2}' "$tag.time")
   kb=$(awk '/Maximum resident set size|^maxrss_kb/{print $NF}' "$tag.time" | tail -1)
   echo "$name,$txns,$ratio,$width,$pw,$level,$build,${verdict:-error},$(num 'parse [0-9.]+' "$stats"),$(num 'construct [0-9.]+' "$stats"),$(num 'prune [0-9.]+' "$stats"),$(num 'encode [0-9.]+' "$stats"),$(num 'solve [0-9.]+' "$stats"),$wall,$(num 'construct [0-9]+ MB' "$memory"),$(num 'prune [0-9]+ MB' "$memory"),$(num 'encode [0-9]+ MB' "$memory"),$((kb / 1024)),$(num '[0-9]+ known edges' "$sizes"),$(num '[0-9]+ ww pairs' "$sizes"),$(num '\([0-9]+ open\), [0-9]+ read' "$sizes"),$(num '[0-9]+ read choices' "$sizes"),$(num 'choices \([0-9]+ open' "$sizes"),$(num '[0-9]+ rounds' "$stats")" >>"$out"
@@ -87,6 +87,7 @@ run_one() {
 } >"$out"
 for r in "${runs[@]}"; do
   IFS='|' read -r name txns sessions keys ratio width pw levels <<<"$r"
+  levels=${LEVELS:-$levels}  # LEVELS (environment): these levels instead of the row's
   f=$work/$name.json
   [[ -s $f ]] || python3 bench/checker/generate.py --format native --txns "$txns" --sessions "$sessions" \
       --keys "$keys" --range-reads "$ratio" --range-width "$width" --pred-writes "$pw" --seed 1 -o "$f" 2>/dev/null
