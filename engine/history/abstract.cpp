@@ -129,10 +129,11 @@ AbstractHistory abstract_history(const History& h, std::vector<bool> member,
   store_list_analysis(h, options, a);
   append(a.unjustified_reads, std::move(events.predicate_mismatches));
 
-  Candidates candidates = candidate_writers(h, a, reported_reads(a));
+  Candidates candidates = candidate_writers(h, a, reported_reads(a), options.real_time_cut);
   a.candidates = std::move(candidates.table);
   append(a.unjustified_reads, std::move(candidates.predicate_mismatches));
   guarded_write_truths(h, a);
+  if (options.settle_sure_guards) settle_sure_guards(a);
 
   Unjustified unjustified = explain_unjustified(h, a, candidates.unexplained, options);
   append(a.unjustified_reads, std::move(unjustified.reported));

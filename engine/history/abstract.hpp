@@ -80,6 +80,11 @@ struct GuardedWrite {
   // The transaction's final write of the key (abs[txn].writes holds it with
   // this guard); false when a later item write of the key overwrites it.
   bool final = true;
+  // Every candidate of its read satisfies the predicate: the write exists
+  // whenever its transaction commits, so its final write carries no guard
+  // and the graph checkers order it as a certain write
+  // (AbstractOptions::settle_sure_guards).
+  bool sure = false;
 };
 
 struct AbstractTxn {
@@ -163,6 +168,15 @@ struct AbstractOptions {
   // the transaction's item write of it is certain, and an item read of it
   // fixes the truth; predicate_write_gap() names what is not modelled.
   bool predicate_reads = false;
+  // For a level whose commit order contains real time (commit before
+  // begin) and that reads the latest version before it (strict
+  // serializability): candidates real time excludes are not built
+  // (engine/history/real_time_cut.hpp).
+  bool real_time_cut = false;
+  // A guarded write that every candidate of its read makes happen is
+  // certain (GuardedWrite::sure): its final write loses its guard, so
+  // pruning orders it and its edges enter the known graph.
+  bool settle_sure_guards = false;
 };
 
 // What the abstraction of predicate writes does not model, in the first

@@ -105,19 +105,25 @@ struct ReadRef {
 // writers whose version its predicate rejects, or for a predicate write's
 // read every other writer); the invisible predicate reads no version
 // explains (PredicateMismatch); and, in member order, the other reads
-// without a candidate that `explained` does not hold.
+// without a candidate that `explained` does not hold. `real_time_cut`:
+// less the writers real time excludes (real_time_cut.hpp).
 struct Candidates {
   CandidateTable table;
   std::vector<UnjustifiedRead> predicate_mismatches;
   std::vector<ReadRef> unexplained;
 };
 Candidates candidate_writers(const History& h, const AbstractHistory& a,
-                             const std::vector<std::uint64_t>& explained);
+                             const std::vector<std::uint64_t>& explained, bool real_time_cut = false);
 
 // Guarded writes. Input: the history, `a` with its candidates built.
 // Output: for each guarded write, in a.guarded, the candidates of its read
 // event whose version satisfies its predicate (`satisfying`, ascending).
 void guarded_write_truths(const History& h, AbstractHistory& a);
+
+// Sure guarded writes. Input: `a` with the guarded writes' truths. Output:
+// each final guarded write whose read's candidates all satisfy its
+// predicate (at least one) is `sure`, and its final write has no guard.
+void settle_sure_guards(AbstractHistory& a);
 
 // Unjustified reads. Input: the history, the membership, the reads without
 // a candidate (`unexplained`, from candidate_writers), and the options'

@@ -22,13 +22,15 @@
 
 namespace iso::poly {
 
-AbstractHistory check_abstraction(const History& h, bool predicate_reads) {
+AbstractHistory check_abstraction(const History& h, bool predicate_reads, bool real_time_cut) {
   std::vector<bool> member(h.num_txns(), false);
   for (TxnId t = 0; t < h.num_txns(); ++t)
     member[t] = t == kInitTxn || h.txn(t).status != TxnStatus::Aborted;
   AbstractOptions aopt;
   aopt.unknown_members_maybe = true;
   aopt.predicate_reads = predicate_reads;
+  aopt.real_time_cut = real_time_cut;
+  aopt.settle_sure_guards = true;
   return abstract_history(h, std::move(member), aopt);
 }
 
@@ -71,7 +73,9 @@ void check_within_budget(const History& h, const CheckOptions& options, CheckRes
         options.progress(fmt::format("pruning, pass {}: {} of {} constraints examined, {} known edges, {:.1f} s",
                                      p.pass, p.done, p.total, pruning->known().size(), seconds_since(start)));
     });
-  AbstractHistory a = check_abstraction(h, /*predicate_reads=*/true);
+  // Strict serializability: candidates real time excludes are not built.
+  AbstractHistory a = check_abstraction(h, /*predicate_reads=*/true,
+                                        options.real_time.commit_begin && options.level == GraphLevel::Ser);
   result.stats.txns = a.txns.size();
 
   std::vector<TxnId> forced_aborts;

@@ -114,6 +114,8 @@ CheckResult check_history(const History& h, const CheckOptions& options);
 // and session order is kept between consecutive members only.
 // `predicate_reads`: expand predicate reads into read events
 // (AbstractOptions::predicate_reads), as the polygraph and saturation decide them.
-AbstractHistory check_abstraction(const History& h, bool predicate_reads = false);
+// `real_time_cut`: without the candidates real time excludes
+// (AbstractOptions::real_time_cut).
+AbstractHistory check_abstraction(const History& h, bool predicate_reads = false, bool real_time_cut = false);
 
 }  // namespace iso::poly

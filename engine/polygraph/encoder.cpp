@@ -239,7 +239,7 @@ void Encoder::latest_version_clauses() {
   if (a.guarded.empty()) return;
   std::vector<std::vector<TxnId>> guarded_writers(pg_.history().keys().size());
   for (const GuardedWrite& gw : a.guarded)
-    if (gw.final) guarded_writers[gw.key].push_back(gw.txn);
+    if (gw.final && !gw.sure) guarded_writers[gw.key].push_back(gw.txn);
   const auto& choices = pg_.choices();
   const auto& pairs = pg_.pairs();
   for (std::size_t c = 0; c < choices.size(); ++c) {

@@ -153,6 +153,9 @@ std::string known_why(const Polygraph& pg, std::size_t id, int depth) {
                          pg.history().txn_name(e.to),
                          e.from == kInitTxn ? std::string("the initial version") : version_text(pg.history(), e.from, e.key),
                          pg.history().key_text(e.key));
+    case EdgeWhy::Kind::RealTime:
+      if (e.from == kInitTxn) return {};
+      return fmt::format("{} committed before {} began", pg.history().txn_name(e.from), pg.history().txn_name(e.to));
     case EdgeWhy::Kind::Derived:
       return depth > 1 ? std::string() : derived_why(pg, e, depth);
   }

@@ -68,16 +68,20 @@ void Polygraph::add_write_write() {
   for (KeyId k = 0; k < writers_.size(); ++k) {
     const auto& ws = writers_[k];
     pair_base_[k] = pairs_.size();
-    if (ws.size() >= 2 && !listed[k] && !lost_update_)
-      if (auto chain = rmw_chain(k, lost_update_)) {
+    if (ws.size() >= 2 && !listed[k] && !lost_update_) {
+      auto chain = rmw_chain(k, lost_update_);
+      EdgeWhy why{EdgeWhy::Kind::ReadModifyWrite, 0};
+      if (!chain && !lost_update_ && (chain = time_chain(k))) why.kind = EdgeWhy::Kind::RealTime;
+      if (chain) {
         TxnId prev = kInitTxn;
         for (TxnId w : *chain) {
-          fix_ww(prev, w, k, {EdgeWhy::Kind::ReadModifyWrite, 0});
+          fix_ww(prev, w, k, why);
           prev = w;
         }
         chains_.emplace(k, std::move(*chain));
         continue;
       }
+    }
     for (TxnId w : ws) {
       if (!a.writes(kInitTxn, k)) break;  // no initial version of k to overwrite (not even an unborn one)
       // A guarded write needs no edge from T0, which no edge enters: the

@@ -58,6 +58,7 @@ struct EdgeWhy {
     ListOrder,  // a list-append read shows the order (ref: the KnownOrder's index)
     Pruned,     // the other order or writer closes a cycle with certain edges
     ReadModifyWrite,  // the later writer read the earlier one's version of the key
+    RealTime,   // the earlier writer committed before the later one began
     Derived,    // an anti-dependency: a read of a version, and a write after it
   };
   Kind kind = Kind::Observed;
@@ -143,8 +144,9 @@ class Polygraph {
   const std::vector<WrChoice>& choices() const { return choices_; }
   const std::vector<TxnId>& writers(KeyId k) const { return writers_[k]; }
   // A key whose version order is a read-modify-write chain (rmw_chain() in
-  // polygraph.cpp): its writers in that order, T0's successor first; it has
-  // no write-write pairs. nullptr for every other key.
+  // polygraph.cpp) or fixed by real time (time_chain()): its writers in that
+  // order, T0's successor first; it has no write-write pairs. nullptr for
+  // every other key.
   const std::vector<TxnId>* chain(KeyId k) const {
     auto it = chains_.find(k);
     return it == chains_.end() ? nullptr : &it->second;
@@ -210,6 +212,10 @@ class Polygraph {
     KeyId key;
   };
   std::optional<std::vector<TxnId>> rmw_chain(KeyId k, std::optional<LostUpdate>& lost) const;
+  // Under a level whose commit order contains real time (strict
+  // serializability): the writers of k in the order real time fixes, when
+  // it orders each with the next (time_chain.cpp).
+  std::optional<std::vector<TxnId>> time_chain(KeyId k) const;
 
   const History& h_;
   const AbstractHistory& a_;
