@@ -2,7 +2,9 @@
 // JSON.
 #include "cli/check_stats.hpp"
 
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,14 +36,18 @@ std::string measured_sizes(const std::vector<std::pair<const char*, std::size_t>
 }
 
 // The peak resident memory at the end of each phase that ran, in MB.
-void print_peaks(const poly::PhasePeaks& p, std::size_t reach_bytes) {
+// `chains`: the reachability index's chains (0: bitsets), where it has them.
+void print_peaks(const poly::PhasePeaks& p, std::size_t reach_bytes, std::optional<std::uint32_t> chains = {}) {
   std::string line;
   for (const auto& [name, bytes] : {std::pair{"construct", p.construct}, std::pair{"prune", p.prune},
                                     std::pair{"encode", p.encode}, std::pair{"end", p.end}})
     if (bytes > 0) line += fmt::format("{}{} {:.0f} MB", line.empty() ? "" : ", ", name, bytes / 1e6);
   if (line.empty()) return;
   fmt::print(stderr, "  peak memory after: {}{}\n", line,
-             reach_bytes > 0 ? fmt::format(" (reachability {:.0f} MB)", reach_bytes / 1e6) : std::string());
+             reach_bytes == 0 ? std::string()
+             : !chains        ? fmt::format(" (reachability {:.0f} MB)", reach_bytes / 1e6)
+             : *chains == 0   ? fmt::format(" (reachability {:.0f} MB, bitsets)", reach_bytes / 1e6)
+                              : fmt::format(" (reachability {:.0f} MB, {} chains)", reach_bytes / 1e6, *chains));
 }
 
 // The phases by their JSON names (the timestamps' check keeps the graph
@@ -72,7 +78,9 @@ void print_unknown_stats(const Level& level, const Decision& d, double parse_sec
              completed_phases(phases(d, parse_seconds)));
   const std::string measured = measured_sizes(sizes(d));
   if (!measured.empty()) fmt::print(stderr, "  measured: {}\n", measured);
-  if (d.checker != Checker::Generic) print_peaks(d.graph_stats.peak_bytes, d.graph_stats.reach_bytes);
+  if (d.checker != Checker::Generic)
+    print_peaks(d.graph_stats.peak_bytes, d.graph_stats.reach_bytes,
+                d.checker == Checker::Polygraph ? std::optional(d.graph_stats.reach_chains) : std::nullopt);
 }
 
 }  // namespace
@@ -118,7 +126,7 @@ void print_stats(const Level& level, const Decision& d, double parse_seconds, do
                                    : std::string(),
              s.txns, s.known_edges, s.ww_pairs, s.ww_open, s.wr_choices, s.wr_open, s.vars,
              s.clauses, s.two_width_clauses, s.cycle_clauses);
-  print_peaks(s.peak_bytes, s.reach_bytes);
+  print_peaks(s.peak_bytes, s.reach_bytes, s.reach_chains);
 }
 
 nlohmann::json stats_json(const Decision& d, double parse_seconds, double decide_seconds) {
@@ -140,6 +148,7 @@ nlohmann::json stats_json(const Decision& d, double parse_seconds, double decide
           {"prune_passes", s.prune_passes}, {"vars", s.vars}, {"clauses", s.clauses},
           {"two_width_clauses", s.two_width_clauses}, {"rounds", s.rounds},
           {"cycle_clauses", s.cycle_clauses}, {"reachability_bytes", s.reach_bytes},
+          {"reachability_chains", s.reach_chains},
           {"peak_bytes", {{"construct", s.peak_bytes.construct}, {"prune", s.peak_bytes.prune},
                           {"encode", s.peak_bytes.encode}, {"end", s.peak_bytes.end}}}};
 }

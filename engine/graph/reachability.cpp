@@ -19,21 +19,41 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
   for (Node u = 0; u < n; ++u)
     for (const Arc& a : g.out(u))
       if (is_relayed(u) && is_relayed(a.to)) throw std::logic_error("reachability: an arc joins two relayed nodes");
-  const std::size_t k = build_chains(g, order, hints);
-  // The chain form holds 32 bits per (node, chain); bitsets, 1 per (node, node).
-  if (k == 0 || 32 * k >= n) {
-    chain_ = {};
-    pos_ = {};
-    build_bitsets(g, order);
-    return;
+  for (bool claims : {true, false}) {
+    const std::size_t k = build_chains(g, order, hints, claims);
+    // The chain form holds 32 bits per (node, chain); bitsets, 1 per (node, node).
+    if (k == 0 || 32 * k >= n) break;
+    chains_ = static_cast<std::uint32_t>(k);
+    relay_ = {};
+    build_relays(g, relayed);
+    build_first(g, order);
+    if (!claimed_ || links_hold()) return;
+    // A claimed path that is not there: the chains without the claims.
+    chains_ = 0;
+    first_ = {};
   }
-  chains_ = static_cast<std::uint32_t>(k);
-  build_relays(g, relayed);
-  build_first(g, order);
+  chain_ = {};
+  pos_ = {};
+  relay_begin_ = {};
+  relay_ = {};
+  build_bitsets(g, order);
 }
 
-std::size_t Reachability::build_chains(const Digraph& g, const std::vector<Node>& order,
-                                       const Hints& hints) {
+// Each node reaches the next of its chain: the first position its row
+// reaches on its own chain is the next one. Sound even where the property
+// fails: a row only ever holds positions of nodes the node reaches (arcs'
+// targets and the rows of reached nodes), and a node reaches no earlier
+// position of its own chain (the graph is acyclic) nor itself.
+bool Reachability::links_hold() const {
+  for (Node u = 0; u < chain_.size(); ++u) {
+    if (chain_[u] == kRelayed || next_[u] == kNoNode) continue;
+    if (first_[static_cast<std::size_t>(u) * chains_ + chain_[u]] != pos_[u] + 1) return false;
+  }
+  return true;
+}
+
+std::size_t Reachability::build_chains(const Digraph& g, const std::vector<Node>& order, const Hints& hints,
+                                       bool claims) {
   const std::uint32_t n = g.size();
   const std::vector<bool>* relayed = hints.relayed;
   auto is_relayed = [&](Node v) { return relayed && (*relayed)[v]; };
@@ -51,7 +71,14 @@ std::size_t Reachability::build_chains(const Digraph& g, const std::vector<Node>
     if (preferred(u) != kNoNode && !is_relayed(u)) ++wanted[preferred(u)];
   chain_.assign(n, kRelayed);
   pos_.assign(n, 0);
+  next_.assign(n, kNoNode);
+  claimed_ = false;
   std::vector<Node> tail;  // per chain, its last node so far
+  // A preferred predecessor without an arc, on a chain's end already: a
+  // path the caller claims.
+  auto claimable = [&](Node p) {
+    return claims && p != kNoNode && !is_relayed(p) && chain_[p] != kRelayed && tail[chain_[p]] == p;
+  };
   for (Node u : order) {
     budget::poll();
     if (is_relayed(u)) continue;
@@ -67,6 +94,10 @@ std::size_t Reachability::build_chains(const Digraph& g, const std::vector<Node>
       }
       if (wanted[p] == 0 && (best == kNoNode || rank[p] > rank[best])) best = p;
     }
+    if (best != pref && claimable(pref)) {
+      best = pref;
+      claimed_ = true;
+    }
     if (best == kNoNode) {
       chain_[u] = static_cast<std::uint32_t>(tail.size());
       tail.push_back(u);
@@ -74,6 +105,7 @@ std::size_t Reachability::build_chains(const Digraph& g, const std::vector<Node>
       chain_[u] = chain_[best];
       pos_[u] = pos_[best] + 1;
       tail[chain_[u]] = u;
+      next_[best] = u;
     }
   }
   return tail.size();
@@ -160,7 +192,7 @@ void Reachability::build_bitsets(const Digraph& g, const std::vector<Node>& orde
 
 std::size_t Reachability::bytes() const {
   if (!chains_) return size_ * sizeof(std::uint64_t);
-  return (first_.size() + chain_.size() + pos_.size() + relay_begin_.size()) * sizeof(std::uint32_t) +
+  return (first_.size() + chain_.size() + pos_.size() + next_.size() + relay_begin_.size()) * sizeof(std::uint32_t) +
          relay_.size() * sizeof(relay_[0]);
 }
 

@@ -45,7 +45,11 @@ class Reachability {
     // Relayed nodes (g.size() entries), or none.
     const std::vector<bool>* relayed = nullptr;
     // Preferred chain predecessor per node (g.size() entries; kNoNode for
-    // none), or none. A preference without an arc is ignored.
+    // none), or none. A preference without an arc is a claim that the
+    // predecessor reaches the node by a path (real time orders commit
+    // copies that no single arc joins): taken when the predecessor ends a
+    // chain, and checked once the rows are built; if one does not hold,
+    // the chains are built again without the claims.
     const std::vector<Node>* preferred = nullptr;
   };
   static constexpr Node kNoNode = UINT32_MAX;
@@ -73,7 +77,9 @@ class Reachability {
   void build_bitsets(const Digraph& g, const std::vector<Node>& order);
   // The chain form's steps: the chains (chain_, pos_; their number), the
   // relayed nodes' in-neighbours per chain, the first position reached.
-  std::size_t build_chains(const Digraph& g, const std::vector<Node>& order, const Hints& hints);
+  // `claims`: whether a preferred predecessor without an arc may link.
+  std::size_t build_chains(const Digraph& g, const std::vector<Node>& order, const Hints& hints, bool claims);
+  bool links_hold() const;
   void build_relays(const Digraph& g, const std::vector<bool>* relayed);
   void build_first(const Digraph& g, const std::vector<Node>& order);
   // Does a (whose row is `row`) reach relayed b: reach, or be on a chain at
@@ -98,8 +104,11 @@ class Reachability {
   // first position reached per (node, chain), and per relayed node its
   // (chain, latest in-neighbour position) pairs at relay_begin_[v] ..
   // relay_begin_[v + 1].
+  // next_: the node after each on its chain (kNoNode at the end); claimed_:
+  // whether a link is a claimed path rather than an arc.
   std::uint32_t chains_ = 0;
-  std::vector<std::uint32_t> chain_, pos_, first_, relay_begin_;
+  std::vector<std::uint32_t> chain_, pos_, next_, first_, relay_begin_;
+  bool claimed_ = false;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> relay_;
 };
 

@@ -167,6 +167,7 @@ void check_polygraph(const History& h, const AbstractHistory& a,
   result.stats.peak_bytes.prune = peak_resident_bytes();
   result.stats.known_edges = pg.known().size();
   result.stats.reach_bytes = pg.reach().bytes();
+  result.stats.reach_chains = pg.reach().chains();
   if (forced) {
     result.verdict = Verdict::Violated;
     result.anomaly = cycle_anomaly(h, std::move(forced->cycle), options.level);

@@ -78,6 +78,7 @@ struct CheckStats {
   std::size_t vars = 0, clauses = 0, two_width_clauses = 0;
   std::size_t rounds = 0, cycle_clauses = 0;
   std::size_t reach_bytes = 0;      // largest reachability matrix
+  std::uint32_t reach_chains = 0;   // its chains (0: bitsets)
   bool eager = false;               // acyclicity encoded eagerly
 };
 

@@ -439,6 +439,7 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
       std::array<TheoryArc, 2> arcs;
       for (const DepEdge& e : known_)
         if (e.type == Dep::SO && theory_.arcs(e, arcs) > 0) preferred[arcs[0].to] = arcs[0].from;
+      prefer_commit_chains(preferred);
     }
     auto order = graph::topological_order(graph_);
     if (!order) return PruneViolation{to_deps(graph::short_cycles(graph_).front()), {}};

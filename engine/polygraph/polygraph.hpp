@@ -88,6 +88,11 @@ class Polygraph {
   // reach exactly the same pairs, about as many per transaction as
   // transactions run concurrently with it.
   void add_real_time_edges();
+  // Chain preferences for the commit copies t¹ (real_time_edges.cpp): each
+  // commit-to-commit edge target prefers one of its sources, chosen by time
+  // so that the copies follow about as many chains as transactions ran
+  // concurrently (graph::Reachability::Hints::preferred, nodes of theory()).
+  void prefer_commit_chains(std::vector<graph::Node>& preferred) const;
 
   // Prunes to a fixpoint. Stops at the first proof of a violation and
   // returns it: the known graph is cyclic (its shortest cycle), or every

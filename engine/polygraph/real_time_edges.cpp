@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <queue>
 #include <vector>
 
 #include "engine/polygraph/polygraph.hpp"
@@ -134,6 +135,53 @@ void Polygraph::add_real_time_edges() {
   // promises; only then is the promise withdrawn.
   if (commit_to_commit)
     theory_ = TheoryGraph(theory_.level(), static_cast<std::uint32_t>(h_.num_txns()), true);
+}
+
+// The commit copies ordered by commit-to-commit edges form an interval
+// order (C_a before C_b when a's commit surely precedes b's): chains are
+// found as intervals are coloured, targets by earliest commit, each taking
+// the chain whose last commit ends first if that one precedes it.
+//
+// Without RT edges (GSI, Strong Session SI), a¹ reaches b¹ by a path of
+// commit-to-commit edges whenever both surely committed, have their
+// timestamps, and C_a precedes C_b: by the induction of
+// add_real_time_edges (a is in b's window, or precedes b's relay c, which
+// is). Reachability checks each such claimed path once built. With RT
+// edges (Strong SI), the pairs RT orders get no commit-to-commit edge (the
+// path runs a¹ -> b⁰, which does not reach b¹): no preferences.
+void Polygraph::prefer_commit_chains(std::vector<graph::Node>& preferred) const {
+  using Event = History::Event;
+  if (!real_time_.commit_commit || real_time_.commit_begin || theory_.level() != GraphLevel::Si) return;
+  struct Stamp2 {
+    std::int64_t earliest, latest;
+    TxnId txn;
+  };
+  auto relay = [&](TxnId t) { return !unknown_[t] && h_.txn(t).begin && h_.txn(t).commit; };
+  std::vector<Stamp2> targets;
+  std::vector<bool> has_edge(h_.num_txns(), false), sourced(h_.num_txns(), false);
+  for (const DepEdge& e : known_)
+    if (e.type == Dep::RTCC) has_edge[e.to] = sourced[e.from] = true;
+  for (TxnId t : a_.txns)
+    if (t != kInitTxn && relay(t) && (has_edge[t] || sourced[t]))
+      targets.push_back({*h_.earliest(t, Event::Commit), *h_.latest(t, Event::Commit), t});
+  auto by_earliest = [](const Stamp2& x, const Stamp2& y) {
+    return x.earliest < y.earliest || (x.earliest == y.earliest && x.txn < y.txn);
+  };
+  std::sort(targets.begin(), targets.end(), by_earliest);
+  // The chains' last commits, the one that ends first on top.
+  auto later = [](const Stamp2& x, const Stamp2& y) {
+    return x.latest > y.latest || (x.latest == y.latest && x.txn > y.txn);
+  };
+  std::priority_queue<Stamp2, std::vector<Stamp2>, decltype(later)> tails(later);
+  const std::int64_t skew = h_.clock_skew();
+  for (const Stamp2& b : targets) {
+    budget::poll();
+    if (!tails.empty() && History::skew_before(tails.top().latest, b.earliest, skew)) {
+      preferred[2 * b.txn + 1] = 2 * tails.top().txn + 1;  // a¹ -> b¹ (theory_graph.hpp)
+      tails.pop();
+    }
+    tails.push(b);
+  }
 }
 
 }  // namespace iso::poly
