@@ -67,10 +67,7 @@ void print_stats(const std::string& what, const cegis::SynthStats& s) {
 
 // Is `l` one of the catalogue's anomalies? (As a deny level it means "the
 // history exhibits it": synth --exhibit.)
-bool is_anomaly(const lua::SpecLibrary& lib, const lua::Level* l) {
-  const auto all = lib.anomalies();
-  return std::find(all.begin(), all.end(), l) != all.end();
-}
+bool is_anomaly(const lua::SpecLibrary& lib, const lua::Level* l) { return lib.is_anomaly(l); }
 
 // Why each deny level that is not an anomaly rejects a solution (decided
 // once more on it), and what the catalogue (specs/anomalies.lua) calls it.
@@ -229,7 +226,9 @@ int print_many(const lua::SpecLibrary& lib, const cegis::Problem& p, const Synth
 }  // namespace
 
 int run_synth(const SynthArgs& a) {
-  lua::SpecLibrary lib;
+  // Only the spec files the named levels need (the catalogue, for naming a
+  // solution, loads the rest).
+  lua::SpecLibrary lib(lua::Limits{}, lua::SpecLibrary::OnDemand{});
   for (const auto& spec : a.search.specs) lib.load_file(spec);
   cegis::Problem p = make_problem(lib, a.allow, a.deny, a.search);
   // An anomaly to exhibit is a deny level (specs/anomalies.lua: its level
@@ -292,7 +291,7 @@ int run_synth(const SynthArgs& a) {
 }
 
 int run_compare(const CompareArgs& a) {
-  lua::SpecLibrary lib;
+  lua::SpecLibrary lib(lua::Limits{}, lua::SpecLibrary::OnDemand{});
   for (const auto& spec : a.search.specs) lib.load_file(spec);
   cegis::Problem ab = make_problem(lib, {a.a}, {a.b}, a.search);
   cegis::Problem ba = make_problem(lib, {a.b}, {a.a}, a.search);

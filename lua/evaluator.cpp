@@ -14,6 +14,7 @@
 #include "engine/model/concrete.hpp"
 #include "engine/model/schema.hpp"
 #include "engine/sat/solver.hpp"
+#include "lua/embedded_specs.hpp"
 #include "lua/api.hpp"
 #include "lua/boxes.hpp"
 #include "lua/sandbox.hpp"
@@ -107,6 +108,7 @@ BLit witness_reads(Circuit& c, const AbstractHistory& a, const model::ConcreteIn
 }  // namespace
 
 SpecLibrary::Expression SpecLibrary::expression(std::string_view text, const Framework* framework) const {
+  load_standard(embedded_specs().size());  // the expression may name any level
   State& s = *state_;
   s.eval_framework = framework;
   s.eval_expr = nullptr;

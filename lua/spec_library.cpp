@@ -123,8 +123,35 @@ SpecLibrary::SpecLibrary(Limits limits, bool standard_specs) : state_(std::make_
     state_->L = nullptr;
     throw SpecError("cannot set up the spec sandbox");
   }
-  for (const auto& spec : embedded_specs())
-    if (standard_specs || spec.name == kPreludeName) load_string(spec.text, std::string(spec.name));
+  if (standard_specs) {
+    load_standard(embedded_specs().size());
+  } else {
+    for (const auto& spec : embedded_specs())
+      if (spec.name == kPreludeName) run_chunk(spec.text, std::string(spec.name), nullptr);
+    standard_loaded_ = embedded_specs().size();
+  }
+}
+
+SpecLibrary::SpecLibrary(Limits limits, OnDemand) : SpecLibrary(limits, false) {
+  // The prelude comes first (lua/embed_specs.cmake): the files after it wait.
+  standard_loaded_ = 1;
+}
+
+void SpecLibrary::load_standard(std::size_t end) const {
+  const std::lock_guard<std::mutex> lock(*loading_);
+  const auto& specs = embedded_specs();
+  for (; standard_loaded_ < std::min(end, specs.size()); ++standard_loaded_)
+    run_chunk(specs[standard_loaded_].text, std::string(specs[standard_loaded_].name), nullptr);
+}
+
+std::size_t SpecLibrary::standard_end(std::string_view level_name) const {
+  const auto& specs = embedded_specs();
+  const auto dot = level_name.find('.');
+  const std::string file =
+      "specs/" + std::string(dot == std::string_view::npos ? "biswas" : level_name.substr(0, dot)) + ".lua";
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    if (specs[i].name == file) return i + 1;
+  return specs.size();
 }
 
 SpecLibrary::~SpecLibrary() {
@@ -147,6 +174,8 @@ void SpecLibrary::load_file(const std::string& path) {
 }
 
 void SpecLibrary::load_string(std::string_view text, const std::string& chunk_name) {
+  // A user's file may use any standard level (levels["..."]).
+  load_standard(embedded_specs().size());
   run_chunk(text, chunk_name, nullptr);
 }
 
@@ -205,6 +234,9 @@ const Level& SpecLibrary::level(std::string_view name) const {
   const auto& idx = state_->level_index;
   std::string full(name);
   if (full.find('.') == std::string::npos) full = "biswas." + full;
+  load_standard(standard_end(full));
+  if (auto it = idx.find(full); it != idx.end()) return *it->second;
+  load_standard(embedded_specs().size());  // a case-insensitive match, or the hint, may be anywhere
   if (auto it = idx.find(full); it != idx.end()) return *it->second;
   const Level* ci = nullptr;
   for (const auto& [n, l] : idx)
@@ -220,18 +252,27 @@ const Level& SpecLibrary::level(std::string_view name) const {
 }
 
 std::vector<const Level*> SpecLibrary::levels() const {
+  load_standard(embedded_specs().size());
   std::vector<const Level*> out;
   for (const auto& l : state_->levels) out.push_back(l.get());
   return out;
 }
 
 std::vector<const Level*> SpecLibrary::anomalies() const {
+  load_standard(embedded_specs().size());
   std::vector<const Level*> out;
   for (const auto& l : state_->anomalies) out.push_back(l.get());
   return out;
 }
 
+bool SpecLibrary::is_anomaly(const Level* l) const {
+  for (const auto& a : state_->anomalies)
+    if (a.get() == l) return true;
+  return false;
+}
+
 const Level& SpecLibrary::anomaly(std::string_view name) const {
+  load_standard(embedded_specs().size());
   const auto& idx = state_->anomaly_index;
   std::string full(name);
   if (full.find('.') == std::string::npos) full = "anomalies." + full;

@@ -21,6 +21,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -66,6 +67,15 @@ class SpecLibrary {
   // a fresh sandbox is ready in a fraction of the time (the fuzz target makes
   // one per input).
   explicit SpecLibrary(Limits limits = {}, bool standard_specs = true);
+  // The standard library loaded on demand: a level named "biswas.SI" loads
+  // the standard files up to and including specs/biswas.lua, in their usual
+  // order (each file sees only the files before it, so what a file declares
+  // is the same as when all load); anything that needs the whole library
+  // (levels(), anomalies(), --eval, a user's spec file, a name no file
+  // prefix gives) loads the rest first. A one-problem run (isosynth synth)
+  // then runs only the files its levels need.
+  struct OnDemand {};
+  SpecLibrary(Limits limits, OnDemand);
   ~SpecLibrary();
   SpecLibrary(const SpecLibrary&) = delete;
   SpecLibrary& operator=(const SpecLibrary&) = delete;
@@ -84,6 +94,9 @@ class SpecLibrary {
   // "anomalies.LostUpdate", case-insensitively; throws SpecError otherwise.
   std::vector<const Level*> anomalies() const;
   const Level& anomaly(std::string_view name) const;
+  // Is `l` one of anomalies()? (Without loading the catalogue: a level
+  // resolved before it loaded is none.)
+  bool is_anomaly(const Level* l) const;
 
   // An expression of the spec language (`--eval`), run in the sandbox as a
   // spec file is, on the symbolic history `h` and, when `framework` is
@@ -106,7 +119,16 @@ class SpecLibrary {
   // or by `call` (a C function given the chunk) when there is one.
   void run_chunk(std::string_view text, const std::string& chunk_name, int (*call)(lua_State*)) const;
 
+  // On demand: loads the standard files before index `end` of
+  // embedded_specs() not loaded yet.
+  void load_standard(std::size_t end) const;
+  // The index past the standard file a level name's prefix names ("biswas"
+  // for specs/biswas.lua), or every file when none does.
+  std::size_t standard_end(std::string_view level_name) const;
+
   std::unique_ptr<State> state_;
+  mutable std::size_t standard_loaded_ = 0;  // embedded_specs() before it are loaded
+  mutable std::unique_ptr<std::mutex> loading_ = std::make_unique<std::mutex>();
 };
 
 }  // namespace iso::lua
