@@ -141,31 +141,15 @@ Universe make_universe(const ObservedTrace& tr) {
 PredictionSpace::PredictionSpace(const ObservedTrace& tr, PredictMode mode, Circuit& c, bool relations)
     : tr_(tr), mode_(mode), c_(c), universe_(make_universe(tr)) {
   std::vector<BLit> k;
-  // One boundary per session; later_[s][b]: the boundary is the b-th read or
-  // a later one (a chain, so that "kept" is one gate per operation).
-  boundary_.resize(tr.by_session.size());
-  later_.resize(tr.by_session.size());
-  for (std::size_t s = 0; s < boundary_.size(); ++s) {
-    const std::size_t n = tr.by_session[s].size();
-    for (std::size_t b = 0; b <= n; ++b) boundary_[s].push_back(c.input());
-    k.push_back(c.or_(boundary_[s]));
-    k.push_back(c.at_most_one(boundary_[s]));
-    later_[s].assign(n + 1, kFalse);
-    for (std::size_t b = n; b-- > 0;) later_[s][b] = c.or_(boundary_[s][1 + b], later_[s][b + 1]);
-  }
-  // Which reads the boundary frees.
+  make_boundaries(k);
+  // Which reads the boundary frees: itself (strict), or its transaction's
+  // reads (relaxed: the boundary is the transaction's first read).
   free_.assign(tr.reads.size(), kFalse);
   for (std::size_t s = 0; s < tr.by_session.size(); ++s) {
     const auto& sess = tr.by_session[s];
-    for (std::size_t pos = 0; pos < sess.size(); ++pos) {
-      // The boundary reads that free it are next to it: itself (strict), or
-      // its transaction's reads (relaxed).
-      std::size_t lo = pos, hi = pos;
-      while (lo > 0 && frees(tr.reads[sess[lo - 1]], tr.reads[sess[pos]])) --lo;
-      while (hi + 1 < sess.size() && frees(tr.reads[sess[hi + 1]], tr.reads[sess[pos]])) ++hi;
-      std::vector<BLit> by(boundary_[s].begin() + static_cast<std::ptrdiff_t>(1 + lo),
-                           boundary_[s].begin() + static_cast<std::ptrdiff_t>(2 + hi));
-      free_[sess[pos]] = c.or_(by);
+    for (std::size_t pos = 0, lo = 0; pos < sess.size(); ++pos) {
+      if (pos > 0 && !frees(tr.reads[sess[pos - 1]], tr.reads[sess[pos]])) lo = pos;
+      free_[sess[pos]] = boundary_at(s, lo);
     }
   }
   // The choices: one group per session, key and occurrence of the key in a
@@ -205,13 +189,18 @@ PredictionSpace::PredictionSpace(const ObservedTrace& tr, PredictMode mode, Circ
     const KeyId x = tr.reads[members[g][0]].key;
     const auto& ws = tr.writers_of(x);
     k.push_back(c.at_most_one(pick));
+    // A free member picks a writer (a clause per member, local to its
+    // boundary place), never its own transaction (a read event does not
+    // read its own transaction's write).
+    // (Strict: one clause for the group.)
+    const BLit some = c.or_(pick);
     std::vector<BLit> any_free;
     for (std::size_t r : members[g]) {
+      if (mode == PredictMode::Relaxed) k.push_back(c.implies(free_[r], some));
       any_free.push_back(free_[r]);
-      // A read event never reads its own transaction's write.
       if (const auto own = tr.writer_index(x, tr.reads[r].txn)) k.push_back(c.implies(free_[r], !pick[*own]));
     }
-    k.push_back(c.implies(c.or_(any_free), c.or_(pick)));
+    if (mode == PredictMode::Strict) k.push_back(c.implies(c.or_(any_free), some));
     // A version read is written by a complete transaction.
     for (std::size_t q = 0; q < ws.size(); ++q)
       if (ws[q] != kInitTxn) k.push_back(c.implies(pick[q], complete(ws[q])));
@@ -227,6 +216,48 @@ PredictionSpace::PredictionSpace(const ObservedTrace& tr, PredictMode mode, Circ
   if (relations) bind_relations();
 }
 
+// One boundary per session. from_[s][p]: "the boundary is the session's
+// p-th read or a later one, or its end" (p = n: the end).
+// Relaxed: in the order encoding, an input per place a boundary can be
+// (false by default: every session to its end), a binary clause between
+// neighbours; only a transaction's first read is a place (its other reads
+// free the same reads and keep the same operations) and the others share
+// the next place's literal. "Kept" and "complete" are one literal each, and
+// a clause the solver learns over boundaries names the places it rests on,
+// not a session's every read (a one-hot boundary made them as long as the
+// session: 3,000 literals at 10,000 transactions).
+// Strict: one-hot, an input per read and one for the end, from_ a chain of
+// ORs over it (measured faster here: a strict boundary frees one read, and
+// the search is led by its choice of that read).
+void PredictionSpace::make_boundaries(std::vector<BLit>& k) {
+  from_.resize(tr_.by_session.size());
+  onehot_.resize(tr_.by_session.size());
+  for (std::size_t s = 0; s < from_.size(); ++s) {
+    const auto& sess = tr_.by_session[s];
+    const std::size_t n = sess.size();
+    from_[s].assign(n + 1, kTrue);
+    if (mode_ == PredictMode::Strict) {
+      auto& one = onehot_[s];
+      for (std::size_t b = 0; b <= n; ++b) one.push_back(c_.input());
+      k.push_back(c_.or_(one));
+      k.push_back(c_.at_most_one(one));
+      std::vector<BLit> later(n + 1, kFalse);  // [b]: the boundary is read b or a later one
+      for (std::size_t b = n; b-- > 0;) later[b] = c_.or_(one[1 + b], later[b + 1]);
+      for (std::size_t p = 0; p <= n; ++p) from_[s][p] = c_.or_(one[0], later[p]);
+      continue;
+    }
+    from_[s][n] = !c_.input();
+    for (std::size_t p = n; p-- > 1;) {
+      if (tr_.reads[sess[p]].txn == tr_.reads[sess[p - 1]].txn) {
+        from_[s][p] = from_[s][p + 1];
+        continue;
+      }
+      from_[s][p] = !c_.input();
+      k.push_back(c_.implies(from_[s][p + 1], from_[s][p]));
+    }
+  }
+}
+
 bool PredictionSpace::keeps(const ObservedTrace::Read& b, std::size_t j, std::uint32_t i) const {
   return mode_ == PredictMode::Strict ? (j < b.index || (j == b.index && i <= b.op)) : j <= b.index;
 }
@@ -239,7 +270,13 @@ std::size_t PredictionSpace::first_keeping(std::size_t s, std::size_t j, std::ui
 }
 
 BLit PredictionSpace::kept_at(std::size_t s, std::size_t j, std::uint32_t i) const {
-  return c_.or_(boundary_[s][0], later_[s][first_keeping(s, j, i)]);
+  return from_[s][first_keeping(s, j, i)];
+}
+
+BLit PredictionSpace::boundary_at(std::size_t s, std::size_t p) const {
+  const auto& f = from_[s];
+  if (mode_ == PredictMode::Strict) return p + 1 == f.size() ? onehot_[s][0] : onehot_[s][1 + p];
+  return p + 1 == f.size() ? f[p] : c_.and_(f[p], !f[p + 1]);
 }
 
 BLit PredictionSpace::kept(TxnId t, std::uint32_t i) const {
@@ -253,7 +290,7 @@ BLit PredictionSpace::complete(TxnId t) const {
   const auto [s, j] = tr_.place[t];
   const auto& sess = tr_.by_session[s];
   const auto after = std::partition_point(sess.begin(), sess.end(), [&](std::size_t r) { return tr_.reads[r].index <= j; });
-  return c_.or_(boundary_[s][0], later_[s][static_cast<std::size_t>(after - sess.begin())]);
+  return from_[s][static_cast<std::size_t>(after - sess.begin())];
 }
 
 BLit PredictionSpace::writes(TxnId t, KeyId k) const {
@@ -382,10 +419,10 @@ Candidate PredictionSpace::decode(const std::vector<bool>& inputs) const {
   const History& h = tr_.h;
   auto val = [&](BLit l) { return c_.eval(l, inputs); };
   // Each session's boundary read (none: its end).
-  std::vector<std::optional<std::size_t>> boundary(boundary_.size());
-  for (std::size_t s = 0; s < boundary_.size(); ++s)
-    for (std::size_t b = 1; b < boundary_[s].size(); ++b)
-      if (val(boundary_[s][b])) boundary[s] = tr_.by_session[s][b - 1];
+  std::vector<std::optional<std::size_t>> boundary(from_.size());
+  for (std::size_t s = 0; s < from_.size(); ++s)
+    for (std::size_t p = 0; p + 1 < from_[s].size(); ++p)
+      if (val(boundary_at(s, p))) boundary[s] = tr_.by_session[s][p];
   Candidate out{h.without_transactions(), {}, std::vector<TxnId>(tr_.reads.size(), kNoTxn)};
   History& p = out.history;
   std::vector<SessionId> sid;

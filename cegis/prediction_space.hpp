@@ -111,6 +111,8 @@ class PredictionSpace {
   // universe has the trace's transactions, keys, values and read events.
   PredictionSpace(const ObservedTrace& tr, PredictMode mode, logic::Circuit& c, bool relations);
 
+  PredictMode mode() const { return mode_; }
+
   logic::BLit constraints() const { return constraints_; }
   const logic::Universe& universe() const { return universe_; }
   const logic::Bindings& bindings() const { return bindings_; }
@@ -145,7 +147,10 @@ class PredictionSpace {
     // Per session: [j] one of its first j writers of the key is picked.
     std::vector<std::vector<logic::BLit>> first;
   };
+  void make_boundaries(std::vector<logic::BLit>& constraints);
   logic::BLit kept_at(std::size_t s, std::size_t j, std::uint32_t i) const;
+  // "Session s's boundary is its p-th read" (p = n: its end).
+  logic::BLit boundary_at(std::size_t s, std::size_t p) const;
   // The first read of session s whose boundary keeps op i of its j-th
   // transaction (every later one keeps it too).
   std::size_t first_keeping(std::size_t s, std::size_t j, std::uint32_t i) const;
@@ -160,8 +165,10 @@ class PredictionSpace {
   logic::Universe universe_;
   logic::Bindings bindings_;
   logic::BLit constraints_ = logic::kTrue;
-  std::vector<std::vector<logic::BLit>> boundary_;  // per session: [0] its end, [1 + b] its b-th read
-  std::vector<std::vector<logic::BLit>> later_;     // per session: [b] some boundary read at b or after
+  // Per session: [p] the boundary is its p-th read or a later one, or its
+  // end ([0] true, [n] the end).
+  std::vector<std::vector<logic::BLit>> from_;
+  std::vector<std::vector<logic::BLit>> onehot_;  // strict, per session: [0] its end, [1 + b] its b-th read
   std::vector<logic::BLit> free_;                   // per read: the boundary frees it
   std::vector<std::size_t> group_of_;               // per read event: its group
   std::vector<Group> groups_;

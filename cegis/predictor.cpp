@@ -87,8 +87,53 @@ std::optional<std::vector<BLit>> cycle_facts(const Anomaly& a, const Candidate& 
 // lemma lets escape (a run changing other reads is not excluded). So a
 // lemma costs a gate per read and per writer of a changed read, not per
 // read and writer.
+// "Some read of a session changed", as chains along each session's reads
+// (a ladder: "one at place p or later", "one before place p"), built once
+// for every lemma. A lemma's escape through a session is then its chains
+// before and after the reads the candidate changed there: its clause rests
+// on a few chain literals, and what the solver learns from it stays short,
+// where one OR over a session's every read made clauses as long as the
+// session.
+class Escapes {
+ public:
+  Escapes(const ObservedTrace& tr, const PredictionSpace& space, Circuit& c) : tr_(tr), space_(space), c_(c) {
+    if (space.mode() == PredictMode::Strict) return;
+    for (const auto& sess : tr.by_session) {
+      std::vector<BLit> before(sess.size() + 1, kFalse), after(sess.size() + 1, kFalse);
+      for (std::size_t p = 0; p < sess.size(); ++p) before[p + 1] = c.or_(before[p], space.changed(sess[p]));
+      for (std::size_t p = sess.size(); p-- > 0;) after[p] = c.or_(after[p + 1], space.changed(sess[p]));
+      before_.push_back(std::move(before));
+      after_.push_back(std::move(after));
+    }
+  }
+  // "Some read of session s changed, other than those at `kept_out`
+  // (places in the session, ascending)".
+  // (Strict: one OR over the session's other reads, as measured faster
+  // there, where a lemma's clause rests on one boundary read per session.)
+  BLit operator()(std::size_t s, const std::vector<std::size_t>& kept_out) const {
+    if (space_.mode() == PredictMode::Strict) {
+      std::vector<BLit> any;
+      for (std::size_t p = 0; p < tr_.by_session[s].size(); ++p)
+        if (!std::binary_search(kept_out.begin(), kept_out.end(), p) && tr_.reads[tr_.by_session[s][p]].event)
+          any.push_back(space_.changed(tr_.by_session[s][p]));
+      return c_.or_(any);
+    }
+    if (kept_out.empty()) return after_[s][0];
+    std::vector<BLit> any{before_[s][kept_out.front()], after_[s][kept_out.back() + 1]};
+    for (std::size_t p = kept_out.front() + 1; p < kept_out.back(); ++p)
+      if (!std::binary_search(kept_out.begin(), kept_out.end(), p)) any.push_back(space_.changed(tr_.by_session[s][p]));
+    return c_.or_(any);
+  }
+
+ private:
+  const ObservedTrace& tr_;
+  const PredictionSpace& space_;
+  Circuit& c_;
+  std::vector<std::vector<BLit>> before_, after_;
+};
+
 BLit serializability_lemma(const ObservedTrace& tr, const PredictionSpace& space, Circuit& c,
-                           const std::vector<TxnId>& co, const Candidate& cand) {
+                           const std::vector<TxnId>& co, const Candidate& cand, const Escapes& escapes) {
   const History& h = tr.h;
   std::vector<std::size_t> pos(h.num_txns(), SIZE_MAX);
   for (std::size_t i = 0; i < co.size(); ++i) pos[co[i]] = i;
@@ -130,23 +175,23 @@ BLit serializability_lemma(const ObservedTrace& tr, const PredictionSpace& space
     return it == a.begin() ? kFalse : std::prev(it)->any;
   };
   std::vector<BLit> broken;
-  std::vector<std::vector<BLit>> escape(tr.by_session.size());
-  for (std::size_t r = 0; r < tr.reads.size(); ++r) {
-    const auto& rd = tr.reads[r];
-    if (!rd.event) continue;
-    if (cand.chosen[r] != kNoTxn && cand.chosen[r] != rd.observed) {
-      for (TxnId w : tr.writers_of(rd.key))
-        if (const BLit bad = w == rd.txn ? kFalse : breaks(rd.key, w, rd.txn); bad != kFalse)
-          broken.push_back(c.and_(space.reads_from(r, w), bad));
-    } else {
-      if (const BLit bad = breaks(rd.key, rd.observed, rd.txn); bad != kFalse)
+  std::vector<std::vector<std::size_t>> changed_at(tr.by_session.size());  // per session: places cand changed
+  for (std::size_t s = 0; s < tr.by_session.size(); ++s)
+    for (std::size_t p = 0; p < tr.by_session[s].size(); ++p) {
+      const std::size_t r = tr.by_session[s][p];
+      const auto& rd = tr.reads[r];
+      if (!rd.event) continue;
+      if (cand.chosen[r] != kNoTxn && cand.chosen[r] != rd.observed) {
+        changed_at[s].push_back(p);
+        for (TxnId w : tr.writers_of(rd.key))
+          if (const BLit bad = w == rd.txn ? kFalse : breaks(rd.key, w, rd.txn); bad != kFalse)
+            broken.push_back(c.and_(space.reads_from(r, w), bad));
+      } else if (const BLit bad = breaks(rd.key, rd.observed, rd.txn); bad != kFalse) {
         broken.push_back(c.and_(space.reads_from(r, rd.observed), bad));
-      escape[rd.session].push_back(space.changed(r));
+      }
     }
-  }
-  // The escapes one gate per session: the same gate for every lemma that
-  // changed no read of the session, and the lemma's own clause short.
-  for (const auto& e : escape) broken.push_back(c.or_(e));
+  // The escapes, by the shared chains: every other read of a session.
+  for (std::size_t s = 0; s < tr.by_session.size(); ++s) broken.push_back(escapes(s, changed_at[s]));
   return c.or_(broken);
 }
 
@@ -408,7 +453,8 @@ class Prediction {
     if (d.verdict == Verdict::Violated) return true;
     // Every candidate this commit order explains is serializable.
     const auto built = Clock::now();
-    exclude(serializability_lemma(trace_, space_, c_, d.commit_order, cand), inputs);
+    if (!escapes_) escapes_.emplace(trace_, space_, c_);
+    exclude(serializability_lemma(trace_, space_, c_, d.commit_order, cand, *escapes_), inputs);
     result_.lemma_seconds += seconds_since(built);
     ++result_.lemmas;
     return false;
@@ -451,6 +497,7 @@ class Prediction {
   CnfEncoder cnf_{c_, solver_};
   const PredictionSpace space_;
   std::optional<AtLeast> at_least_;  // of the changed reads
+  std::optional<Escapes> escapes_;   // built with the first lemma
   std::size_t most_ = 0;             // the most changed reads a prediction can have
   double reported_ = 0;              // when progress was last reported
   bool gave_up_ = false;             // the last search met its soft limit
