@@ -74,6 +74,26 @@ bool is_path(const std::vector<Edge>& edges, const std::vector<EdgeId>& ids, Nod
 
 }  // namespace
 
+// Reachability must equal the closure found by breadth-first search from
+// every node.
+void check_reaches_as_closure(const Digraph& g, const Reachability& r, Node n) {
+  for (Node a = 0; a < n; ++a) {
+    std::vector<bool> seen(n, false);
+    std::vector<Node> q{a};
+    for (std::size_t h = 0; h < q.size(); ++h)
+      for (const Arc& arc : g.out(q[h]))
+        if (!seen[arc.to]) {
+          seen[arc.to] = true;
+          q.push_back(arc.to);
+        }
+    for (Node b = 0; b < n; ++b)
+      if (r.reaches(a, b) != seen[b]) {
+        FAIL_CHECK("reaches(", a, ", ", b, ") is ", r.reaches(a, b), " with ", r.chains(), " chains");
+        break;
+      }
+  }
+}
+
 TEST_CASE("reachability and topological order agree with the closure") {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 300; ++round) {
@@ -135,22 +155,7 @@ TEST_CASE("reachability over chains, with relayed nodes, agrees with the closure
     REQUIRE(order.has_value());
     Reachability r(g, *order, {&relayed});
     if (r.chains() > 0) ++chain_form;
-    // The closure by breadth-first search from every node.
-    for (Node a = 0; a < n; ++a) {
-      std::vector<bool> seen(n, false);
-      std::vector<Node> q{a};
-      for (std::size_t h = 0; h < q.size(); ++h)
-        for (const Arc& arc : g.out(q[h]))
-          if (!seen[arc.to]) {
-            seen[arc.to] = true;
-            q.push_back(arc.to);
-          }
-      for (Node b = 0; b < n; ++b)
-        if (r.reaches(a, b) != seen[b]) {
-          FAIL_CHECK("reaches(", a, ", ", b, ") is ", r.reaches(a, b), " with ", r.chains(), " chains");
-          break;
-        }
-    }
+    check_reaches_as_closure(g, r, n);
     // An arc between two relayed nodes breaks the precondition.
     if (relays >= 2) {
       Digraph bad = build(n, edges);
@@ -376,21 +381,7 @@ TEST_CASE("reachability over chains whose links are claimed paths agrees with th
     Reachability r(g, *order, {nullptr, &preferred});
     if (r.chains() > 0) ++chain_form;
     if (r.chains() > 0 && r.chains() <= sessions + tails.size()) ++with_claims;
-    for (Node a = 0; a < n; ++a) {
-      std::vector<bool> seen(n, false);
-      std::vector<Node> q{a};
-      for (std::size_t h = 0; h < q.size(); ++h)
-        for (const Arc& arc : g.out(q[h]))
-          if (!seen[arc.to]) {
-            seen[arc.to] = true;
-            q.push_back(arc.to);
-          }
-      for (Node b = 0; b < n; ++b)
-        if (r.reaches(a, b) != seen[b]) {
-          FAIL_CHECK("reaches(", a, ", ", b, ") is ", r.reaches(a, b), " with ", r.chains(), " chains");
-          break;
-        }
-    }
+    check_reaches_as_closure(g, r, n);
   }
   CHECK(chain_form >= 40);
   CHECK(with_claims >= 10);  // the claimed links were used, not only refused
