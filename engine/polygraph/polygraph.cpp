@@ -65,22 +65,35 @@ void Polygraph::add_write_write() {
   }
   std::vector<bool> listed(writers_.size(), false);  // keys with a known order from list reads
   for (const KnownOrder& ko : a.known_orders) listed[ko.key] = true;
+  // Keys whose version order is a chain (read-modify-write or real time):
+  // found first, so that the pairs of the others can be reserved at once.
+  std::vector<bool> by_time(writers_.size(), false);
+  for (KeyId k = 0; k < writers_.size() && !lost_update_; ++k) {
+    if (writers_[k].size() < 2 || listed[k]) continue;
+    auto chain = rmw_chain(k, lost_update_);
+    if (!chain && !lost_update_ && (chain = time_chain(k))) by_time[k] = true;
+    if (chain) chains_.emplace(k, std::move(*chain));
+  }
+  if (!lost_update_) {
+    // Reserved at its final size: a large history has hundreds of millions
+    // of pairs, and a doubling vector would hold one and a half copies.
+    std::size_t total = 0;
+    for (KeyId k = 0; k < writers_.size(); ++k)
+      if (writers_[k].size() >= 2 && !chains_.contains(k))
+        total += writers_[k].size() * (writers_[k].size() - 1) / 2;
+    pairs_.reserve(total);
+  }
   for (KeyId k = 0; k < writers_.size(); ++k) {
     const auto& ws = writers_[k];
     pair_base_[k] = pairs_.size();
-    if (ws.size() >= 2 && !listed[k] && !lost_update_) {
-      auto chain = rmw_chain(k, lost_update_);
-      EdgeWhy why{EdgeWhy::Kind::ReadModifyWrite, 0};
-      if (!chain && !lost_update_ && (chain = time_chain(k))) why.kind = EdgeWhy::Kind::RealTime;
-      if (chain) {
-        TxnId prev = kInitTxn;
-        for (TxnId w : *chain) {
-          fix_ww(prev, w, k, why);
-          prev = w;
-        }
-        chains_.emplace(k, std::move(*chain));
-        continue;
+    if (auto chain = chains_.find(k); chain != chains_.end()) {
+      const EdgeWhy why{by_time[k] ? EdgeWhy::Kind::RealTime : EdgeWhy::Kind::ReadModifyWrite, 0};
+      TxnId prev = kInitTxn;
+      for (TxnId w : chain->second) {
+        fix_ww(prev, w, k, why);
+        prev = w;
       }
+      continue;
     }
     for (TxnId w : ws) {
       if (!a.writes(kInitTxn, k)) break;  // no initial version of k to overwrite (not even an unborn one)
@@ -457,42 +470,103 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
 }
 
 
-// One pass over the open write-write pairs: an order that closes a cycle
-// with the known graph is dropped (the other is fixed, `changed`); both: a
-// violation.
+// One pass over the open write-write pairs, key by key: an order that
+// closes a cycle with the known graph is dropped (the other is fixed,
+// `changed`); both: a violation. Whether an order closes a cycle depends on
+// the reachability of the pass and on the known readers of the first writer
+// only, not on the other orders fixed in the pass, so the edges of the
+// orders a key's pass fixes are added after it (add_pruned_orders).
 std::optional<PruneViolation> Polygraph::prune_pairs(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
                                                      std::vector<DepEdge>& ba, bool& changed) {
-  for (WwPair& p : pairs_) {
-    ++progress_.done;
-    budget::poll();
-    if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
-    implied_by_ww(p.a, p.b, p.key, ab);
-    implied_by_ww(p.b, p.a, p.key, ba);
-    bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
-    if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
-      // A guarded write may not exist: if both do, their order is the
-      // one that closes no cycle (its edges stay conditional on the
-      // truths, not in the known graph); if neither order can, they do
-      // not both exist.
-      if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
-      else if (bad_ab) p.state = -1;
-      else if (bad_ba) p.state = 1;
-      continue;
+  std::vector<std::size_t> fixed;  // the pairs of the key fixed in this pass
+  for (KeyId k = 0; k < writers_.size(); ++k) {
+    const std::size_t end = k + 1 < writers_.size() ? pair_base_[k + 1] : pairs_.size();
+    fixed.clear();
+    for (std::size_t i = pair_base_[k]; i < end; ++i) {
+      WwPair& p = pairs_[i];
+      ++progress_.done;
+      budget::poll();
+      if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
+      implied_by_ww(p.a, p.b, p.key, ab);
+      implied_by_ww(p.b, p.a, p.key, ba);
+      bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
+      if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
+        // A guarded write may not exist: if both do, their order is the
+        // one that closes no cycle (its edges stay conditional on the
+        // truths, not in the known graph); if neither order can, they do
+        // not both exist.
+        if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
+        else if (bad_ab) p.state = -1;
+        else if (bad_ba) p.state = 1;
+        continue;
+      }
+      if (bad_ab && bad_ba) {
+        add_pruned_orders(k, fixed, pruned);
+        auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
+        if (c2.size() < c1.size()) std::swap(c1, c2);
+        return PruneViolation{std::move(c1), {std::move(c2)}};
+      }
+      if (bad_ab || bad_ba) {
+        p.state = bad_ab ? -1 : 1;
+        fixed.push_back(i);
+        changed = true;
+      }
     }
-    if (bad_ab && bad_ba) {
-      auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
-      if (c2.size() < c1.size()) std::swap(c1, c2);
-      return PruneViolation{std::move(c1), {std::move(c2)}};
-    }
-    if (bad_ab) {
-      fix_ww(p.b, p.a, p.key, pruned);
-      changed = true;
-    } else if (bad_ba) {
-      fix_ww(p.a, p.b, p.key, pruned);
-      changed = true;
-    }
+    add_pruned_orders(k, fixed, pruned);
   }
   return std::nullopt;
+}
+
+// The edges of the orders `fixed` (pairs of k, their state set) into the
+// known graph, closest writers first. An order a→b needs no edge when a
+// known write-write successor c of a is known to precede b: a→c is an edge,
+// every reader of a has its anti-dependency to c (or is c), and c reaches b
+// by write-write edges (by induction over this rule), so a and its readers
+// reach b without the edges. Reachability, hence every later cycle and
+// verdict, is that of the graph with all the edges, in the SI graph too:
+// a reader r then reaches b's copy b⁰ instead of b¹, and b⁰ has every arc
+// out of b¹. A key whose order is total gets about one write-write edge per
+// writer and one anti-dependency per read (to the next version), where
+// every pair and every later writer would be quadratic.
+void Polygraph::add_pruned_orders(KeyId k, const std::vector<std::size_t>& fixed, const EdgeWhy& why) {
+  if (fixed.empty()) return;
+  auto first = [&](const WwPair& p) { return p.state > 0 ? p.a : p.b; };
+  // How many writers each writer is known to precede: closer writers (by
+  // that count) first, so that the successors that imply an order come
+  // before it.
+  const auto& ws = writers_[k];
+  std::vector<std::uint32_t> wins(ws.size(), 0);  // by index into ws
+  if (fixed.size() > 1)
+    for (std::size_t i = 0, p = pair_base_[k]; i < ws.size(); ++i)
+      for (std::size_t j = i + 1; j < ws.size(); ++j, ++p)
+        if (pairs_[p].state == 1 || pairs_[p].state == -1) ++wins[first(pairs_[p]) == ws[i] ? i : j];
+  auto won = [&](TxnId t) -> std::int64_t { return wins[writer_pos_.at(key_txn(k, t))]; };
+  std::vector<std::pair<std::int64_t, std::size_t>> todo;  // (gap, pair)
+  todo.reserve(fixed.size());
+  for (std::size_t i : fixed) {
+    const WwPair& p = pairs_[i];
+    todo.emplace_back(won(first(p)) - won(p.state > 0 ? p.b : p.a), i);
+  }
+  std::sort(todo.begin(), todo.end());
+  for (const auto& [gap, i] : todo) {
+    const WwPair& p = pairs_[i];
+    const TxnId from = first(p), to = p.state > 0 ? p.b : p.a;
+    if (!ww_implied(k, from, to)) fix_ww(from, to, k, why);
+  }
+}
+
+// Whether a known write-write successor c of `from` on k (an edge) is known
+// to precede `to` (add_pruned_orders).
+bool Polygraph::ww_implied(KeyId k, TxnId from, TxnId to) const {
+  for (TxnId c : ww_successors(k, from)) {
+    if (c == to) return true;
+    if (unknown_[c] || a_.guard_of(c, k) != kNoGuard) continue;
+    auto p = pair_index(k, c, to);
+    if (!p) continue;
+    const WwPair& q = pairs_[*p];
+    if ((q.state == 1 || q.state == -1) && (q.state > 0) == (q.a == c)) return true;
+  }
+  return false;
 }
 
 // One pass over the open reads: a candidate whose read closes a cycle with

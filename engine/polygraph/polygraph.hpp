@@ -5,7 +5,12 @@
 // holds the dependencies every compatible graph has: session order, the
 // read-from of reads with one candidate writer, write-write orders that are
 // certain (T0 first, list-append version chains, pruning), and the
-// anti-dependencies they derive. Two kinds of constraints hold the rest:
+// anti-dependencies they derive. An order pruning fixes that the known
+// orders of the key already imply (a→c an edge, c known before b) adds no
+// edge: a and its readers reach b through c, so reachability is that of the
+// graph with every edge, and a key whose order is total holds about one
+// write-write edge per writer and one anti-dependency per read, to the next
+// version. Two kinds of constraints hold the rest:
 //  - WwPair: two writers of a key, one of the two orders;
 //  - WrChoice: a read with several candidate writers, exactly one of them.
 // Transactions of unknown status are nodes whose edges are all conditional on
@@ -161,7 +166,9 @@ class Polygraph {
   const graph::Digraph& known_graph() const { return graph_; }
   const std::vector<graph::Node>& order() const { return order_; }
   const graph::Reachability& reach() const { return reach_; }
-  // Known write-write successors and known readers of a write, per key.
+  // Known write-write successors (those with an edge; every writer known to
+  // come after is reached through them) and known readers of a write, per
+  // key.
   const std::vector<TxnId>& ww_successors(KeyId k, TxnId w) const;
   const std::vector<TxnId>& known_readers(KeyId k, TxnId w) const;
   std::optional<std::size_t> pair_index(KeyId k, TxnId a, TxnId b) const;
@@ -201,6 +208,8 @@ class Polygraph {
                                             std::vector<DepEdge>& ba, bool& changed);
   std::optional<PruneViolation> prune_choices(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
                                               bool& changed);
+  void add_pruned_orders(KeyId k, const std::vector<std::size_t>& fixed, const EdgeWhy& why);
+  bool ww_implied(KeyId k, TxnId from, TxnId to) const;
   void add_known(const DepEdge& e, EdgeWhy why);
   void fix_ww(TxnId from, TxnId to, KeyId k, EdgeWhy why);
   void fix_wr(TxnId writer, TxnId reader, KeyId k, EdgeWhy why);
