@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# bench/checker/si-shape.sh OLD NEW [--sizes "10000 30000"] [--levels "SI SER"]
-#                           [--reps N] [--timeout S] [--max-memory M] [--out FILE]
+# bench/checker/si-shape.sh OLD NEW [--shape si|wide] [--sizes "10000 30000"]
+#                           [--levels "SI SER"] [--reps N] [--timeout S]
+#                           [--max-memory M] [--out FILE]
 #
-# Snapshot isolation on histories of the shape a snapshot-isolated database
-# produces: generate.py --isolation si --keys 5000 --ops 8 --concurrency 10
-# (20 sessions, the generator's default), at each size. Every (size, level)
+# The checker on generated histories of one shape, at each size:
+#   si    (the default) the shape a snapshot-isolated database produces:
+#         generate.py --isolation si --keys 5000 --ops 8 --concurrency 10
+#         (20 sessions, the generator's default);
+#   wide  a serializable run over many keys and sessions:
+#         generate.py --sessions 100 --keys 100000 (at 1,000,000
+#         transactions: 308 million write-write pairs).
+# Every (size, level)
 # runs OLD then NEW, alternately, N times (1 by default), each
 # `isosynth check H -l LEVEL --stats` under /usr/bin/time and a time limit,
 # and prints one markdown row per run: wall and user+system seconds, peak
@@ -17,9 +23,10 @@ cd "$(dirname "$0")/../.."
 [[ $# -ge 2 ]] || { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2; }
 old=$(realpath "$1") new=$(realpath "$2")
 shift 2
-sizes="10000 30000 100000" levels="SI SER" reps=1 limit=240 memory=2.5G out=/dev/stdout
+sizes="10000 30000 100000" levels="SI SER" reps=1 limit=240 memory=2.5G out=/dev/stdout shape=si
 while [[ $# -gt 0 ]]; do
   case $1 in
+    --shape) shape=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --levels) levels=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
@@ -30,6 +37,11 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
+case $shape in
+  si) shape_args=(--isolation si --keys 5000 --ops 8 --concurrency 10) ;;
+  wide) shape_args=(--sessions 100 --keys 100000) ;;
+  *) echo "unknown shape: $shape" >&2; exit 2 ;;
+esac
 work=bench/work/si-shape
 mkdir -p "$work"
 run() {  # run BIN HISTORY LEVEL: one markdown row
@@ -50,9 +62,8 @@ run() {  # run BIN HISTORY LEVEL: one markdown row
   echo "| history | level | build | wall s | cpu s | peak MB | phases (--stats) | verdict |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
   for n in $sizes; do
-    h=$work/si-$n.txt
-    [[ -s $h ]] || python3 bench/checker/generate.py --isolation si --keys 5000 --ops 8 --concurrency 10 \
-      --txns "$n" --seed 1 -o "$h" 2>/dev/null
+    h=$work/$shape-$n.txt
+    [[ -s $h ]] || python3 bench/checker/generate.py "${shape_args[@]}" --txns "$n" --seed 1 -o "$h" 2>/dev/null
     for level in $levels; do
       for ((i = 0; i < reps; i++)); do
         run "$old" "$h" "$level" old

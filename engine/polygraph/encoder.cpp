@@ -104,29 +104,37 @@ void Encoder::pair_variables() {
 // The version order of each key whose pairs pruning decided, all of whose
 // writers are certain: their wins over the others rank them (a known
 // order is transitive, or pruning would have found the known graph cyclic;
-// a key that is not stays unsettled and is ranked per model).
+// a key that is not stays unsettled and is ranked per model). For every
+// other key, its open pairs by writer index, and (all writers certain) the
+// wins its decided pairs give, which every model adds to.
 void Encoder::settle_keys() {
   const auto& pairs = pg_.pairs();
   settled_.assign(pg_.history().keys().size(), {});
+  open_pairs_.assign(settled_.size(), {});
+  base_wins_.assign(settled_.size(), {});
   std::vector<std::uint32_t> wins, idx;
   for (KeyId k = 0; k < settled_.size(); ++k) {
     budget::poll();
     const auto& ws = pg_.writers(k);
     if (ws.empty()) continue;
-    if (std::any_of(ws.begin(), ws.end(), [&](TxnId t) { return pg_.uncertain(t, k); })) continue;
+    const bool certain = std::none_of(ws.begin(), ws.end(), [&](TxnId t) { return pg_.uncertain(t, k); });
     if (const std::vector<TxnId>* rmw = pg_.chain(k)) {
-      settled_[k] = *rmw;
+      if (certain) settled_[k] = *rmw;
       continue;
     }
     wins.assign(ws.size(), 0);
-    bool decided = true;
-    for (std::uint32_t i = 0; i < ws.size() && decided; ++i)
-      for (std::uint32_t j = i + 1; j < ws.size() && decided; ++j) {
-        const WwPair& pr = pairs[pg_.pair_at(k, i, j)];
-        decided = pr.state == 1 || pr.state == -1;
-        ++wins[(pr.state > 0) == (pr.a == ws[i]) ? i : j];
+    for (std::uint32_t i = 0; i < ws.size(); ++i)
+      for (std::uint32_t j = i + 1; j < ws.size(); ++j) {
+        const std::size_t p = pg_.pair_at(k, i, j);
+        const WwPair& pr = pairs[p];
+        if (pair_var_[p] != kNoVar) open_pairs_[k].push_back({p, i, j});
+        else if (pr.state == 1 || pr.state == -1) ++wins[(pr.state > 0) == (pr.a == ws[i]) ? i : j];
       }
-    if (!decided) continue;
+    if (!certain) continue;
+    if (!open_pairs_[k].empty()) {
+      base_wins_[k] = wins;
+      continue;
+    }
     idx.resize(ws.size());
     for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
     std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
@@ -453,16 +461,46 @@ std::vector<DepEdge> Encoder::shortest_two_width_cycle() const {
   return shortest;
 }
 
-ModelEdges Encoder::model_edges() const {
+ModelEdges Encoder::model_edges() {
   ModelEdges out;
   conditional_edges(out);
   const std::vector<std::vector<ModelRead>> reads_of = read_edges(out);
   Tournament scratch;
-  for (KeyId k = 0; k < pg_.history().keys().size(); ++k) {
+  std::vector<std::uint32_t> sig;
+  memo_.resize(pg_.history().keys().size());
+  for (KeyId k = 0; k < memo_.size(); ++k) {
     budget::poll();
-    version_order_edges(k, reads_of[k], scratch, out);
+    key_signature(k, reads_of[k], sig);
+    KeyMemo& m = memo_[k];
+    if (!m.valid || m.sig != sig) {
+      m.edges = {};
+      version_order_edges(k, reads_of[k], scratch, m.edges);
+      m.sig.swap(sig);
+      m.valid = true;
+    }
+    out.edges.insert(out.edges.end(), m.edges.edges.begin(), m.edges.edges.end());
+    out.broken.insert(out.broken.end(), m.edges.broken.begin(), m.edges.broken.end());
   }
   return out;
+}
+
+// Every model value version_order_edges() reads for k: a settled key's
+// edges depend on the model's reads alone (its writers are certain, its
+// orders known); another's also on which of its writes exist and on its
+// open orders.
+void Encoder::key_signature(KeyId k, const std::vector<ModelRead>& reads,
+                            std::vector<std::uint32_t>& sig) const {
+  sig.clear();
+  if (settled_[k].empty()) {
+    for (TxnId w : pg_.writers(k))
+      if (pg_.uncertain(w, k)) sig.push_back(write_in_model(w, k) ? 1 : 0);
+    for (const OpenPair& o : open_pairs_[k]) sig.push_back(solver_.model_value(Lit::pos(pair_var_[o.p])) ? 1 : 0);
+  }
+  for (const ModelRead& rd : reads) {
+    sig.push_back(rd.reader);
+    sig.push_back(rd.writer);
+    sig.push_back(rd.lit ? rd.lit->x : UINT32_MAX);
+  }
 }
 
 // Conditional edges of unknown-status transactions that committed.
@@ -498,10 +536,11 @@ std::vector<std::vector<Encoder::ModelRead>> Encoder::read_edges(ModelEdges& out
   return reads_of;
 }
 
-// The ww edge (x, y) on k with the literals it exists by.
-CondEdge Encoder::ww_edge(KeyId k, TxnId x, TxnId y) const {
+// The ww edge (x, y) on k with the literals it exists by: `order`, its
+// pair's literal if the pair is open.
+CondEdge Encoder::ww_edge(KeyId k, TxnId x, TxnId y, std::optional<Lit> order) const {
   CondEdge e{{x, y, Dep::WW, k}};
-  if (auto l = ww_lit(k, x, y)) e.add(*l);
+  if (order) e.add(*order);
   add_write_condition(e, x, k);
   add_write_condition(e, y, k);
   return e;
@@ -515,7 +554,7 @@ void Encoder::version_order_edges(KeyId k, const std::vector<ModelRead>& reads,
   if (!settled_[k].empty()) {
     // Its write-write edges and the anti-dependencies of its known reads
     // are known edges: only the model's reads add anti-dependencies.
-    if (!reads.empty()) anti_dependency_edges(k, settled_[k], reads, out.edges);
+    if (!reads.empty()) anti_dependency_edges(k, settled_[k], {}, reads, false, out.edges);
     return;
   }
   const auto& all = pg_.writers(k);
@@ -541,9 +580,17 @@ void Encoder::version_order_edges(KeyId k, const std::vector<ModelRead>& reads,
   for (std::uint32_t i = 0; i < ws.size(); ++i) idx[i] = i;
   bool transitive = true;
   if (!rmw) {
-    wins.assign(ws.size(), 0);
-    for (std::uint32_t i = 0; i < ws.size(); ++i)
-      for (std::uint32_t j = i + 1; j < ws.size(); ++j) ++wins[precedes_at(i, j) ? i : j];
+    if (!base_wins_[k].empty()) {
+      // Every writer is certain (ws is all of them): the decided pairs'
+      // wins plus the model's open ones.
+      wins = base_wins_[k];
+      for (const OpenPair& o : open_pairs_[k])
+        ++wins[solver_.model_value(pair_lit(o.p, all[o.i])) ? o.i : o.j];
+    } else {
+      wins.assign(ws.size(), 0);
+      for (std::uint32_t i = 0; i < ws.size(); ++i)
+        for (std::uint32_t j = i + 1; j < ws.size(); ++j) ++wins[precedes_at(i, j) ? i : j];
+    }
     std::sort(idx.begin(), idx.end(), [&](auto x, auto y) { return wins[x] > wins[y]; });
     for (std::uint32_t r = 0; r < idx.size(); ++r)
       transitive = transitive && wins[idx[r]] == ws.size() - 1 - r;
@@ -554,39 +601,47 @@ void Encoder::version_order_edges(KeyId k, const std::vector<ModelRead>& reads,
     auto [i, m, j] = three_cycle(ws, idx, [&](TxnId x, TxnId y) {
       return precedes_at(at.at(x), at.at(y));
     });
-    out.broken.push_back({ww_edge(k, i, m), ww_edge(k, m, j), ww_edge(k, j, i)});
+    out.broken.push_back({ww_edge(k, i, m, ww_lit(k, i, m)), ww_edge(k, m, j, ww_lit(k, m, j)),
+                          ww_edge(k, j, i, ww_lit(k, j, i))});
     return;
   }
   std::vector<TxnId> chain;
-  for (std::uint32_t r : idx) chain.push_back(ws[r]);
+  std::vector<std::uint32_t> chain_wi;  // their indices into writers(k); none for a chain key
+  for (std::uint32_t r : idx) {
+    chain.push_back(ws[r]);
+    if (!rmw) chain_wi.push_back(wi[r]);
+  }
   for (std::uint32_t r = 0; r + 1 < chain.size(); ++r) {
-    CondEdge e = ww_edge(k, chain[r], chain[r + 1]);
+    std::optional<Lit> order;
+    if (!rmw) order = pair_lit_at(k, chain_wi[r], chain_wi[r + 1], chain[r]);
+    CondEdge e = ww_edge(k, chain[r], chain[r + 1], order);
     if (e.n > 0) out.edges.push_back(e);
   }
-  anti_dependency_edges(k, chain, reads, out.edges);
+  anti_dependency_edges(k, chain, chain_wi, reads, true, out.edges);
 }
 
 // Anti-dependencies on k: a read of w precedes the write after w in `chain`
-// (other than the reader itself, whose own later writes follow by ww).
+// (other than the reader itself, whose own later writes follow by ww). The
+// model's reads, and the known ones when `known_reads` (a settled key's are
+// known edges). `chain_wi`: the chain's indices into writers(k), or empty
+// when none of its orders is open.
 void Encoder::anti_dependency_edges(KeyId k, const std::vector<TxnId>& chain,
-                                    const std::vector<ModelRead>& reads,
+                                    const std::vector<std::uint32_t>& chain_wi,
+                                    const std::vector<ModelRead>& reads, bool known_reads,
                                     std::vector<CondEdge>& edges) const {
   std::unordered_map<TxnId, std::uint32_t> rank;
   for (std::uint32_t r = 0; r < chain.size(); ++r) rank.emplace(chain[r], r);
-  auto successor = [&](TxnId w, TxnId reader) -> std::optional<TxnId> {
-    std::uint32_t r = w == kInitTxn ? 0 : rank.at(w) + 1;
-    if (r < chain.size() && chain[r] == reader) ++r;
-    if (r >= chain.size()) return std::nullopt;
-    return chain[r];
-  };
   auto add_rw = [&](TxnId reader, TxnId w, std::optional<Lit> r) {
-    auto nx = successor(w, reader);
-    if (!nx) return;
-    CondEdge e{{reader, *nx, Dep::RW, k}};
+    const std::uint32_t at = w == kInitTxn ? 0 : rank.at(w);  // w's place, if not T0
+    std::uint32_t next = w == kInitTxn ? 0 : at + 1;
+    if (next < chain.size() && chain[next] == reader) ++next;
+    if (next >= chain.size()) return;
+    const TxnId nx = chain[next];
+    CondEdge e{{reader, nx, Dep::RW, k}};
     if (r) e.add(*r);
-    if (w != kInitTxn)
-      if (auto l = ww_lit(k, w, *nx)) e.add(*l);
-    add_write_condition(e, *nx, k);
+    if (w != kInitTxn && !chain_wi.empty())
+      if (auto l = pair_lit_at(k, chain_wi[at], chain_wi[next], w)) e.add(*l);
+    add_write_condition(e, nx, k);
     // The version read, when it is a guarded write's: the order after it
     // is then no known edge, nor is this one (a read of it fixed by
     // pruning has no literal of its own).
@@ -595,6 +650,7 @@ void Encoder::anti_dependency_edges(KeyId k, const std::vector<TxnId>& chain,
     if (e.n > 0) edges.push_back(e);
   };
   for (const ModelRead& rd : reads) add_rw(rd.reader, rd.writer, rd.lit);
+  if (!known_reads) return;
   for (TxnId w : chain)
     for (TxnId s : pg_.known_readers(k, w)) add_rw(s, w, std::nullopt);
   for (TxnId s : pg_.known_readers(k, kInitTxn)) add_rw(s, kInitTxn, std::nullopt);

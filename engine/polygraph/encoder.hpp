@@ -90,6 +90,12 @@ class Encoder {
   }
   // The literal of an open pair (from, to) on k, if the pair is open.
   std::optional<sat::Lit> ww_lit(KeyId k, TxnId from, TxnId to) const;
+  // The same by the writers' indices i, j into writers(k), `from` the i-th.
+  std::optional<sat::Lit> pair_lit_at(KeyId k, std::uint32_t i, std::uint32_t j, TxnId from) const {
+    const std::size_t p = pg_.pair_at(k, i, j);
+    if (pair_var_[p] == kNoVar) return std::nullopt;
+    return pair_lit(p, from);
+  }
   // Choice c's candidate i, when the choice is open.
   bool has_choice_var(std::size_t c) const { return choice_var_[c] != kNoVar; }
   sat::Lit choice_lit(std::size_t c, std::size_t i) const {
@@ -116,7 +122,12 @@ class Encoder {
   }
   // The truth of each guarded write in the model (AbstractHistory::guarded).
   std::vector<bool> guards_in_model() const;
-  ModelEdges model_edges() const;
+  // Remembers each key's edges with the model values they came from (the
+  // key's open orders, its uncertain writes, the reads of it the model
+  // chooses): a key none of whose values changed since the last call costs
+  // their comparison, not its tournament and its readers again. Consecutive
+  // models of the lazy loop differ in a few keys.
+  ModelEdges model_edges();
   // The read-from of every read with several candidate writers, as
   // (writer, key, reader), for committed readers.
   std::vector<poly::ChosenRead> chosen_reads() const;
@@ -149,12 +160,15 @@ class Encoder {
   };
   void conditional_edges(ModelEdges& out) const;
   std::vector<std::vector<ModelRead>> read_edges(ModelEdges& out) const;
-  CondEdge ww_edge(KeyId k, TxnId x, TxnId y) const;
+  CondEdge ww_edge(KeyId k, TxnId x, TxnId y, std::optional<sat::Lit> order) const;
   void version_order_edges(KeyId k, const std::vector<ModelRead>& reads, Tournament& tn,
                            ModelEdges& out) const;
   void anti_dependency_edges(KeyId k, const std::vector<TxnId>& chain,
-                             const std::vector<ModelRead>& reads,
+                             const std::vector<std::uint32_t>& chain_wi,
+                             const std::vector<ModelRead>& reads, bool known_reads,
                              std::vector<CondEdge>& edges) const;
+  void key_signature(KeyId k, const std::vector<ModelRead>& reads,
+                     std::vector<std::uint32_t>& sig) const;
   void latest_version_clauses();
   void settle_keys();
   std::vector<DepEdge> rebuild(const TwoWidth& tw) const;
@@ -172,6 +186,22 @@ class Encoder {
   // writers decided, every writer certain): that order, computed once
   // rather than in every round. Empty for the other keys.
   std::vector<std::vector<TxnId>> settled_;
+  // Per key other than a settled one: its open pairs (the pair, its
+  // writers' indices into writers(k)), and when every writer is certain the
+  // wins of each writer in its decided pairs.
+  struct OpenPair {
+    std::size_t p;
+    std::uint32_t i, j;
+  };
+  std::vector<std::vector<OpenPair>> open_pairs_;
+  std::vector<std::vector<std::uint32_t>> base_wins_;
+  // model_edges()'s memo of each key's edges.
+  struct KeyMemo {
+    bool valid = false;
+    std::vector<std::uint32_t> sig;  // key_signature() of the model they came from
+    ModelEdges edges;
+  };
+  std::vector<KeyMemo> memo_;
 };
 
 // Lazy acyclicity (lazy.cpp): cycle clauses learnt from models until one is

@@ -478,40 +478,62 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
 // orders a key's pass fixes are added after it (add_pruned_orders).
 std::optional<PruneViolation> Polygraph::prune_pairs(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
                                                      std::vector<DepEdge>& ba, bool& changed) {
-  std::vector<std::size_t> fixed;  // the pairs of the key fixed in this pass
+  // The orders of the key fixed in this pass: (first, second) as indices
+  // into its writers.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> fixed;
+  std::vector<const std::vector<TxnId>*> readers;  // per writer of the key
+  // Would "from before to" close a cycle: its write-write edge, or the
+  // anti-dependency of a known reader of `from` (Fig. 8, case III)?
+  auto closes = [&](TxnId from, TxnId to, KeyId k, const std::vector<TxnId>& from_readers) {
+    if (closes_cycle({from, to, Dep::WW, k})) return true;
+    for (TxnId s : from_readers)
+      if (s != to && closes_cycle({s, to, Dep::RW, k})) return true;
+    return false;
+  };
   for (KeyId k = 0; k < writers_.size(); ++k) {
+    const auto& ws = writers_[k];
     const std::size_t end = k + 1 < writers_.size() ? pair_base_[k + 1] : pairs_.size();
+    if (pair_base_[k] == end) continue;
     fixed.clear();
-    for (std::size_t i = pair_base_[k]; i < end; ++i) {
-      WwPair& p = pairs_[i];
-      ++progress_.done;
-      budget::poll();
-      if (p.state != 0 || unknown_[p.a] || unknown_[p.b]) continue;
-      implied_by_ww(p.a, p.b, p.key, ab);
-      implied_by_ww(p.b, p.a, p.key, ba);
-      bool bad_ab = infeasible(ab), bad_ba = infeasible(ba);
-      if (a_.guard_of(p.a, p.key) != kNoGuard || a_.guard_of(p.b, p.key) != kNoGuard) {
-        // A guarded write may not exist: if both do, their order is the
-        // one that closes no cycle (its edges stay conditional on the
-        // truths, not in the known graph); if neither order can, they do
-        // not both exist.
-        if (bad_ab && bad_ba) p.state = WwPair::kNotBoth;
-        else if (bad_ab) p.state = -1;
-        else if (bad_ba) p.state = 1;
-        continue;
+    readers.clear();
+    for (TxnId w : ws) readers.push_back(&known_readers(k, w));
+    for (std::size_t i = 0, p = pair_base_[k]; i < ws.size(); ++i)
+      for (std::size_t j = i + 1; j < ws.size(); ++j, ++p) {
+        WwPair& q = pairs_[p];
+        ++progress_.done;
+        budget::poll();
+        if (q.state != 0 || unknown_[q.a] || unknown_[q.b]) continue;
+        // q.a is the smaller id; ws[i], ws[j] are in writer order.
+        const bool a_is_i = q.a == ws[i];
+        const auto& ra = *readers[a_is_i ? i : j];
+        const auto& rb = *readers[a_is_i ? j : i];
+        bool bad_ab = closes(q.a, q.b, k, ra), bad_ba = closes(q.b, q.a, k, rb);
+        if (a_.guard_of(q.a, k) != kNoGuard || a_.guard_of(q.b, k) != kNoGuard) {
+          // A guarded write may not exist: if both do, their order is the
+          // one that closes no cycle (its edges stay conditional on the
+          // truths, not in the known graph); if neither order can, they do
+          // not both exist.
+          if (bad_ab && bad_ba) q.state = WwPair::kNotBoth;
+          else if (bad_ab) q.state = -1;
+          else if (bad_ba) q.state = 1;
+          continue;
+        }
+        if (bad_ab && bad_ba) {
+          add_pruned_orders(k, fixed, pruned);
+          implied_by_ww(q.a, q.b, k, ab);
+          implied_by_ww(q.b, q.a, k, ba);
+          auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
+          if (c2.size() < c1.size()) std::swap(c1, c2);
+          return PruneViolation{std::move(c1), {std::move(c2)}};
+        }
+        if (bad_ab || bad_ba) {
+          q.state = bad_ab ? -1 : 1;
+          const bool i_first = (q.state > 0) == a_is_i;
+          fixed.emplace_back(static_cast<std::uint32_t>(i_first ? i : j),
+                             static_cast<std::uint32_t>(i_first ? j : i));
+          changed = true;
+        }
       }
-      if (bad_ab && bad_ba) {
-        add_pruned_orders(k, fixed, pruned);
-        auto c1 = shortest_cycle(ab), c2 = shortest_cycle(ba);
-        if (c2.size() < c1.size()) std::swap(c1, c2);
-        return PruneViolation{std::move(c1), {std::move(c2)}};
-      }
-      if (bad_ab || bad_ba) {
-        p.state = bad_ab ? -1 : 1;
-        fixed.push_back(i);
-        changed = true;
-      }
-    }
     add_pruned_orders(k, fixed, pruned);
   }
   return std::nullopt;
@@ -528,45 +550,49 @@ std::optional<PruneViolation> Polygraph::prune_pairs(const EdgeWhy& pruned, std:
 // out of b¹. A key whose order is total gets about one write-write edge per
 // writer and one anti-dependency per read (to the next version), where
 // every pair and every later writer would be quadratic.
-void Polygraph::add_pruned_orders(KeyId k, const std::vector<std::size_t>& fixed, const EdgeWhy& why) {
+void Polygraph::add_pruned_orders(KeyId k, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fixed,
+                                  const EdgeWhy& why) {
   if (fixed.empty()) return;
-  auto first = [&](const WwPair& p) { return p.state > 0 ? p.a : p.b; };
+  const auto& ws = writers_[k];
+  // Is the x-th writer known to precede the y-th (indices into ws)?
+  auto before = [&](std::uint32_t x, std::uint32_t y) {
+    const WwPair& q = pairs_[pair_at(k, x, y)];
+    return (q.state == 1 || q.state == -1) && (q.state > 0) == (q.a == ws[x]);
+  };
   // How many writers each writer is known to precede: closer writers (by
   // that count) first, so that the successors that imply an order come
   // before it.
-  const auto& ws = writers_[k];
-  std::vector<std::uint32_t> wins(ws.size(), 0);  // by index into ws
+  std::vector<std::uint32_t> wins(ws.size(), 0);
   if (fixed.size() > 1)
-    for (std::size_t i = 0, p = pair_base_[k]; i < ws.size(); ++i)
-      for (std::size_t j = i + 1; j < ws.size(); ++j, ++p)
-        if (pairs_[p].state == 1 || pairs_[p].state == -1) ++wins[first(pairs_[p]) == ws[i] ? i : j];
-  auto won = [&](TxnId t) -> std::int64_t { return wins[writer_pos_.at(key_txn(k, t))]; };
-  std::vector<std::pair<std::int64_t, std::size_t>> todo;  // (gap, pair)
+    for (std::uint32_t i = 0; i < ws.size(); ++i)
+      for (std::uint32_t j = i + 1; j < ws.size(); ++j) {
+        const WwPair& q = pairs_[pair_at(k, i, j)];
+        if (q.state == 1 || q.state == -1) ++wins[before(i, j) ? i : j];
+      }
+  std::vector<std::pair<std::int64_t, std::size_t>> todo;  // (gap, index into fixed)
   todo.reserve(fixed.size());
-  for (std::size_t i : fixed) {
-    const WwPair& p = pairs_[i];
-    todo.emplace_back(won(first(p)) - won(p.state > 0 ? p.b : p.a), i);
-  }
+  for (std::size_t f = 0; f < fixed.size(); ++f)
+    todo.emplace_back(std::int64_t{wins[fixed[f].first]} - std::int64_t{wins[fixed[f].second]}, f);
   std::sort(todo.begin(), todo.end());
-  for (const auto& [gap, i] : todo) {
-    const WwPair& p = pairs_[i];
-    const TxnId from = first(p), to = p.state > 0 ? p.b : p.a;
-    if (!ww_implied(k, from, to)) fix_ww(from, to, k, why);
+  // The known write-write successors of each writer (with an edge), as
+  // indices into ws.
+  std::vector<std::vector<std::uint32_t>> succ(ws.size());
+  for (std::uint32_t i = 0; i < ws.size(); ++i)
+    for (TxnId c : ww_successors(k, ws[i])) succ[i].push_back(writer_pos_.at(key_txn(k, c)));
+  // Whether a known successor c of `from` (an edge) is known to precede `to`.
+  auto implied = [&](std::uint32_t from, std::uint32_t to) {
+    for (std::uint32_t c : succ[from]) {
+      if (c == to) return true;
+      if (!uncertain(ws[c], k) && before(c, to)) return true;
+    }
+    return false;
+  };
+  for (const auto& [gap, f] : todo) {
+    const auto [from, to] = fixed[f];
+    if (implied(from, to)) continue;
+    fix_ww(ws[from], ws[to], k, why);
+    succ[from].push_back(to);
   }
-}
-
-// Whether a known write-write successor c of `from` on k (an edge) is known
-// to precede `to` (add_pruned_orders).
-bool Polygraph::ww_implied(KeyId k, TxnId from, TxnId to) const {
-  for (TxnId c : ww_successors(k, from)) {
-    if (c == to) return true;
-    if (unknown_[c] || a_.guard_of(c, k) != kNoGuard) continue;
-    auto p = pair_index(k, c, to);
-    if (!p) continue;
-    const WwPair& q = pairs_[*p];
-    if ((q.state == 1 || q.state == -1) && (q.state > 0) == (q.a == c)) return true;
-  }
-  return false;
 }
 
 // One pass over the open reads: a candidate whose read closes a cycle with

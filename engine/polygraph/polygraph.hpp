@@ -208,8 +208,8 @@ class Polygraph {
                                             std::vector<DepEdge>& ba, bool& changed);
   std::optional<PruneViolation> prune_choices(const EdgeWhy& pruned, std::vector<DepEdge>& ab,
                                               bool& changed);
-  void add_pruned_orders(KeyId k, const std::vector<std::size_t>& fixed, const EdgeWhy& why);
-  bool ww_implied(KeyId k, TxnId from, TxnId to) const;
+  void add_pruned_orders(KeyId k, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& fixed,
+                         const EdgeWhy& why);
   void add_known(const DepEdge& e, EdgeWhy why);
   void fix_ww(TxnId from, TxnId to, KeyId k, EdgeWhy why);
   void fix_wr(TxnId writer, TxnId reader, KeyId k, EdgeWhy why);
