@@ -51,6 +51,7 @@ void decide_graph(const History& h, const Level& level, const DecideOptions& opt
   po.acyclicity = opt.acyclicity;
   po.prune = opt.prune;
   po.two_width = opt.two_width;
+  po.chains_always = opt.chains_always;
   po.explain = opt.explain;
   po.all_limit = opt.all_limit;
   po.progress = opt.progress;

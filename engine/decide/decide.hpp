@@ -88,6 +88,9 @@ struct DecideOptions {
   poly::Acyclicity acyclicity = poly::Acyclicity::Auto;
   bool prune = true;
   bool two_width = true;
+  // Reachability in the chain form whatever its size
+  // (poly::CheckOptions::chains_always; tests).
+  bool chains_always = false;
   // Name a violation by a cycle (graph paths). Off: the verdict is enough
   // (the synthesizer's oracle).
   bool explain = true;

@@ -22,7 +22,7 @@ Reachability::Reachability(const Digraph& g, const std::vector<Node>& order, con
   for (bool claims : {true, false}) {
     const std::size_t k = build_chains(g, order, hints, claims);
     // The chain form holds 32 bits per (node, chain); bitsets, 1 per (node, node).
-    if (k == 0 || 32 * k >= n) break;
+    if (k == 0 || (32 * k >= n && !hints.chains_always)) break;
     chains_ = static_cast<std::uint32_t>(k);
     relay_ = {};
     build_relays(g, relayed);

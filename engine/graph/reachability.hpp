@@ -51,6 +51,10 @@ class Reachability {
     // chain, and checked once the rows are built; if one does not hold,
     // the chains are built again without the claims.
     const std::vector<Node>* preferred = nullptr;
+    // The chain form whatever its size (tests that compare it with a
+    // breadth-first search or a brute force on small graphs, where the
+    // bitsets are always smaller).
+    bool chains_always = false;
   };
   static constexpr Node kNoNode = UINT32_MAX;
   // Preconditions: `order` is a topological order of `g`; no arc of `g`

@@ -161,7 +161,7 @@ void check_polygraph(const History& h, const AbstractHistory& a,
 
   auto t_prune = Clock::now();
   pruning = &pg;
-  auto forced = pg.prune(options.prune, result.stats.prune_passes);
+  auto forced = pg.prune(options.prune, result.stats.prune_passes, options.chains_always);
   beat.reset();  // the solver reports its own rounds
   result.stats.seconds.prune = seconds_since(t_prune);
   result.stats.peak_bytes.prune = peak_resident_bytes();
@@ -203,7 +203,7 @@ void certain_classes(const History& h, const AbstractHistory& a, const CheckOpti
   Polygraph pg(h, a, options.level, options.real_time);
   if (options.real_time.any()) pg.add_real_time_edges();
   std::size_t passes = 0;
-  auto forced = pg.prune(options.prune, passes);
+  auto forced = pg.prune(options.prune, passes, options.chains_always);
   auto cycles = cycle_classes(pg, options.level, options.all_limit);
   for (AnomalyClass& c : cycles) result.classes.push_back(std::move(c));
   // Pruning's proof, as check without --all would show it after the reads.

@@ -44,6 +44,9 @@ struct CheckOptions {
   bool explain = true;
   bool prune = true;             // 1-width pruning (VeriStrong §6.1.1)
   bool two_width = true;         // 2-width cycle clauses (§6.1.2)
+  // Reachability in the chain form whatever its size (tests that compare it
+  // with the brute force on histories small enough for bitsets).
+  bool chains_always = false;
   double timeout_seconds = 0;    // 0: no limit
   std::size_t cycles_per_round = 256;  // cycle clauses gathered per model
   // check --all (all_anomalies.hpp): when not 0, a violation also lists

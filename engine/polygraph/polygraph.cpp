@@ -428,7 +428,7 @@ std::vector<DepEdge> Polygraph::cycle_through(const DepEdge& e) const {
   return best;
 }
 
-std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes) {
+std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes, bool chains_always) {
   passes = 0;
   if (lost_update_) {
     // Whichever of the two writes comes first, the other read the version
@@ -458,7 +458,7 @@ std::optional<PruneViolation> Polygraph::prune(bool enabled, std::size_t& passes
     if (!order) return PruneViolation{to_deps(graph::short_cycles(graph_).front()), {}};
     order_ = std::move(*order);
     reach_ = {};  // before the next one is built: never two at once
-    reach_ = graph::Reachability(graph_, order_, {&relayed, &preferred});
+    reach_ = graph::Reachability(graph_, order_, {&relayed, &preferred, chains_always});
     progress_.examining = true;
     if (!enabled) return std::nullopt;
 

@@ -103,8 +103,9 @@ class Polygraph {
   // returns it: the known graph is cyclic (its shortest cycle), or every
   // alternative of a constraint closes a cycle (the shortest, and the other
   // alternatives' cycles). Otherwise leaves `order()` and `reach()` computed
-  // on the final known graph.
-  std::optional<PruneViolation> prune(bool enabled, std::size_t& passes);
+  // on the final known graph. `chains_always`: reachability in the chain
+  // form whatever its size (graph::Reachability::Hints).
+  std::optional<PruneViolation> prune(bool enabled, std::size_t& passes, bool chains_always = false);
   // How far prune() has got, for progress reports: the pass, whether it is
   // examining the constraints yet (first it orders the known graph and
   // builds its reachability), and how many (pairs, then choices) it has.

@@ -160,6 +160,12 @@ TEST_CASE("SI variants: graph, generic oracle and brute force agree on random hi
       CHECK(d.checker == Checker::Polygraph);
       const bool got = d.verdict == Verdict::Allowed;
       CHECK(got == brute::allows(abstract_history(h), name));
+      // Reachability in the chain form, with the commit copies' chains
+      // linked through real-time paths (claims), which a history this small
+      // would otherwise never use.
+      DecideOptions chains;
+      chains.chains_always = true;
+      CHECK((decide(h, level, chains).verdict == Verdict::Allowed) == got);
       if (i % 4 == 0) CHECK((generic_decision(h, level).verdict == Verdict::Allowed) == got);
       if (stronger) CHECK(got);  // the chain: each level allows what a stronger one does
       stronger = got;
