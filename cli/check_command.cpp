@@ -306,7 +306,7 @@ int check_history(const CheckArgs& a, const lua::SpecLibrary& lib, LevelChoice c
   // A violated history's name (cli/classify.hpp); the catalogue's patterns
   // are decided on small histories only.
   std::optional<std::vector<const Level*>> exhibits;
-  if (tally.any_violated && small) exhibits = classify(lib, h);
+  if (tally.any_violated && small) exhibits = classify(lib, h, a.jobs);
   if (exhibits && !a.json) fmt::print("{}\n", escape_text(exhibits_line(*exhibits, first_cycle(outcomes))));
   if (!a.json && !list_refused && std::any_of(outcomes.begin(), outcomes.end(), refused))
     fmt::print("not-applicable: {}\n", grouped_reasons(outcomes));

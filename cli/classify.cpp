@@ -11,6 +11,7 @@
 
 #include "engine/decide/decide.hpp"
 #include "engine/logic/translator.hpp"
+#include "engine/util/thread_pool.hpp"
 
 namespace iso::cli {
 
@@ -34,22 +35,26 @@ std::vector<std::string> aka_list(const lua::Level& anomaly) {
 
 }  // namespace
 
-std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const History& h) {
+std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const History& h, std::size_t jobs) {
   DecideOptions opt;
   opt.explain = false;
   opt.witness = false;
-  std::vector<const lua::Level*> out;
-  for (const lua::Level* an : lib.anomalies()) {
+  const std::vector<const lua::Level*> catalogue = lib.anomalies();  // loaded before any thread runs
+  std::vector<char> exhibited(catalogue.size(), 0);
+  for_each_ordered(catalogue.size(), jobs, [&](std::size_t i) {
     try {
       // A read no execution explains (thin air, an incompatible order)
       // violates every level, the anomaly's too: that is no pattern.
-      const Decision d = decide(h, *an, opt);
-      if (d.verdict == Verdict::Violated && !(d.anomaly && d.anomaly->cycle.empty())) out.push_back(an);
+      const Decision d = decide(h, *catalogue[i], opt);
+      exhibited[i] = d.verdict == Verdict::Violated && !(d.anomaly && d.anomaly->cycle.empty());
     } catch (const DecideRefused&) {        // a kind of operation the pattern does not cover
     } catch (const logic::TranslationError&) {  // the pattern unrolls too far on this history
     } catch (const std::invalid_argument&) {    // an option this history does not allow
     }
-  }
+  });
+  std::vector<const lua::Level*> out;
+  for (std::size_t i = 0; i < catalogue.size(); ++i)
+    if (exhibited[i]) out.push_back(catalogue[i]);
   return out;
 }
 

@@ -22,8 +22,10 @@ namespace iso::cli {
 // level (the pattern negated) rejects `h` for its pattern, not for a read no
 // execution explains (thin air, incompatible orders), which every level
 // rejects. An anomaly that cannot be decided on `h` (a kind of operation its
-// pattern does not cover) is left out.
-std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const History& h);
+// pattern does not cover) is left out. The anomalies are decided on up to
+// `jobs` threads (engine/util/thread_pool.hpp); a caller that is itself one
+// of several parallel tasks passes 1.
+std::vector<const lua::Level*> classify(const lua::SpecLibrary& lib, const History& h, std::size_t jobs = 1);
 
 // Its name without its library: "anomalies.LongFork" -> "LongFork" (file
 // names, page anchors).

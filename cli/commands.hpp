@@ -115,6 +115,7 @@ struct SynthArgs {
   std::string svg;  // --dot rendered by Graphviz
   std::size_t count = 1;  // histories different up to renaming
   std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
+  std::size_t jobs = 1;  // threads naming a solution (--jobs)
 };
 int run_synth(const SynthArgs& a);
 

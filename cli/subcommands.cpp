@@ -166,6 +166,7 @@ void declare_synth(CLI::App* sy, SynthArgs& synth) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
       ->capture_default_str();
   add_eval_option(sy, synth.eval, "each history found and each --allow level's witness (e: its vis, ar, co or ww)");
+  add_jobs_option(sy, synth.jobs, "of the catalogue's anomalies, deciding which a history found exhibits,");
 }
 
 // `isosynth anomalies`: its options, into `anomalies`.
@@ -252,7 +253,7 @@ void declare_check(CLI::App* c, CheckArgs& check) {
                 "Give up after this many seconds in all (exit code 3; levels not decided by "
                 "then are unknown)")
       ->check(kPositiveSeconds);
-  add_jobs_option(c, check.jobs, "levels");
+  add_jobs_option(c, check.jobs, "levels, and then of the catalogue's anomalies naming a violating history,");
 }
 
 // `isosynth predict`: its options, into `predict`.
@@ -372,7 +373,7 @@ void declare_compare(CLI::App* co, CompareArgs& compare) {
   co->add_option("a", compare.a, "First level")->required();
   co->add_option("b", compare.b, "Second level")->required();
   add_search_options(co, compare.search, "Print {verdict, a_not_b, b_not_a} as JSON");
-  add_jobs_option(co, compare.jobs, "searches (the two directions)");
+  add_jobs_option(co, compare.jobs, "searches (the two directions), and then of the catalogue's anomalies naming each history found,");
 }
 
 // `isosynth show`: its options, into `show`.

@@ -77,11 +77,11 @@ struct Explanation {
   std::string cycle;                        // the first denying level's cycle, when the catalogue names nothing
 };
 
-Explanation explain(const lua::SpecLibrary& lib, const cegis::Problem& p, const History& h) {
+Explanation explain(const lua::SpecLibrary& lib, const cegis::Problem& p, const History& h, std::size_t jobs) {
   Explanation e;
   for (const auto* level : p.deny)
     if (!is_anomaly(lib, level)) e.denied.emplace_back(level, decide(h, *level));
-  e.exhibits = classify(lib, h);
+  e.exhibits = classify(lib, h, jobs);
   for (const auto& [level, d] : e.denied)
     if (d.anomaly && !d.anomaly->cycle.empty() && e.cycle.empty()) e.cycle = d.anomaly->name;
   return e;
@@ -193,12 +193,12 @@ Found synthesize_many(cegis::Problem p, std::size_t count, bool minimize, const 
 int print_many(const lua::SpecLibrary& lib, const cegis::Problem& p, const SynthArgs& a, const Found& f,
                const std::string& what, const Evaluations& ev) {
   const std::size_t k = f.results.size();
-  if (k > 0) write_pictures(a, p, f.results[0], explain(lib, p, *f.results[0].history), what);
+  if (k > 0) write_pictures(a, p, f.results[0], explain(lib, p, *f.results[0].history, a.jobs), what);
   const char* outcome = k > 0 ? "found" : f.last == cegis::Outcome::Timeout ? "timeout" : "none";
   if (a.search.json) {
     nlohmann::json hs = nlohmann::json::array();
     for (const auto& r : f.results) {
-      hs.push_back(solution_json(p, r, explain(lib, p, *r.history)));
+      hs.push_back(solution_json(p, r, explain(lib, p, *r.history, a.jobs)));
       if (!ev.empty()) hs.back()["eval"] = eval_json(solution_evals(ev, p, r));
     }
     fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", outcome},
@@ -216,7 +216,7 @@ int print_many(const lua::SpecLibrary& lib, const cegis::Problem& p, const Synth
     fmt::print("{}\n", notation_legend());
     for (std::size_t i = 0; i < k; ++i)
       fmt::print("\nhistory {} of {}:\n{}{}", i + 1, k,
-                 solution_text(p, f.results[i], explain(lib, p, *f.results[i].history)),
+                 solution_text(p, f.results[i], explain(lib, p, *f.results[i].history, a.jobs)),
                  eval_text(solution_evals(ev, p, f.results[i])));
   }
   if (k > 0) return kExitOk;
@@ -277,7 +277,7 @@ int run_synth(const SynthArgs& a) {
     }
     return kExitNo;
   }
-  const Explanation why = explain(lib, p, *r.history);
+  const Explanation why = explain(lib, p, *r.history, a.jobs);
   write_pictures(a, p, r, why, what);
   if (a.search.json) {
     nlohmann::json j = solution_json(p, r, why);
@@ -315,8 +315,8 @@ int run_compare(const CompareArgs& a) {
                                                : "equivalent";
   if (a.search.json) {
     nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
-    j["a_not_b"] = a_not_b ? solution_json(ab, r1, explain(lib, ab, *r1.history)) : nlohmann::json(nullptr);
-    j["b_not_a"] = b_not_a ? solution_json(ba, r2, explain(lib, ba, *r2.history)) : nlohmann::json(nullptr);
+    j["a_not_b"] = a_not_b ? solution_json(ab, r1, explain(lib, ab, *r1.history, a.jobs)) : nlohmann::json(nullptr);
+    j["b_not_a"] = b_not_a ? solution_json(ba, r2, explain(lib, ba, *r2.history, a.jobs)) : nlohmann::json(nullptr);
     fmt::print("{}\n", dump_json(j));
     return timeout ? kExitTimeout : kExitOk;
   }
@@ -330,10 +330,10 @@ int run_compare(const CompareArgs& a) {
   if (a_not_b || b_not_a) fmt::print("{}\n", notation_legend());
   if (a_not_b)
     fmt::print("\nallowed by {}, violating {}:\n{}", A, B,
-               solution_text(ab, r1, explain(lib, ab, *r1.history)));
+               solution_text(ab, r1, explain(lib, ab, *r1.history, a.jobs)));
   if (b_not_a)
     fmt::print("\nallowed by {}, violating {}:\n{}", B, A,
-               solution_text(ba, r2, explain(lib, ba, *r2.history)));
+               solution_text(ba, r2, explain(lib, ba, *r2.history, a.jobs)));
   return timeout ? kExitTimeout : kExitOk;
 }
 

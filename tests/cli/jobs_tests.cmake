@@ -1,6 +1,6 @@
 # --jobs: the same output, byte for byte, whatever the number of threads
-# (check's levels, hierarchy's and compare's searches, anomalies' rows run
-# at once), and --jobs's check.
+# (check's levels, hierarchy's and compare's searches, anomalies' rows, the
+# catalogue's anomalies naming a history run at once), and --jobs's check.
 set(EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
 set(JOBS_SAME ${CMAKE_CURRENT_SOURCE_DIR}/cli/jobs_same.sh)
 set(EX ${CMAKE_SOURCE_DIR}/examples/histories)
@@ -24,6 +24,9 @@ jobs_same(compare 0 ${BIN} compare SI SER --scope 4,2,2)
 jobs_same(compare-json 0 ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)
 jobs_same(anomalies 0 ${BIN} anomalies -l SER -l SI -l RA --scope 4,2,3)
 jobs_same(anomalies-json 0 ${BIN} anomalies -l PC -l CC --scope 4,2,3 --json)
+# The found history's name: the catalogue decided on two threads.
+jobs_same(synth 0 ${BIN} synth --allow CC --deny PC --scope 6,3,3)
+jobs_same(synth-json-count 0 ${BIN} synth --allow SI --deny SER --scope 4,3,3 --count 3 --json)
 
 add_test(NAME cli.jobs-zero COMMAND ${EXPECT} 2 "--jobs: 0 is not a number of jobs" "" -- ${BIN} check
          ${EX}/write-skew.json --jobs 0)
