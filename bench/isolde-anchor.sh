@@ -8,7 +8,7 @@
 # at least 3), beside Isolde's solving time (TIMEOUT_60s counted as 60 s);
 # the target is Isolde / NEW >= 20. Writes the machine header (bench/lib.sh)
 # and the table to bench/results/isolde-anchor-DATE.md, the raw rows beside
-# it (.rows.csv; committed as isolde-anchor-2026-11-28.csv). Run from anywhere; OLD and NEW are isosynth executables.
+# it (.rows.csv; committed renamed to isolde-anchor-DATE.csv). Run from anywhere; OLD and NEW are isosynth executables.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
