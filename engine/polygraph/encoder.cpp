@@ -4,6 +4,7 @@
 #include "engine/polygraph/encoder.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "engine/sat/cardinality.hpp"
@@ -89,14 +90,18 @@ void Encoder::pair_variables() {
   auto node = [&](TxnId t) { return th.level() == GraphLevel::Ser ? t : 2 * t; };
 
   auto& pairs = pg_.pairs();
-  pair_var_.assign(pairs.size(), kNoVar);
-  pair_first_.assign(pairs.size(), 0);
+  open_ = RankBits(pairs.size());
+  open_first_.clear();
+  first_pair_var_ = solver_.num_vars();
   for (std::size_t p = 0; p < pairs.size(); ++p) {
     budget::poll();
     if (pairs[p].state != 0) continue;
-    pair_var_[p] = solver_.new_var();
+    // The open pairs' variables are consecutive, in pair order (pair_var()).
+    if (solver_.new_var() != first_pair_var_ + open_.size())
+      throw std::logic_error("encoder: pair variables out of order");
+    open_.push_back(p);
     bool a_first = pos[node(pairs[p].a)] <= pos[node(pairs[p].b)];
-    pair_first_[p] = a_first ? pairs[p].a : pairs[p].b;
+    open_first_.push_back(a_first ? pairs[p].a : pairs[p].b);
     ++stats_.ww_open;
   }
 }
@@ -127,7 +132,7 @@ void Encoder::settle_keys() {
       for (std::uint32_t j = i + 1; j < ws.size(); ++j) {
         const std::size_t p = pg_.pair_at(k, i, j);
         const WwPair& pr = pairs[p];
-        if (pair_var_[p] != kNoVar) open_pairs_[k].push_back({p, i, j});
+        if (has_pair_var(p)) open_pairs_[k].push_back({p, i, j});
         else if (pr.state == 1 || pr.state == -1) ++wins[(pr.state > 0) == (pr.a == ws[i]) ? i : j];
       }
     if (!certain) continue;
@@ -275,7 +280,7 @@ void Encoder::latest_version_clauses() {
 
 std::optional<Lit> Encoder::ww_lit(KeyId k, TxnId from, TxnId to) const {
   auto p = pg_.pair_index(k, from, to);
-  if (!p || pair_var_[*p] == kNoVar) return std::nullopt;
+  if (!p || !has_pair_var(*p)) return std::nullopt;
   return pair_lit(*p, from);
 }
 
@@ -288,7 +293,7 @@ void Encoder::two_width_clauses() {
   std::vector<TwoWidthChoice> lits;
   const auto& pairs = pg_.pairs();
   for (std::size_t p = 0; p < pairs.size(); ++p) {
-    if (pair_var_[p] == kNoVar) continue;
+    if (!has_pair_var(p)) continue;
     const WwPair& pr = pairs[p];
     if (pg_.uncertain(pr.a, pr.key) || pg_.uncertain(pr.b, pr.key)) continue;
     lits.push_back({pair_lit(p, pr.a), pg_.implied_by_ww(pr.a, pr.b, pr.key)});
@@ -313,7 +318,7 @@ void Encoder::two_width_clauses() {
         const TxnId w = ws[j];
         if (j == ci || w == ch.reader || pg_.uncertain(w, ch.key)) continue;
         const std::size_t p = pg_.pair_at(ch.key, ci, j);
-        if (pair_var_[p] == kNoVar) continue;
+        if (!has_pair_var(p)) continue;
         const std::optional<Lit> l = pair_lit(p, ch.cands[i]);
         DepEdge rw{ch.reader, w, Dep::RW, ch.key};
         if (pg_.closes_cycle(rw)) {
@@ -494,7 +499,7 @@ void Encoder::key_signature(KeyId k, const std::vector<ModelRead>& reads,
   if (settled_[k].empty()) {
     for (TxnId w : pg_.writers(k))
       if (pg_.uncertain(w, k)) sig.push_back(write_in_model(w, k) ? 1 : 0);
-    for (const OpenPair& o : open_pairs_[k]) sig.push_back(solver_.model_value(Lit::pos(pair_var_[o.p])) ? 1 : 0);
+    for (const OpenPair& o : open_pairs_[k]) sig.push_back(solver_.model_value(Lit::pos(pair_var(o.p))) ? 1 : 0);
   }
   for (const ModelRead& rd : reads) {
     sig.push_back(rd.reader);

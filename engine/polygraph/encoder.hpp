@@ -25,6 +25,7 @@
 #include "engine/polygraph/polygraph.hpp"
 #include "engine/polygraph/solve.hpp"
 #include "engine/sat/solver.hpp"
+#include "engine/util/rank_bits.hpp"
 #include "engine/util/timing.hpp"
 
 namespace iso::poly {
@@ -83,17 +84,19 @@ class Encoder {
   CheckStats& stats() { return stats_; }
 
   // --- variables -------------------------------------------------------------
-  bool has_pair_var(std::size_t p) const { return pair_var_[p] != kNoVar; }
+  bool has_pair_var(std::size_t p) const { return open_.contains(p); }
   // "from precedes to on the pair's key", for an open pair.
   sat::Lit pair_lit(std::size_t p, TxnId from) const {
-    return pair_first_[p] == from ? sat::Lit::pos(pair_var_[p]) : sat::Lit::neg(pair_var_[p]);
+    const std::size_t r = open_.rank(p);
+    const auto v = static_cast<std::uint32_t>(first_pair_var_ + r);
+    return open_first_[r] == from ? sat::Lit::pos(v) : sat::Lit::neg(v);
   }
   // The literal of an open pair (from, to) on k, if the pair is open.
   std::optional<sat::Lit> ww_lit(KeyId k, TxnId from, TxnId to) const;
   // The same by the writers' indices i, j into writers(k), `from` the i-th.
   std::optional<sat::Lit> pair_lit_at(KeyId k, std::uint32_t i, std::uint32_t j, TxnId from) const {
     const std::size_t p = pg_.pair_at(k, i, j);
-    if (pair_var_[p] == kNoVar) return std::nullopt;
+    if (!has_pair_var(p)) return std::nullopt;
     return pair_lit(p, from);
   }
   // Choice c's candidate i, when the choice is open.
@@ -177,8 +180,15 @@ class Encoder {
   CheckStats& stats_;
   sat::Solver solver_;
   std::vector<std::uint32_t> commit_var_;
-  std::vector<std::uint32_t> pair_var_;    // per pair, kNoVar when known
-  std::vector<TxnId> pair_first_;          // the endpoint `true` puts first
+  // The open pairs (a pair's index is in open_ when it has a variable), their
+  // variables consecutive from first_pair_var_ in pair order, and per open
+  // pair (by rank) the endpoint `true` puts first: two bits per pair and a
+  // few bytes per open pair, where a variable and an endpoint per pair took
+  // 8 bytes (2.5 GB at a million transactions).
+  RankBits open_;
+  std::uint32_t first_pair_var_ = 0;
+  std::vector<TxnId> open_first_;
+  std::uint32_t pair_var(std::size_t p) const { return static_cast<std::uint32_t>(first_pair_var_ + open_.rank(p)); }
   std::vector<std::uint32_t> choice_var_;  // per choice: first candidate var, or kNoVar
   std::vector<std::uint32_t> guard_var_;   // per guarded write: its truth
   std::vector<TwoWidth> two_width_;
