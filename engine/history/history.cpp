@@ -5,6 +5,8 @@
 #include "engine/history/history.hpp"
 
 #include <cassert>
+#include <cstdint>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -16,12 +18,12 @@ namespace iso {
 
 namespace {
 
-// The lookup spelling of a value: a one-letter type tag, then the text, so
-// that the integer 1 and the string "1" stay distinct.
+// The lookup spelling of a value that is no signed 64-bit integer (those are
+// found by number): a one-letter type tag, then the text, so that an
+// integer and the string of its digits stay distinct.
 std::string value_tag(const Value& v) {
   if (std::holds_alternative<std::monostate>(v)) return "n";
   if (std::holds_alternative<Deleted>(v)) return "d";
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return "i" + std::to_string(*i);
   if (const auto* u = std::get_if<BigUnsigned>(&v)) return "i" + std::to_string(u->value);
   return "s" + std::get<std::string>(v);
 }
@@ -147,6 +149,15 @@ KeyId History::intern_key(std::string_view text, bool integer) {
 }
 
 ValueId History::intern_value(const Value& v) {
+  std::optional<std::int64_t> number;
+  if (const auto* i = std::get_if<std::int64_t>(&v)) number = *i;
+  if (const auto* u = std::get_if<BigUnsigned>(&v); u && u->value <= static_cast<std::uint64_t>(INT64_MAX))
+    number = static_cast<std::int64_t>(u->value);  // one spelling per number (unsigned_value())
+  if (number)
+    return int_value_index_.get_or_make(*number, [&] {
+      values_.emplace_back(std::in_place_type<std::int64_t>, *number);
+      return static_cast<ValueId>(values_.size() - 1);
+    });
   std::string tag = value_tag(v);
   auto it = value_index_.find(tag);
   if (it != value_index_.end()) return it->second;

@@ -12,6 +12,8 @@
 #include <variant>
 #include <vector>
 
+#include "engine/util/int_map.hpp"
+
 namespace iso {
 
 using TxnId = std::uint32_t;      // index into History::txns(); T0 is 0
@@ -287,7 +289,11 @@ class History {
   InitialWrites initial_writes_ = InitialWrites::EveryKey;
   std::int64_t clock_skew_ = 0;
   std::unordered_map<std::string, KeyId> key_index_;
-  std::unordered_map<std::string, ValueId> value_index_;  // keyed by a tagged spelling
+  // Values by number (integers: most values of most histories, where a
+  // string spelling and a hash node each cost most of reading a large file)
+  // and the others by a tagged spelling.
+  IntMap<ValueId> int_value_index_;
+  std::unordered_map<std::string, ValueId> value_index_;
   // By name, built by find_txn() (not thread-safe, as the rest of a History
   // being built): txns_[0 ..< txns_indexed_] are in it.
   mutable std::unordered_map<std::string, TxnId> txn_index_;

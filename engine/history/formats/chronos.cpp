@@ -55,7 +55,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
-#include "engine/history/formats/int_map.hpp"
+#include "engine/util/int_map.hpp"
 #include "engine/history/formats/json_reader.hpp"
 
 namespace iso {
@@ -390,13 +390,12 @@ class ChronosReader final : public jsonin::Reader<Ctx> {
                             what, spelling));
   }
 
-  // Interned through a cache by number: History interns by text.
+  // A key through a cache by number (History interns keys by text); a value
+  // as History interns integers, by number.
   KeyId key_id(std::int64_t k) {
     return key_ids_.get_or_make(k, [&] { return h_.intern_key(std::to_string(k), true); });
   }
-  ValueId value_id(std::int64_t v) {
-    return value_ids_.get_or_make(v, [&] { return h_.intern_value(Value{v}); });
-  }
+  ValueId value_id(std::int64_t v) { return h_.intern_value(Value{v}); }
 
   void end_op(const Frame& f) {
     require(f, kT, "\"t\" (the operation type)");
@@ -486,8 +485,7 @@ class ChronosReader final : public jsonin::Reader<Ctx> {
   std::string_view model_op_;          // and what it is
   std::unordered_map<std::string, std::size_t> tids_;  // tid -> its token
   std::unordered_map<std::string, SessionId> sessions_;  // sid -> session
-  formats::IntMap<KeyId> key_ids_;
-  formats::IntMap<ValueId> value_ids_;
+  IntMap<KeyId> key_ids_;
   std::vector<std::pair<TxnId, std::uint32_t>> pending_;  // reads of null, model unknown
   std::size_t txns_ = 0, rtts_ = 0;
 };

@@ -32,7 +32,7 @@
 
 #include "engine/history/formats/formats.hpp"
 #include "engine/history/formats/initial_state.hpp"
-#include "engine/history/formats/int_map.hpp"
+#include "engine/util/int_map.hpp"
 #include "engine/history/formats/json_reader.hpp"
 #include "engine/history/predicate.hpp"
 
@@ -217,9 +217,7 @@ class NativeReader final : public jsonin::Reader<Ctx> {
     auto value = to_value(v);
     if (!value)
       fail_at(v.tok, where, "value must be an integer, a string or null, got " + describe(v));
-    if (const auto* i = std::get_if<std::int64_t>(&*value))
-      return int_values_.get_or_make(*i, [&] { return h_.intern_value(*value); });
-    return h_.intern_value(*value);
+    return h_.intern_value(*value);  // an integer by number (History::intern_value)
   }
 
   // --- the grammar, one method a context ----------------------------------------
@@ -617,8 +615,7 @@ class NativeReader final : public jsonin::Reader<Ctx> {
   std::unordered_set<std::string> init_keys_;
   std::vector<std::size_t> id_tok_{0};  // per TxnId: the token of its id
   jsonin::TokenScanner lines_;          // the line of each operation
-  formats::IntMap<KeyId> int_keys_;      // History's ids of integer keys and values, by number
-  formats::IntMap<ValueId> int_values_;
+  IntMap<KeyId> int_keys_;  // History's ids of integer keys, by number (History interns keys by text)
   bool explicit_first_ = false;
   bool took_first_ = false;
   std::vector<std::pair<KeyId, ValueId>> first_writes_;  // the first transaction's, as T0

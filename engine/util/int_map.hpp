@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace iso::formats {
+namespace iso {
 
 template <class Id>
 class IntMap {
@@ -63,4 +63,4 @@ class IntMap {
   std::size_t size_ = 0;
 };
 
-}  // namespace iso::formats
+}  // namespace iso
