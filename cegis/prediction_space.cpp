@@ -232,6 +232,7 @@ PredictionSpace::PredictionSpace(const ObservedTrace& tr, PredictMode mode, Circ
 void PredictionSpace::make_boundaries(std::vector<BLit>& k) {
   from_.resize(tr_.by_session.size());
   onehot_.resize(tr_.by_session.size());
+  later_.resize(tr_.by_session.size());
   for (std::size_t s = 0; s < from_.size(); ++s) {
     const auto& sess = tr_.by_session[s];
     const std::size_t n = sess.size();
@@ -241,9 +242,9 @@ void PredictionSpace::make_boundaries(std::vector<BLit>& k) {
       for (std::size_t b = 0; b <= n; ++b) one.push_back(c_.input());
       k.push_back(c_.or_(one));
       k.push_back(c_.at_most_one(one));
-      std::vector<BLit> later(n + 1, kFalse);  // [b]: the boundary is read b or a later one
+      auto& later = later_[s];  // [b]: the boundary is read b or a later one
+      later.assign(n + 1, kFalse);
       for (std::size_t b = n; b-- > 0;) later[b] = c_.or_(one[1 + b], later[b + 1]);
-      for (std::size_t p = 0; p <= n; ++p) from_[s][p] = c_.or_(one[0], later[p]);
       continue;
     }
     from_[s][n] = !c_.input();
@@ -270,7 +271,12 @@ std::size_t PredictionSpace::first_keeping(std::size_t s, std::size_t j, std::ui
 }
 
 BLit PredictionSpace::kept_at(std::size_t s, std::size_t j, std::uint32_t i) const {
-  return from_[s][first_keeping(s, j, i)];
+  return from(s, first_keeping(s, j, i));
+}
+
+BLit PredictionSpace::from(std::size_t s, std::size_t p) const {
+  // Strict: made when asked, from the one-hot boundary's chain.
+  return mode_ == PredictMode::Strict ? c_.or_(onehot_[s][0], later_[s][p]) : from_[s][p];
 }
 
 BLit PredictionSpace::boundary_at(std::size_t s, std::size_t p) const {
@@ -290,7 +296,7 @@ BLit PredictionSpace::complete(TxnId t) const {
   const auto [s, j] = tr_.place[t];
   const auto& sess = tr_.by_session[s];
   const auto after = std::partition_point(sess.begin(), sess.end(), [&](std::size_t r) { return tr_.reads[r].index <= j; });
-  return from_[s][static_cast<std::size_t>(after - sess.begin())];
+  return from(s, static_cast<std::size_t>(after - sess.begin()));
 }
 
 BLit PredictionSpace::writes(TxnId t, KeyId k) const {

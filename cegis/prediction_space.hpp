@@ -149,6 +149,8 @@ class PredictionSpace {
   };
   void make_boundaries(std::vector<logic::BLit>& constraints);
   logic::BLit kept_at(std::size_t s, std::size_t j, std::uint32_t i) const;
+  // "Session s's boundary is its p-th read or a later one, or its end".
+  logic::BLit from(std::size_t s, std::size_t p) const;
   // "Session s's boundary is its p-th read" (p = n: its end).
   logic::BLit boundary_at(std::size_t s, std::size_t p) const;
   // The first read of session s whose boundary keeps op i of its j-th
@@ -169,6 +171,7 @@ class PredictionSpace {
   // end ([0] true, [n] the end).
   std::vector<std::vector<logic::BLit>> from_;
   std::vector<std::vector<logic::BLit>> onehot_;  // strict, per session: [0] its end, [1 + b] its b-th read
+  std::vector<std::vector<logic::BLit>> later_;   // strict, per session: [b] the boundary is read b or later
   std::vector<logic::BLit> free_;                   // per read: the boundary frees it
   std::vector<std::size_t> group_of_;               // per read event: its group
   std::vector<Group> groups_;
