@@ -7,7 +7,12 @@
 # strict and relaxed boundaries. One process per (trace, level, mode),
 # timed by bench/lib.sh, with a time limit.
 #
-#   bench/checker/predict.sh [--timeout S] [--no-big] [--out FILE]
+#   bench/checker/predict.sh [--old BIN] [--only REGEX] [--timeout S] [--no-big] [--out FILE]
+#
+# --old BIN runs every (trace, level, mode) with BIN first and then with this
+# build, one process at a time, so before and after share the machine's
+# state; the first column says which build a row is. --only REGEX keeps the
+# traces whose name matches (e.g. '10x1000').
 #
 # Writes a CSV (default bench/results/predict-DATE.csv) headed by the
 # machine, the commit and the date: per run the outcome, the changed reads
@@ -19,7 +24,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib.sh
-bench_options predict "$@"
+old=""
+only="."
+args=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --old) old=$(realpath "$2"); shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+bench_options predict "${args[@]}"
+builds=("new|$bin")
+[[ -n $old ]] && builds=("old|$old" "new|$bin")
 
 # name|workload|sessions|transactions per session|operations|keys|modes
 runs=(
@@ -44,19 +61,23 @@ fi
 {
   bench_header "$out"
   echo "# isosynth predict F --under LEVEL --mode MODE --json, $(timed_how), limit ${limit} s"
-  echo "name,txns,ops,level,mode,outcome,changed,fewest,first_s,candidates,cycles,lemmas,ruled_out,sat_vars,sat_clauses,solve_s,check_s,lemma_s,predict_s,wall_s,peak_mb"
+  [[ -n $old ]] && echo "# old: $old ($(sha256sum "$old" | cut -c1-12)); new: this commit's build"
+  echo "build,name,txns,ops,level,mode,outcome,changed,fewest,first_s,candidates,cycles,lemmas,ruled_out,sat_vars,sat_clauses,solve_s,check_s,lemma_s,predict_s,wall_s,peak_mb"
 } >"$out"
 for r in "${runs[@]}"; do
   IFS='|' read -r name workload sessions per ops keys modes <<<"$r"
+  [[ $name =~ $only ]] || continue
   f=$work/$name.json
   [[ -s $f ]] || python3 bench/checker/generate.py --workload "$workload" --format native --sessions "$sessions" \
       --txns $((sessions * per)) --ops "$ops" --keys "$keys" --dup-ratio 0 --seed 1 -o "$f" 2>/dev/null
   nops=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(len(t['ops']) for s in d['sessions'] for t in s))" "$f")
   for level in CC RC; do
     for mode in $modes; do
-      tag=$work/runs/$name-$level-$mode
-      timed "$tag" "$limit" "$bin" predict "$f" --under "biswas.$level" --mode "$mode" --json
-      row=$(python3 - "$tag.out" "$timed_code" <<'PY'
+      for build in "${builds[@]}"; do
+        IFS='|' read -r which exe <<<"$build"
+        tag=$work/runs/$which-$name-$level-$mode
+        timed "$tag" "$limit" "$exe" predict "$f" --under "biswas.$level" --mode "$mode" --json
+        row=$(python3 - "$tag.out" "$timed_code" <<'PY'
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))
@@ -69,14 +90,15 @@ keys = ["candidates", "cycles", "lemmas", "ruled_out", "sat_vars", "sat_clauses"
 times = ["solve_seconds", "check_seconds", "lemma_seconds", "seconds"]
 first = "%.3f" % s["first_seconds"] if d.get("runs") else ""
 print(",".join([d["outcome"], str(changed), str(d.get("fewest", "")).lower(), first] +
-               [str(s.get(k, "")) for k in keys] +
-               ["%.3f" % s[k] if k in s else "" for k in times]))
+                 [str(s.get(k, "")) for k in keys] +
+                 ["%.3f" % s[k] if k in s else "" for k in times]))
 PY
 )
-      wall=$(awk '/^wall/{printf "%.3f", $2}' "$tag.time")
-      kb=$(awk '/Maximum resident set size|^maxrss_kb/{print $NF}' "$tag.time" | tail -1)
-      echo "$name,$((sessions * per)),$nops,$level,$mode,$row,$wall,$((kb / 1024))" >>"$out"
-      echo "$name $level $mode: ${row%%,*} in ${wall} s" >&2
+        wall=$(awk '/^wall/{printf "%.3f", $2}' "$tag.time")
+        kb=$(awk '/Maximum resident set size|^maxrss_kb/{print $NF}' "$tag.time" | tail -1)
+        echo "$which,$name,$((sessions * per)),$nops,$level,$mode,$row,$wall,$((kb / 1024))" >>"$out"
+        echo "$which $name $level $mode: ${row%%,*} in ${wall} s" >&2
+      done
     done
   done
 done
