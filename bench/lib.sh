@@ -53,20 +53,24 @@ timed_how() {
 # bench_options NAME ARGS...: what every benchmark script takes and sets up.
 # Options: --timeout S (sets limit; default 600), --no-big (sets big=0;
 # default 1), --out FILE (sets out; default bench/results/NAME-DATE.csv),
+# --old BIN (another build to run before this one, row by row: sets old_bin),
 # -h (prints the calling script's header comment). Then sets work (the
 # inputs' folder bench/work/NAME, made with its runs/), builds isosynth and
-# sets bin to it. Call it from the repository's root.
+# sets bin to it, and builds to the runs' "which|executable" pairs ("new|$bin",
+# after "old|$old_bin" with --old). Call it from the repository's root.
 bench_options() {
   local name=$1
   shift
   limit=600
   big=1
+  old_bin=""
   out=bench/results/$name-$(date -u +%Y-%m-%d).csv
   while [[ $# -gt 0 ]]; do
     case $1 in
       --timeout) limit=$2; shift 2 ;;
       --no-big) big=0; shift ;;
       --out) out=$2; shift 2 ;;
+      --old) old_bin=$(realpath "$2"); shift 2 ;;
       -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
       *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
@@ -75,6 +79,9 @@ bench_options() {
   mkdir -p "$work/runs"
   cmake --build build -j2 --target isosynth >/dev/null
   bin=$PWD/build/isosynth
+  builds=("new|$bin")
+  [[ -n $old_bin ]] && builds=("old|$old_bin" "new|$bin")
+  return 0
 }
 
 # bench_database_setup ARGS...: what the database benchmarks share. Reads
@@ -87,6 +94,7 @@ bench_database_setup() {
   while [[ $# -gt 0 ]]; do
     case $1 in
       --out) out=$2; shift 2 ;;
+      --old) old_bin=$(realpath "$2"); shift 2 ;;
       -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
       *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac

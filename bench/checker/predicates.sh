@@ -22,17 +22,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib.sh
-old_bin= reps=1 args=()
+reps=1 args=()
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --old) old_bin=$(realpath "$2"); shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
 bench_options predicates "${args[@]}"
-builds=("new|$bin")
-[[ -n $old_bin ]] && builds=("old|$old_bin" "new|$bin")
 
 # name|transactions|sessions|keys|range-read ratio|width|predicate-write ratio|levels
 runs=(

@@ -24,19 +24,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source bench/lib.sh
-old=""
 only="."
 args=()
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --old) old=$(realpath "$2"); shift 2 ;;
     --only) only=$2; shift 2 ;;
     *) args+=("$1"); shift ;;
   esac
 done
 bench_options predict "${args[@]}"
-builds=("new|$bin")
-[[ -n $old ]] && builds=("old|$old" "new|$bin")
 
 # name|workload|sessions|transactions per session|operations|keys|modes
 runs=(
@@ -61,7 +57,7 @@ fi
 {
   bench_header "$out"
   echo "# isosynth predict F --under LEVEL --mode MODE --json, $(timed_how), limit ${limit} s"
-  [[ -n $old ]] && echo "# old: $old ($(sha256sum "$old" | cut -c1-12)); new: this commit's build"
+  [[ -n $old_bin ]] && echo "# old: $old_bin ($(sha256sum "$old_bin" | cut -c1-12)); new: this commit's build"
   echo "build,name,txns,ops,level,mode,outcome,changed,fewest,first_s,candidates,cycles,lemmas,ruled_out,sat_vars,sat_clauses,solve_s,check_s,lemma_s,predict_s,wall_s,peak_mb"
 } >"$out"
 for r in "${runs[@]}"; do
