@@ -72,8 +72,6 @@ bool is_path(const std::vector<Edge>& edges, const std::vector<EdgeId>& ids, Nod
   return at == b;
 }
 
-}  // namespace
-
 // Reachability must equal the closure found by breadth-first search from
 // every node.
 void check_reaches_as_closure(const Digraph& g, const Reachability& r, Node n) {
@@ -93,6 +91,8 @@ void check_reaches_as_closure(const Digraph& g, const Reachability& r, Node n) {
       }
   }
 }
+
+}  // namespace
 
 TEST_CASE("reachability and topological order agree with the closure") {
   std::mt19937_64 rng(7);
