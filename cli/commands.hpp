@@ -119,10 +119,19 @@ struct SynthArgs {
 };
 int run_synth(const SynthArgs& a);
 
+// --prove: what a search that found no separating history then tries to
+// prove for every history size (prove/implication.hpp).
+struct ProveArgs {
+  bool prove = false;
+  std::string dir;          // --proof DIR: keep the provers' scripts there
+  double seconds = 20;      // --prove-timeout: per prover and witness map
+};
+
 struct CompareArgs {
   std::string a, b;
   SearchArgs search;
   std::size_t jobs = 1;  // both directions at once with 2 (--jobs)
+  ProveArgs prove;
 };
 int run_compare(const CompareArgs& a);
 

@@ -80,6 +80,18 @@ void add_jobs_option(CLI::App* cmd, std::size_t& jobs, const char* what) {
       ->type_name("N");
 }
 
+void add_prove_options(CLI::App* cmd, ProveArgs& a) {
+  cmd->add_flag("--prove", a.prove,
+                "Where no history within the scope separates the levels, try to prove that none "
+                "does at any size: a witness map checked by the provers z3 and cvc5, both needed "
+                "(docs/proofs.md)");
+  cmd->add_option("--proof", a.dir, "With --prove, write the provers' scripts (SMT-LIB 2) to this folder")
+      ->type_name("DIR");
+  cmd->add_option("--prove-timeout", a.seconds, "With --prove, seconds per prover and witness map")
+      ->check(kPositiveSeconds)
+      ->capture_default_str();
+}
+
 void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {
   cmd->add_option("--scope", a.scope,
                   "T,O,V[,P]: at most T transactions, O objects, V values (the initial value "

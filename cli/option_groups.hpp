@@ -30,6 +30,9 @@ extern const CLI::Validator kJobCount;
 // (engine/util/thread_pool.hpp); `what` says what runs at once.
 void add_jobs_option(CLI::App* cmd, std::size_t& jobs, const char* what);
 
+// --prove, --proof DIR and --prove-timeout (prove/implication.hpp).
+void add_prove_options(CLI::App* cmd, ProveArgs& a);
+
 // --scope, --spec, --minimize, --json (with `json_help`), --timeout and the
 // options of the history space (--no-blind-writes ... --lists).
 void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help);

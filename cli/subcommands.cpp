@@ -374,6 +374,7 @@ void declare_compare(CLI::App* co, CompareArgs& compare) {
   co->add_option("b", compare.b, "Second level")->required();
   add_search_options(co, compare.search, "Print {verdict, a_not_b, b_not_a} as JSON");
   add_jobs_option(co, compare.jobs, "searches (the two directions), and then of the catalogue's anomalies naming each history found,");
+  add_prove_options(co, compare.prove);
 }
 
 // `isosynth show`: its options, into `show`.

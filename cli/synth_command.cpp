@@ -1,6 +1,7 @@
 // isosynth synth and isosynth compare: find a history allowed by some levels
 // and violating others, or show that none exists within the scope.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <unistd.h>
@@ -21,6 +22,7 @@
 #include "engine/history/json_format.hpp"
 #include "engine/history/printer.hpp"
 #include "engine/util/thread_pool.hpp"
+#include "prove/implication.hpp"
 
 namespace iso::cli {
 
@@ -290,6 +292,42 @@ int run_synth(const SynthArgs& a) {
   return kExitOk;
 }
 
+namespace {
+
+// A proof attempt, announced on stderr: it may take a while (every witness
+// map is a prover run).
+prove::ImplicationProof prove_with_progress(const Level& a, const Level& b, prove::ProofOptions po) {
+  fmt::print(stderr, "proving {} => {} for every history\n", a.name, b.name);
+  po.progress = [](const std::string& line) { fmt::print(stderr, "  {}\n", line); };
+  return prove::prove_implication(a, b, po);
+}
+
+std::string provers_text(const prove::ImplicationProof& p) {
+  std::vector<std::string> runs;
+  for (const auto& r : p.runs) runs.push_back(fmt::format("{} {} in {:.2f} s", r.prover, r.answer, r.seconds));
+  return fmt::format("{}", fmt::join(runs, ", "));
+}
+
+std::string proof_text(const prove::ImplicationProof& p) {
+  if (p.proved)
+    return fmt::format("proved for all histories: {} => {}\n  witness map: {}\n  provers: {}{}\n", p.a, p.b,
+                       p.map, provers_text(p), p.files.empty() ? "" : fmt::format("\n  scripts: {} in {}", p.files.size(), std::filesystem::path(p.files[0]).parent_path().string()));
+  return fmt::format("not proved: {} => {} (checked only within the scope)\n  why: {}\n", p.a, p.b, p.why_not);
+}
+
+nlohmann::json proof_json(const prove::ImplicationProof& p) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : p.runs) runs.push_back({{"prover", r.prover}, {"answer", r.answer}, {"seconds", r.seconds}});
+  nlohmann::json j{{"from", p.a}, {"to", p.b}, {"proved", p.proved}, {"maps_tried", p.maps_tried},
+                   {"provers", runs}, {"seconds", p.seconds}};
+  j["witness_map"] = p.proved ? nlohmann::json(p.map) : nlohmann::json(nullptr);
+  j["why_not"] = p.proved ? nlohmann::json(nullptr) : nlohmann::json(p.why_not);
+  j["scripts"] = p.files;
+  return j;
+}
+
+}  // namespace
+
 int run_compare(const CompareArgs& a) {
   lua::SpecLibrary lib(lua::Limits{}, lua::SpecLibrary::OnDemand{});
   for (const auto& spec : a.search.specs) lib.load_file(spec);
@@ -313,10 +351,24 @@ int run_compare(const CompareArgs& a) {
                         : a_not_b              ? "weaker"
                         : b_not_a              ? "stronger"
                                                : "equivalent";
+  // --prove: each implication no history within the scope refutes.
+  std::vector<prove::ImplicationProof> proofs;
+  if (a.prove.prove && !timeout) {
+    prove::ProofOptions po;
+    po.session_free = a.search.no_sessions;
+    po.seconds = a.prove.seconds;
+    po.dir = a.prove.dir;
+    if (!a_not_b) proofs.push_back(prove_with_progress(*ab.allow[0], *ba.allow[0], po));
+    if (!b_not_a) proofs.push_back(prove_with_progress(*ba.allow[0], *ab.allow[0], po));
+  }
   if (a.search.json) {
     nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
     j["a_not_b"] = a_not_b ? solution_json(ab, r1, explain(lib, ab, *r1.history, a.jobs)) : nlohmann::json(nullptr);
     j["b_not_a"] = b_not_a ? solution_json(ba, r2, explain(lib, ba, *r2.history, a.jobs)) : nlohmann::json(nullptr);
+    if (a.prove.prove) {
+      j["proofs"] = nlohmann::json::array();
+      for (const auto& p : proofs) j["proofs"].push_back(proof_json(p));
+    }
     fmt::print("{}\n", dump_json(j));
     return timeout ? kExitTimeout : kExitOk;
   }
@@ -327,6 +379,7 @@ int run_compare(const CompareArgs& a) {
       {"incomparable", fmt::format("each of {} and {} allows a history the other denies", A, B)},
       {"unknown", "a search ran out of time"}};
   fmt::print("{}: {} within scope {}\n", verdict, meaning.at(verdict), ab.scope.text());
+  for (const auto& p : proofs) fmt::print("{}", proof_text(p));
   if (a_not_b || b_not_a) fmt::print("{}\n", notation_legend());
   if (a_not_b)
     fmt::print("\nallowed by {}, violating {}:\n{}", A, B,

@@ -213,6 +213,16 @@ cli_test(hierarchy-one-level 2 "at least two distinct levels" "" ${BIN} hierarch
 cli_test(hierarchy-unknown-level 2 "unknown level 'NOPE'" "" ${BIN} hierarchy SER NOPE)
 cli_test(compare-stronger 0 "" "\"verdict\": \"stronger\"" ${BIN} compare RA plume.TapRA --scope 3,2,2 --json)
 cli_test(compare-equivalent 0 "" "^equivalent" ${BIN} compare SI cerone.SI --scope 3,2,2)
+# --prove: beyond the scope, with both provers (docs/proofs.md).
+cli_test(compare-prove-ser 0 "proving biswas.SER => cerone.SER"
+         "wr := each read's ar-latest vis-visible writer"
+         ${BIN} compare biswas.SER cerone.SER --scope 3,2,2 --prove)
+cli_test(compare-prove-json 0 "" "\"witness_map\": \"ar := co, vis := co\"" ${BIN} compare biswas.SER cerone.SER
+         --scope 3,2,2 --prove --json)
+# Only the implication the scope does not refute is attempted: SER => RA.
+cli_test(compare-prove-one-way 0 "" "proved for all histories: biswas.SER => biswas.RA" ${BIN} compare SER RA
+         --scope 3,2,2 --prove)
+cli_test(compare-prove-bad-timeout 2 "--prove-timeout" "" ${BIN} compare SER RA --prove --prove-timeout -1)
 cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)
 cli_test(synth-bad-scope-zero 2 "scope '0,1,1'.*at least 1" "" ${BIN} synth --allow SI --deny SER --scope 0,1,1)
 cli_test(synth-bad-scope-letters 2 "malformed scope 'a,b,c'" "" ${BIN} synth --allow SI --deny SER --scope a,b,c)

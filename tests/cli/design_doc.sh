@@ -25,7 +25,7 @@ cd "$work" || exit 1
 problem() { echo "docs/design.md: $*"; status=1; }
 
 [ -f "$doc" ] || { echo "no $doc"; exit 1; }
-tops='engine|lua|specs|cegis|db|cli|tests|fuzz|examples|bench|docs|scripts'
+tops='engine|lua|specs|cegis|prove|db|cli|tests|fuzz|examples|bench|docs|scripts'
 
 # 1a. The layout tree: the first fenced block after "## 3. Layout". A line
 # "  name/   text" is a folder inside the last folder of smaller indentation.
@@ -105,7 +105,7 @@ done < named.txt
 awk '/^```layers/ { s = 1; next } s && /^```/ { exit } s { for (i = 1; i <= NF; i++) print $i, NR }' "$doc" > layers.txt
 [ -s layers.txt ] || problem "no \`\`\`layers block found"
 (cd "$root" && git ls-files 'engine/*.[ch]pp' 'lua/*.[ch]pp' 'cegis/*.[ch]pp' 'db/*.[ch]pp' 'cli/*.[ch]pp' 2>/dev/null ||
-  find engine lua cegis db cli -name '*.[ch]pp') > product.txt
+  find engine lua cegis prove db cli -name '*.[ch]pp') > product.txt
 # One pass over every product file: "FILE INCLUDED" per project include.
 (cd "$root" && xargs awk 'match($0, /^#include "[a-z_]+\/[^"]+"/) {
   inc = substr($0, 11, RLENGTH - 11); print FILENAME, inc }' < "$work/product.txt") > includes.txt

@@ -1,0 +1,182 @@
+// The claim of implication.hpp, built once per witness map and sent to the
+// provers in turn.
+#include "prove/implication.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "engine/model/schema.hpp"
+#include "prove/history_facts.hpp"
+#include "prove/smt_problem.hpp"
+#include "prove/witness_maps.hpp"
+
+namespace iso::prove {
+
+using namespace logic;
+
+namespace {
+
+// The permits of a level (level.hpp): reads it does not permit make every
+// history that has them a violation.
+std::vector<HistoryFact> permits(const Level& l) {
+  const auto& s = model::history_schema();
+  std::vector<HistoryFact> out;
+  if (!l.permits.aborted_reads) out.push_back({l.name + " permits no aborted read", no(rel(s.abr))});
+  if (!l.permits.intermediate_reads) out.push_back({l.name + " permits no intermediate read", no(rel(s.irr))});
+  return out;
+}
+
+// The folder of a claim's scripts: "biswas.SER-implies-cerone.SER".
+std::string claim_name(const Level& a, const Level& b) {
+  std::string s = a.name + "-implies-" + b.name;
+  for (char& c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  return s;
+}
+
+// A goal's script: "goal-1-of-9.smt2".
+std::string script_name(std::size_t k, std::size_t goals) { return fmt::format("goal-{}-of-{}.smt2", k + 1, goals); }
+
+struct Folder {
+  std::filesystem::path path;
+  bool temporary = false;
+  ~Folder() {
+    std::error_code ec;
+    if (temporary) std::filesystem::remove_all(path, ec);
+  }
+};
+
+Folder make_folder(const std::string& dir) {
+  if (!dir.empty()) {
+    std::filesystem::create_directories(dir);
+    return {dir, false};
+  }
+  std::string tmpl = (std::filesystem::temp_directory_path() / "isosynth-proof-XXXXXX").string();
+  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder for the proof");
+  return {tmpl, true};
+}
+
+// How far a map got: whether a prover found a model of a goal's negation
+// (no longer limit helps), and the share of goals proved before one was not.
+struct Attempt {
+  bool proved = false;
+  bool refuted = false;
+  double reached = 0;
+};
+
+// One witness map's claim: its goal scripts written to `folder`, each sent
+// to every prover until one is not proved. Fills out.files and out.runs.
+Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m,
+                const std::filesystem::path& folder, double seconds, bool thorough, ImplicationProof& out) {
+  SmtProblem claim = hyp;
+  for (const auto& [d, t] : m.witness) claim.substitute(*d->rel, t.expr);
+  if (m.read_from) {
+    claim.substitute(*model::history_schema().wrx, m.read_from->expr);
+    for (const auto& f : read_from(m.read_from->expr, true)) claim.require(f.formula, "the new read-from: " + f.name);
+  }
+  for (const auto& f : permits(b)) claim.require(f.formula, f.name);
+  claim.require(b.constraint(), b.name + " allows h with witness " + m.text());
+  out.files.clear();
+  for (std::size_t k = 0; k < claim.goals(); ++k) {
+    out.files.push_back((folder / script_name(k, claim.goals())).string());
+    std::ofstream file(out.files.back());
+    file << claim.text(k);
+    if (!file) throw std::runtime_error(fmt::format("{}: cannot write the proof script", out.files.back()));
+  }
+  out.runs.clear();
+  Attempt at;
+  for (std::size_t pi = 0; pi < provers().size(); ++pi) {
+    const Prover& p = provers()[pi];
+    ProverRun total{p.name, "unsat", 0};
+    for (std::size_t k = 0; k < out.files.size(); ++k) {
+      ProverRun r = run_prover(p, out.files[k], seconds, thorough);
+      total.seconds += r.seconds;
+      if (r.answer != "unsat") {
+        at.refuted = r.answer == "sat";
+        at.reached = (static_cast<double>(pi) + static_cast<double>(k) / static_cast<double>(out.files.size())) /
+                     static_cast<double>(provers().size());
+        total.answer = fmt::format("{} on goal {} of {} ({})", r.answer, k + 1, out.files.size(), claim.goal_reason(k));
+        out.runs.push_back(total);
+        return at;
+      }
+    }
+    out.runs.push_back(total);
+  }
+  at.proved = true;
+  return at;
+}
+
+}  // namespace
+
+ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ImplicationProof out;
+  out.a = a.name;
+  out.b = b.name;
+  const bool read_events = a.uses_read_events() || b.uses_read_events();
+  SmtProblem hyp;
+  for (const auto& f : history_facts({read_events, options.session_free})) hyp.assume(f.formula, f.name);
+  for (const auto& f : permits(a)) hyp.assume(f.formula, f.name);
+  hyp.assume(a.constraint(), a.name + " allows h with witness w");
+  for (const auto& w : a.framework->witness)
+    if (w.order) hyp.add_order(rel(w.rel));
+  // Re-choosing read-from is sound only where wrx is all there is of it.
+  const bool rechoose = !read_events && !a.uses_item_reads() && !b.uses_item_reads();
+  const auto maps = witness_maps(a, b, hyp.linearizations(), rechoose, options.max_maps);
+  if (maps.empty()) {
+    out.why_not = fmt::format("no witness map builds {}'s witness from {}'s", b.framework->name, a.framework->name);
+    return out;
+  }
+  Folder folder = make_folder(options.dir);
+  // Two passes: every map with a short limit and each prover's first
+  // configuration, then those that ran out of time (not those with a model
+  // of a goal's negation) with the whole limit and every configuration, the
+  // maps that got furthest first.
+  const double first = std::min(options.seconds, 2.0);
+  std::vector<std::pair<double, std::size_t>> again;
+  for (int pass = 0; pass < 2 && !out.proved; ++pass) {
+    std::vector<std::size_t> order;
+    if (pass == 0) {
+      for (std::size_t i = 0; i < maps.size(); ++i) order.push_back(i);
+    } else {
+      if (again.empty()) break;
+      std::stable_sort(again.begin(), again.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+      for (const auto& [reached, i] : again) order.push_back(i);
+    }
+    again.clear();
+    for (std::size_t i : order) {
+      ++out.maps_tried;
+      // With a folder of the user's, each map's scripts in a folder of their own.
+      std::filesystem::path where = folder.path;
+      if (!folder.temporary) {
+        where /= std::filesystem::path(claim_name(a, b)) / fmt::format("map-{}", i + 1);
+        std::filesystem::create_directories(where);
+      }
+      const Attempt at = try_map(b, hyp, maps[i], where, pass == 0 ? first : options.seconds, pass == 1, out);
+      if (options.progress)
+        options.progress(fmt::format("map {} of {}{}: {}: {}", i + 1, maps.size(), pass == 0 ? "" : " (longer)",
+                                     maps[i].text(),
+                                     at.proved ? "proved" : out.runs.back().prover + " " + out.runs.back().answer));
+      if (at.proved) {
+        out.proved = true;
+        out.map = maps[i].text();
+        break;
+      }
+      if (!at.refuted) again.emplace_back(at.reached, i);
+    }
+  }
+  if (folder.temporary) out.files.clear();
+  if (!out.proved) {
+    const ProverRun& last = out.runs.back();
+    out.why_not = fmt::format("no witness map of {} was proved by both provers (the last tried: {} answered {})",
+                              maps.size(), last.prover, last.answer);
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace iso::prove

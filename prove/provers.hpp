@@ -1,0 +1,38 @@
+// The first-order provers a claim is sent to: z3 and cvc5, two independent
+// implementations of SMT-LIB 2 (Debian packages), each run as a child
+// process on a script file, with a time limit and a memory limit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace iso::prove {
+
+struct Prover {
+  std::string name;     // "z3"
+  std::string program;  // looked up in PATH
+  // Configurations tried in turn, each with the whole time limit, until
+  // one answers unsat: flags before the file, "{ms}" and "{s}" the limit.
+  std::vector<std::vector<std::string>> configurations;
+};
+
+// z3 and cvc5, as the proof files' README says to run them.
+const std::vector<Prover>& provers();
+
+struct ProverRun {
+  std::string prover;
+  // "unsat" (the claim is proved), "sat" (its negation has a model: not
+  // proved), "unknown", "timeout", or "error: ..." (not found, crashed).
+  std::string answer;
+  double seconds = 0;
+};
+
+// Runs `p` on the script `file` for at most `seconds` per configuration
+// (then killed) and 4 GB of memory: its first configuration only, or each
+// in turn until one answers unsat. Never throws for what the prover does.
+ProverRun run_prover(const Prover& p, const std::string& file, double seconds, bool every_configuration = true);
+
+// The shell commands that re-run `p` on `file` (one per configuration).
+std::vector<std::string> prover_commands(const Prover& p, const std::string& file, double seconds);
+
+}  // namespace iso::prove
