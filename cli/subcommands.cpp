@@ -49,7 +49,10 @@ constexpr HelpText kHelp[] = {
      "Examples:\n"
      "  isosynth compare RA plume.TapRA --scope 4,3,3     # stronger: TapRA misses a pattern\n"
      "  isosynth compare SI cerone.SI                     # equivalent within 4,3,3\n"
-     "'stronger' means A allows strictly fewer histories than B within the scope."},
+     "  isosynth compare SI cerone.SI --prove             # and proved for every history size (cvc5, z3)\n"
+     "  isosynth compare adya.SER SER --no-sessions --prove --proof out/   # keep the provers' scripts\n"
+     "'stronger' means A allows strictly fewer histories than B within the scope; --prove tries to\n"
+     "prove each implication the scope does not refute for every size (docs/proofs.md)."},
     {"anomalies",
      "The catalogue of named anomalies: the smallest example of each, "
      "synthesized, and the table of levels allowing or forbidding it",

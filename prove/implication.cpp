@@ -71,7 +71,7 @@ struct Attempt {
 // One witness map's claim: its goal scripts written to `folder`, each sent
 // to every prover until one is not proved. Fills out.files and out.runs.
 Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m,
-                const std::filesystem::path& folder, double seconds, bool thorough, ImplicationProof& out) {
+                const std::filesystem::path& folder, double seconds, ImplicationProof& out) {
   SmtProblem claim = hyp;
   for (const auto& [d, t] : m.witness) claim.substitute(*d->rel, t.expr);
   if (m.read_from) {
@@ -93,7 +93,7 @@ Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m,
     const Prover& p = provers()[pi];
     ProverRun total{p.name, "unsat", 0};
     for (std::size_t k = 0; k < out.files.size(); ++k) {
-      ProverRun r = run_prover(p, out.files[k], seconds, thorough);
+      ProverRun r = run_prover(p, out.files[k], seconds);
       total.seconds += r.seconds;
       if (r.answer != "unsat") {
         at.refuted = r.answer == "sat";
@@ -132,10 +132,10 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
     return out;
   }
   Folder folder = make_folder(options.dir);
-  // Two passes: every map with a short limit and each prover's first
-  // configuration, then those that ran out of time (not those with a model
-  // of a goal's negation) with the whole limit and every configuration, the
-  // maps that got furthest first.
+  // Two passes: every map with a short limit, then those that ran out of
+  // time (not those with a model of a goal's negation) with the whole one,
+  // the maps that got furthest first. Each prover tries each of its
+  // configurations in both: one may take 20 s where another takes 0.05.
   const double first = std::min(options.seconds, 2.0);
   std::vector<std::pair<double, std::size_t>> again;
   for (int pass = 0; pass < 2 && !out.proved; ++pass) {
@@ -143,7 +143,7 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
     if (pass == 0) {
       for (std::size_t i = 0; i < maps.size(); ++i) order.push_back(i);
     } else {
-      if (again.empty()) break;
+      if (again.empty() || options.seconds <= first) break;
       std::stable_sort(again.begin(), again.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
       for (const auto& [reached, i] : again) order.push_back(i);
     }
@@ -156,7 +156,7 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
         where /= std::filesystem::path(claim_name(a, b)) / fmt::format("map-{}", i + 1);
         std::filesystem::create_directories(where);
       }
-      const Attempt at = try_map(b, hyp, maps[i], where, pass == 0 ? first : options.seconds, pass == 1, out);
+      const Attempt at = try_map(b, hyp, maps[i], where, pass == 0 ? first : options.seconds, out);
       if (options.progress)
         options.progress(fmt::format("map {} of {}{}: {}: {}", i + 1, maps.size(), pass == 0 ? "" : " (longer)",
                                      maps[i].text(),

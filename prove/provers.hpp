@@ -27,10 +27,10 @@ struct ProverRun {
   double seconds = 0;
 };
 
-// Runs `p` on the script `file` for at most `seconds` per configuration
-// (then killed) and 4 GB of memory: its first configuration only, or each
-// in turn until one answers unsat. Never throws for what the prover does.
-ProverRun run_prover(const Prover& p, const std::string& file, double seconds, bool every_configuration = true);
+// Runs `p` on the script `file`, each configuration in turn until one
+// answers unsat, each for at most `seconds` (then killed) and 4 GB of
+// memory. Never throws for what the prover does.
+ProverRun run_prover(const Prover& p, const std::string& file, double seconds);
 
 // The shell commands that re-run `p` on `file` (one per configuration).
 std::vector<std::string> prover_commands(const Prover& p, const std::string& file, double seconds);
