@@ -11,21 +11,24 @@ cd "$(dirname "$0")/../.."
 bin=${1:-build/isosynth}
 source bench/lib.sh
 bench_header bench/proofs/theorems.sh
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
 for pair in "biswas.SER cerone.SER" "biswas.SI cerone.SI" "biswas.PC cerone.PC" "biswas.RA cerone.RA" \
             "adya.SER biswas.SER --no-sessions" "viper.StrongSI viper.StrongSessionSI" \
             "viper.StrongSessionSI viper.GSI" "viper.GSI viper.AdyaSI" "biswas.CC cerone.CC"; do
   echo "### compare $pair --scope 3,2,2 --prove"
   start=$EPOCHREALTIME
   # shellcheck disable=SC2086
-  "$bin" compare $pair --scope 3,2,2 --prove --json 2>/dev/null | python3 -c '
+  "$bin" compare $pair --scope 3,2,2 --prove --json 2>/dev/null >"$tmp"
+  python3 - "$tmp" <<'PY'
 import json, sys
-d = json.load(sys.stdin)
+d = json.load(open(sys.argv[1]))
 print("verdict within 3,2,2:", d["verdict"])
 for p in d.get("proofs", []):
-    runs = ", ".join(f"{r[\"prover\"]} {r[\"answer\"][:60]} {r[\"seconds\"]:.2f} s" for r in p["provers"])
+    runs = ", ".join("%s %s %.2f s" % (r["prover"], r["answer"][:60], r["seconds"]) for r in p["provers"])
     verdict = "proved" if p["proved"] else "not proved"
-    print(f"{p[\"from\"]} => {p[\"to\"]}: {verdict}; map: {p[\"witness_map\"] or \"-\"}; "
-          f"rounds: {p[\"maps_tried\"]}; {p[\"seconds\"]:.1f} s; {runs}")
-'
+    print("%s => %s: %s; map: %s; rounds: %d; %.1f s; %s"
+          % (p["from"], p["to"], verdict, p["witness_map"] or "-", p["maps_tried"], p["seconds"], runs))
+PY
   echo "wall $(elapsed "$start") s"
 done
