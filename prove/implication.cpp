@@ -2,7 +2,9 @@
 // provers in turn.
 #include "prove/implication.hpp"
 
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>

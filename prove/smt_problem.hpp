@@ -8,9 +8,9 @@
 // cannot say, and there the translation only ever makes the claim harder to
 // prove, never easier:
 //   - A closure ^r (or *r) becomes a fresh predicate T with the axioms "T is
-//     transitive" and "r ⊆ T", parameterized by the closure's free
-//     variables. The real closure is one such T, so a claim proved for every
-//     T holds for it: sound wherever the closure occurs.
+//     transitive", "r ⊆ T" and "T ⊆ r ∪ r;T, T ⊆ r ∪ T;r", parameterized
+//     by the closure's free variables. The real closure is one such T, so a
+//     claim proved for every T holds for it: sound wherever it occurs.
 //   - acyclic(r) becomes "T irreflexive" for that T (the same argument), and
 //     in two places something better:
 //       * as a conjunct of the hypotheses (outside any connective, without
@@ -49,8 +49,7 @@ struct Linearization {
 // Deliberate errors in the translation, for the test that shows the
 // soundness test can fail (tests/unit/test_prove.cpp); never set otherwise.
 //   ClosureIsStep:    ^r translated as r, as if r were transitive
-//   NoIrreflexivity:  total_order without "irreflexive"
-enum class Mutation { None, ClosureIsStep, NoIrreflexivity };
+enum class Mutation { None, ClosureIsStep };
 void set_mutation(Mutation m);
 
 class SmtProblem {
