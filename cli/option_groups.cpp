@@ -81,15 +81,18 @@ void add_jobs_option(CLI::App* cmd, std::size_t& jobs, const char* what) {
 }
 
 void add_prove_options(CLI::App* cmd, ProveArgs& a) {
-  cmd->add_flag("--prove", a.prove,
-                "Where no history within the scope separates the levels, try to prove that none "
-                "does at any size: a witness map checked by the provers z3 and cvc5, both needed "
-                "(docs/proofs.md)");
+  CLI::Option* prove =
+      cmd->add_flag("--prove", a.prove,
+                    "Where no history within the scope separates the levels, try to prove that none "
+                    "does at any size: a witness map checked by the provers cvc5 and z3, both needed "
+                    "(docs/proofs.md)");
   cmd->add_option("--proof", a.dir, "With --prove, write the provers' scripts (SMT-LIB 2) to this folder")
-      ->type_name("DIR");
-  cmd->add_option("--prove-timeout", a.seconds, "With --prove, seconds per prover and witness map")
+      ->type_name("DIR")
+      ->needs(prove);
+  cmd->add_option("--prove-timeout", a.seconds, "With --prove, seconds per prover and goal")
       ->check(kPositiveSeconds)
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(prove);
 }
 
 void add_search_options(CLI::App* cmd, SearchArgs& a, const char* json_help) {

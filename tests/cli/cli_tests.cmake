@@ -223,6 +223,7 @@ cli_test(compare-prove-json 0 "" "\"witness_map\": \"ar := co, vis := co\"" ${BI
 cli_test(compare-prove-one-way 0 "" "proved for all histories: biswas.SER => biswas.RA" ${BIN} compare SER RA
          --scope 3,2,2 --prove)
 cli_test(compare-prove-bad-timeout 2 "--prove-timeout" "" ${BIN} compare SER RA --prove --prove-timeout -1)
+cli_test(compare-proof-needs-prove 2 "--proof.*--prove" "" ${BIN} compare SER RA --proof out)
 cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)
 cli_test(synth-bad-scope-zero 2 "scope '0,1,1'.*at least 1" "" ${BIN} synth --allow SI --deny SER --scope 0,1,1)
 cli_test(synth-bad-scope-letters 2 "malformed scope 'a,b,c'" "" ${BIN} synth --allow SI --deny SER --scope a,b,c)
