@@ -15,7 +15,6 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 namespace iso::prove {
 
@@ -66,17 +65,6 @@ const std::vector<Prover>& provers() {
       {"z3", "z3", {{"-T:{s}"}}},
   };
   return list;
-}
-
-std::vector<std::string> prover_commands(const Prover& p, const std::string& file, double seconds) {
-  std::vector<std::string> out;
-  for (const auto& flags : p.configurations) {
-    std::vector<std::string> words{p.program};
-    for (const auto& f : flags) words.push_back(with_limit(f, seconds));
-    words.push_back(file);
-    out.push_back(fmt::format("{}", fmt::join(words, " ")));
-  }
-  return out;
 }
 
 ProverRun run_prover(const Prover& p, const std::string& file, double seconds) {

@@ -16,7 +16,7 @@ struct Prover {
   std::vector<std::vector<std::string>> configurations;
 };
 
-// z3 and cvc5, as the proof files' README says to run them.
+// cvc5 and z3, as docs/proofs.md re-runs them.
 const std::vector<Prover>& provers();
 
 struct ProverRun {
@@ -32,7 +32,5 @@ struct ProverRun {
 // memory. Never throws for what the prover does.
 ProverRun run_prover(const Prover& p, const std::string& file, double seconds);
 
-// The shell commands that re-run `p` on `file` (one per configuration).
-std::vector<std::string> prover_commands(const Prover& p, const std::string& file, double seconds);
 
 }  // namespace iso::prove

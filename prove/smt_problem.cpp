@@ -253,7 +253,8 @@ std::string SmtProblem::acyclic(const Formula& f, Polarity p) {
   return disj(ways);
 }
 
-bool SmtProblem::substitutes_in_expr(const Expr& e) const {
+// Does e mention a relation the goal substitutes, where substitution applies?
+bool SmtProblem::substitutes_in(const Expr& e) const {
   if (!in_goal_ || substituting_ || substitution_.empty()) return false;
   // `some` needs a shared pointer: an alias of e that owns nothing.
   const FormulaPtr f = some(ExprPtr(ExprPtr{}, &e));
@@ -264,23 +265,12 @@ bool SmtProblem::substitutes_in_expr(const Expr& e) const {
   return false;
 }
 
-bool SmtProblem::substitutes_in(const ExprPtr& e) const {
-  if (!in_goal_ || substituting_) return false;
-  const FormulaPtr f = some(e);
-  for (const auto& [id, term] : substitution_) {
-    Relation probe{{id, ""}, {}};
-    if (mentions(f, probe)) return true;
-  }
-  return false;
-}
-
 const SmtProblem::Cover& SmtProblem::cover(const ExprPtr& r) {
-  const std::pair<const Expr*, bool> key{r.get(), substitutes_in(r)};
+  const std::pair<const Expr*, bool> key{r.get(), substitutes_in(*r)};
   if (auto it = covers_.find(key); it != covers_.end()) return it->second;
   Cover c{fmt::format("tc{}", covers_.size() + 1), {}};
   for (std::uint32_t id : r->free) c.params.push_back(variables_.at(id));
   auto v = fresh(3);
-  std::vector<std::string> head = c.params;
   auto call = [&](const std::string& x, const std::string& y) {
     std::vector<std::string> a = c.params;
     a.push_back(x);
@@ -290,13 +280,13 @@ const SmtProblem::Cover& SmtProblem::cover(const ExprPtr& r) {
   std::vector<std::string> ab = c.params, abc = c.params;
   ab.insert(ab.end(), {v[0], v[1]});
   abc.insert(abc.end(), {v[0], v[1], v[2]});
-  cover_axioms_.push_back(forall(ab, fmt::format("(=> {} {})", member(*r, {v[0], v[1]}), call(v[0], v[1]))));
+  const std::string step = member(*r, {v[0], v[1]});
+  cover_axioms_.push_back(forall(ab, fmt::format("(=> {} {})", step, call(v[0], v[1]))));
   cover_axioms_.push_back(forall(abc, fmt::format("(=> (and {} {}) {})", call(v[0], v[1]), call(v[1], v[2]),
                                                   call(v[0], v[2]))));
   // The closure also starts and ends with a step of r: ^r = r ∪ r;^r =
   // r ∪ ^r;r. True of the closure, so still sound; it keeps T out of
   // atoms r never reaches (T0, which nothing precedes).
-  const std::string step = member(*r, {v[0], v[1]});
   cover_axioms_.push_back(forall(ab, fmt::format("(=> {} (or {} {}))", call(v[0], v[1]), step,
                                                  exists({v[2]}, conj({member(*r, {v[0], v[2]}), call(v[2], v[1])})))));
   cover_axioms_.push_back(forall(ab, fmt::format("(=> {} (or {} {}))", call(v[0], v[1]), step,
@@ -333,7 +323,7 @@ std::string SmtProblem::member(const Expr& e, const std::vector<std::string>& ar
   // predicate defined once: provers reason better over definitions than
   // over the same formula inlined everywhere.
   if (!e.label.empty() && e.free.empty() && !defining_) {
-    return defined(e.label, e, substitutes_in_expr(e), [&](const std::vector<std::string>& xs) {
+    return defined(e.label, e, substitutes_in(e), [&](const std::vector<std::string>& xs) {
       defining_ = true;
       std::string body = member(e, xs);
       defining_ = false;

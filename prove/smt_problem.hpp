@@ -94,8 +94,7 @@ class SmtProblem {
   std::string acyclic(const logic::Formula& f, Polarity p);
   std::string total_order(const logic::ExprPtr& r, const logic::ExprPtr& domain);
   std::string multiplicity(const logic::Formula& f);
-  bool substitutes_in(const logic::ExprPtr& e) const;
-  bool substitutes_in_expr(const logic::Expr& e) const;
+  bool substitutes_in(const logic::Expr& e) const;
   // The predicate defined as `body` for e (once per e and substitution),
   // applied to args.
   std::string defined(const std::string& label, const logic::Expr& e, bool substituted,
