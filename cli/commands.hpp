@@ -106,6 +106,14 @@ struct SearchArgs {
   double timeout = 0;
 };
 
+// --prove: what a search that found no separating history then tries to
+// prove for every history size (prove/implication.hpp).
+struct ProveArgs {
+  bool prove = false;
+  std::string dir;          // --proof DIR: keep the provers' scripts there
+  double seconds = 20;      // --prove-timeout: per prover and goal
+};
+
 struct SynthArgs {
   std::vector<std::string> allow, deny;
   std::vector<std::string> exhibit;  // catalogue anomalies the history must exhibit
@@ -116,16 +124,9 @@ struct SynthArgs {
   std::size_t count = 1;  // histories different up to renaming
   std::vector<std::string> eval;  // spec-language expressions to evaluate (--eval)
   std::size_t jobs = 1;  // threads naming a solution (--jobs)
+  ProveArgs prove;       // with one --allow and one --deny: the implication, where none is found
 };
 int run_synth(const SynthArgs& a);
-
-// --prove: what a search that found no separating history then tries to
-// prove for every history size (prove/implication.hpp).
-struct ProveArgs {
-  bool prove = false;
-  std::string dir;          // --proof DIR: keep the provers' scripts there
-  double seconds = 20;      // --prove-timeout: per prover and witness map
-};
 
 struct CompareArgs {
   std::string a, b;

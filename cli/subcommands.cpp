@@ -43,7 +43,8 @@ constexpr HelpText kHelp[] = {
      "  isosynth synth --allow SI --deny SER --exhibit ReadOnlyAnomaly   # not the smallest: Fekete's\n"
      "  isosynth synth --allow SI --deny SER --count 3   # three histories, different up to renaming\n"
      "  isosynth synth --allow cerone.SI --deny SER --eval e.vis --eval 'h.wr .. h.so'   # Alloy's evaluator\n"
-     "Exit code: 0 found, 1 none within the scope, 2 usage or input error, 3 timeout."},
+     "  isosynth synth --allow SER --deny SI --prove     # none within the scope, and proved at every size\n"
+     "Exit code: 0 found, 1 none within the scope (proved or not), 2 usage or input error, 3 timeout."},
     {"compare",
      "Compare two levels within a scope: equivalent, stronger, weaker or incomparable",
      "Examples:\n"
@@ -169,6 +170,7 @@ void declare_synth(CLI::App* sy, SynthArgs& synth) {
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
       ->capture_default_str();
   add_eval_option(sy, synth.eval, "each history found and each --allow level's witness (e: its vis, ar, co or ww)");
+  add_prove_options(sy, synth.prove);
   add_jobs_option(sy, synth.jobs, "of the catalogue's anomalies, deciding which a history found exhibits,");
 }
 

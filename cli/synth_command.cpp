@@ -1,5 +1,6 @@
 // isosynth synth and isosynth compare: find a history allowed by some levels
 // and violating others, or show that none exists within the scope.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -225,75 +226,6 @@ int print_many(const lua::SpecLibrary& lib, const cegis::Problem& p, const Synth
   return f.last == cegis::Outcome::Timeout ? kExitTimeout : kExitNo;
 }
 
-}  // namespace
-
-int run_synth(const SynthArgs& a) {
-  // Only the spec files the named levels need (the catalogue, for naming a
-  // solution, loads the rest).
-  lua::SpecLibrary lib(lua::Limits{}, lua::SpecLibrary::OnDemand{});
-  for (const auto& spec : a.search.specs) lib.load_file(spec);
-  cegis::Problem p = make_problem(lib, a.allow, a.deny, a.search);
-  // An anomaly to exhibit is a deny level (specs/anomalies.lua: its level
-  // forbids its pattern), after the levels: the first deny level stays the
-  // one the search breaks symmetry by.
-  std::vector<std::string> exhibit;
-  for (const auto& n : a.exhibit) {
-    const lua::Level& an = lib.anomaly(n);
-    p.deny.push_back(&an);
-    exhibit.push_back(anomaly_display_name(an));
-  }
-  if (p.allow.empty() && p.deny.empty())
-    throw std::invalid_argument("nothing to synthesize: give at least one --allow, --deny or --exhibit");
-  const Evaluations ev(lib, a.eval, p.allow);  // a malformed expression before any search
-  cegis::SynthOptions opt = synth_options(a.search.timeout);
-  if (a.count > 1) {
-    const Found f = synthesize_many(p, a.count, a.search.minimize, opt);
-    if (!f.results.empty()) end_progress_line(f.results.back());
-    if (a.stats)
-      for (const auto& r : f.results) print_stats("synth", r.stats);
-    return print_many(lib, p, a, f, synth_what(lib, p, exhibit), ev);
-  }
-  cegis::SynthResult r = cegis::synthesize(p, opt);
-  if (a.search.minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
-  end_progress_line(r);
-  if (a.stats) print_stats("synth", r.stats);
-
-  const std::string what = synth_what(lib, p, exhibit);
-  if (r.outcome == cegis::Outcome::Timeout) {
-    if (a.search.json) {
-      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}));
-    } else {
-      fmt::print("timeout: no history {} found in {:.1f} s (scope {})\n", what, r.stats.total_seconds, p.scope.text());
-    }
-    return kExitTimeout;
-  }
-  if (r.outcome == cegis::Outcome::None) {
-    if (a.search.json) {
-      nlohmann::json j{{"outcome", "none"}, {"scope", p.scope.text()}};
-      if (!r.notes.empty()) j["notes"] = r.notes;
-      fmt::print("{}\n", dump_json(j));
-    } else {
-      fmt::print("none: no history {} exists within scope {} (transactions, objects, values{})\n", what,
-                 p.scope.text(), p.scope.ops > 0 ? ", operations per transaction" : "");
-      for (const auto& note : r.notes) fmt::print("note: {}\n", note);
-    }
-    return kExitNo;
-  }
-  const Explanation why = explain(lib, p, *r.history, a.jobs);
-  write_pictures(a, p, r, why, what);
-  if (a.search.json) {
-    nlohmann::json j = solution_json(p, r, why);
-    if (!ev.empty()) j["eval"] = eval_json(solution_evals(ev, p, r));
-    fmt::print("{}\n", dump_json(j));
-  } else {
-    fmt::print("found: a history {} (scope {})\n{}\n\n{}{}", what, p.scope.text(), notation_legend(),
-               solution_text(p, r, why), eval_text(solution_evals(ev, p, r)));
-  }
-  return kExitOk;
-}
-
-namespace {
-
 // A proof attempt, announced on stderr: it may take a while (every witness
 // map is a prover run).
 prove::ImplicationProof prove_with_progress(const Level& a, const Level& b, prove::ProofOptions po) {
@@ -326,9 +258,119 @@ nlohmann::json proof_json(const prove::ImplicationProof& p) {
   return j;
 }
 
+// Each implication (allowed, denied) proved in turn, within what remains
+// of --timeout (counted from `start`) when one is given.
+std::vector<prove::ImplicationProof> prove_each(const std::vector<std::pair<const Level*, const Level*>>& claims,
+                                                const ProveArgs& pa, const SearchArgs& sa,
+                                                std::chrono::steady_clock::time_point start) {
+  std::vector<prove::ImplicationProof> out;
+  for (const auto& [a, b] : claims) {
+    prove::ProofOptions po;
+    po.session_free = sa.no_sessions;
+    po.seconds = pa.seconds;
+    po.dir = pa.dir;
+    if (sa.timeout > 0) {
+      po.budget = sa.timeout - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (po.budget < 0.1) {
+        prove::ImplicationProof none;
+        none.a = a->name;
+        none.b = b->name;
+        none.out_of_time = true;
+        none.why_not = "--timeout ran out before this implication was tried";
+        out.push_back(none);
+        continue;
+      }
+    }
+    out.push_back(prove_with_progress(*a, *b, po));
+  }
+  return out;
+}
+
+bool any_out_of_time(const std::vector<prove::ImplicationProof>& ps) {
+  return std::any_of(ps.begin(), ps.end(), [](const auto& p) { return p.out_of_time; });
+}
+
 }  // namespace
 
+int run_synth(const SynthArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
+  // Only the spec files the named levels need (the catalogue, for naming a
+  // solution, loads the rest).
+  lua::SpecLibrary lib(lua::Limits{}, lua::SpecLibrary::OnDemand{});
+  for (const auto& spec : a.search.specs) lib.load_file(spec);
+  cegis::Problem p = make_problem(lib, a.allow, a.deny, a.search);
+  // An anomaly to exhibit is a deny level (specs/anomalies.lua: its level
+  // forbids its pattern), after the levels: the first deny level stays the
+  // one the search breaks symmetry by.
+  std::vector<std::string> exhibit;
+  for (const auto& n : a.exhibit) {
+    const lua::Level& an = lib.anomaly(n);
+    p.deny.push_back(&an);
+    exhibit.push_back(anomaly_display_name(an));
+  }
+  if (p.allow.empty() && p.deny.empty())
+    throw std::invalid_argument("nothing to synthesize: give at least one --allow, --deny or --exhibit");
+  if (a.prove.prove && (p.allow.size() != 1 || p.deny.size() != 1 || a.count > 1))
+    throw std::invalid_argument(
+        "--prove proves that one level implies another: give one --allow, one --deny, no --exhibit and no --count");
+  const Evaluations ev(lib, a.eval, p.allow);  // a malformed expression before any search
+  cegis::SynthOptions opt = synth_options(a.search.timeout);
+  if (a.count > 1) {
+    const Found f = synthesize_many(p, a.count, a.search.minimize, opt);
+    if (!f.results.empty()) end_progress_line(f.results.back());
+    if (a.stats)
+      for (const auto& r : f.results) print_stats("synth", r.stats);
+    return print_many(lib, p, a, f, synth_what(lib, p, exhibit), ev);
+  }
+  cegis::SynthResult r = cegis::synthesize(p, opt);
+  if (a.search.minimize && r.outcome == cegis::Outcome::Found) r = cegis::minimize(p, std::move(r), opt);
+  end_progress_line(r);
+  if (a.stats) print_stats("synth", r.stats);
+
+  const std::string what = synth_what(lib, p, exhibit);
+  if (r.outcome == cegis::Outcome::Timeout) {
+    if (a.search.json) {
+      fmt::print("{}\n", dump_json(nlohmann::json{{"outcome", "timeout"}, {"scope", p.scope.text()}}));
+    } else {
+      fmt::print("timeout: no history {} found in {:.1f} s (scope {})\n", what, r.stats.total_seconds, p.scope.text());
+    }
+    return kExitTimeout;
+  }
+  if (r.outcome == cegis::Outcome::None) {
+    // --prove: that the allowed level implies the denied one at every size.
+    std::vector<prove::ImplicationProof> proofs;
+    if (a.prove.prove) proofs = prove_each({{p.allow[0], p.deny[0]}}, a.prove, a.search, start);
+    if (a.search.json) {
+      nlohmann::json j{{"outcome", "none"}, {"scope", p.scope.text()}};
+      if (!r.notes.empty()) j["notes"] = r.notes;
+      if (a.prove.prove) {
+        j["proofs"] = nlohmann::json::array();
+        for (const auto& pr : proofs) j["proofs"].push_back(proof_json(pr));
+      }
+      fmt::print("{}\n", dump_json(j));
+    } else {
+      fmt::print("none: no history {} exists within scope {} (transactions, objects, values{})\n", what,
+                 p.scope.text(), p.scope.ops > 0 ? ", operations per transaction" : "");
+      for (const auto& note : r.notes) fmt::print("note: {}\n", note);
+      for (const auto& pr : proofs) fmt::print("{}", proof_text(pr));
+    }
+    return any_out_of_time(proofs) ? kExitTimeout : kExitNo;
+  }
+  const Explanation why = explain(lib, p, *r.history, a.jobs);
+  write_pictures(a, p, r, why, what);
+  if (a.search.json) {
+    nlohmann::json j = solution_json(p, r, why);
+    if (!ev.empty()) j["eval"] = eval_json(solution_evals(ev, p, r));
+    fmt::print("{}\n", dump_json(j));
+  } else {
+    fmt::print("found: a history {} (scope {})\n{}\n\n{}{}", what, p.scope.text(), notation_legend(),
+               solution_text(p, r, why), eval_text(solution_evals(ev, p, r)));
+  }
+  return kExitOk;
+}
+
 int run_compare(const CompareArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
   lua::SpecLibrary lib(lua::Limits{}, lua::SpecLibrary::OnDemand{});
   for (const auto& spec : a.search.specs) lib.load_file(spec);
   cegis::Problem ab = make_problem(lib, {a.a}, {a.b}, a.search);
@@ -354,13 +396,12 @@ int run_compare(const CompareArgs& a) {
   // --prove: each implication no history within the scope refutes.
   std::vector<prove::ImplicationProof> proofs;
   if (a.prove.prove && !timeout) {
-    prove::ProofOptions po;
-    po.session_free = a.search.no_sessions;
-    po.seconds = a.prove.seconds;
-    po.dir = a.prove.dir;
-    if (!a_not_b) proofs.push_back(prove_with_progress(*ab.allow[0], *ba.allow[0], po));
-    if (!b_not_a) proofs.push_back(prove_with_progress(*ba.allow[0], *ab.allow[0], po));
+    std::vector<std::pair<const Level*, const Level*>> claims;
+    if (!a_not_b) claims.emplace_back(ab.allow[0], ba.allow[0]);
+    if (!b_not_a) claims.emplace_back(ba.allow[0], ab.allow[0]);
+    proofs = prove_each(claims, a.prove, a.search, start);
   }
+  const int code = timeout || any_out_of_time(proofs) ? kExitTimeout : kExitOk;
   if (a.search.json) {
     nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
     j["a_not_b"] = a_not_b ? solution_json(ab, r1, explain(lib, ab, *r1.history, a.jobs)) : nlohmann::json(nullptr);
@@ -370,7 +411,7 @@ int run_compare(const CompareArgs& a) {
       for (const auto& p : proofs) j["proofs"].push_back(proof_json(p));
     }
     fmt::print("{}\n", dump_json(j));
-    return timeout ? kExitTimeout : kExitOk;
+    return code;
   }
   const std::map<std::string, std::string> meaning = {
       {"equivalent", fmt::format("{} and {} allow the same histories", A, B)},
@@ -387,7 +428,7 @@ int run_compare(const CompareArgs& a) {
   if (b_not_a)
     fmt::print("\nallowed by {}, violating {}:\n{}", B, A,
                solution_text(ba, r2, explain(lib, ba, *r2.history, a.jobs)));
-  return timeout ? kExitTimeout : kExitOk;
+  return code;
 }
 
 }  // namespace iso::cli

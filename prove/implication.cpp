@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -70,18 +72,56 @@ struct Attempt {
   double reached = 0;
 };
 
+// Prover answers already known, by prover and goal: "z3|rf|<read-from>|<fact>|<j>"
+// for the facts of a re-chosen read-from, which are the same script whatever
+// else the map chooses, and "z3|map|<i>|<k>" for the map's own goals. An
+// answer is reused where it holds at the limit asked: unsat and sat always,
+// anything else only at a limit no longer than it was given.
+struct Known {
+  std::string answer;
+  double limit = 0;    // the limit it was given
+  double seconds = 0;  // the time it took
+};
+using Answers = std::map<std::string, Known>;
+
+ProverRun ask(const Prover& p, const std::string& file, const std::string& key, double seconds, Answers& known) {
+  const auto it = known.find(p.name + "|" + key);
+  if (it != known.end() &&
+      (it->second.answer == "unsat" || it->second.answer == "sat" || seconds <= it->second.limit))
+    return {p.name, it->second.answer, it->second.seconds};
+  ProverRun r = run_prover(p, file, seconds);
+  known[p.name + "|" + key] = {r.answer, seconds, r.seconds};
+  return r;
+}
+
 // One witness map's claim: its goal scripts written to `folder`, each sent
 // to every prover until one is not proved. Fills out.files and out.runs.
-Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m,
-                const std::filesystem::path& folder, double seconds, ImplicationProof& out) {
+using Clock = std::chrono::steady_clock;
+
+// The limit of one prover run: `seconds`, or less where the deadline is nearer.
+double limit_before(double seconds, std::optional<Clock::time_point> deadline) {
+  if (!deadline) return seconds;
+  return std::min(seconds, std::max(0.05, std::chrono::duration<double>(*deadline - Clock::now()).count()));
+}
+
+Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m, std::size_t index,
+                const std::filesystem::path& folder, double seconds, std::optional<Clock::time_point> deadline,
+                Answers& known, ImplicationProof& out) {
   SmtProblem claim = hyp;
   for (const auto& [d, t] : m.witness) claim.substitute(*d->rel, t.expr);
+  std::vector<std::string> keys;
   if (m.read_from) {
     claim.substitute(*model::history_schema().wrx, m.read_from->expr);
-    for (const auto& f : read_from(m.read_from->expr, true)) claim.require(f.formula, "the new read-from: " + f.name);
+    for (const auto& f : read_from(m.read_from->expr, true)) {
+      const std::size_t from = claim.goals();
+      claim.require(f.formula, "the new read-from: " + f.name);
+      for (std::size_t j = from; j < claim.goals(); ++j)
+        keys.push_back(fmt::format("rf|{}|{}|{}", m.read_from->text, f.name, j - from));
+    }
   }
   for (const auto& f : permits(b)) claim.require(f.formula, f.name);
   claim.require(b.constraint(), b.name + " allows h with witness " + m.text());
+  for (std::size_t k = keys.size(); k < claim.goals(); ++k) keys.push_back(fmt::format("map|{}|{}", index, k));
   out.files.clear();
   for (std::size_t k = 0; k < claim.goals(); ++k) {
     out.files.push_back((folder / script_name(k, claim.goals())).string());
@@ -95,7 +135,7 @@ Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m,
     const Prover& p = provers()[pi];
     ProverRun total{p.name, "unsat", 0};
     for (std::size_t k = 0; k < out.files.size(); ++k) {
-      ProverRun r = run_prover(p, out.files[k], seconds);
+      ProverRun r = ask(p, out.files[k], keys[k], limit_before(seconds, deadline), known);
       total.seconds += r.seconds;
       if (r.answer != "unsat") {
         at.refuted = r.answer == "sat";
@@ -115,7 +155,10 @@ Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m,
 }  // namespace
 
 ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
+  std::optional<Clock::time_point> deadline;
+  if (options.budget > 0) deadline = start + std::chrono::duration_cast<Clock::duration>(
+                                                 std::chrono::duration<double>(options.budget));
   ImplicationProof out;
   out.a = a.name;
   out.b = b.name;
@@ -140,7 +183,9 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
   // configurations in both: one may take 20 s where another takes 0.05.
   const double first = std::min(options.seconds, 2.0);
   std::vector<std::pair<double, std::size_t>> again;
-  for (int pass = 0; pass < 2 && !out.proved; ++pass) {
+  Answers known;
+  bool out_of_time = false;
+  for (int pass = 0; pass < 2 && !out.proved && !out_of_time; ++pass) {
     std::vector<std::size_t> order;
     if (pass == 0) {
       for (std::size_t i = 0; i < maps.size(); ++i) order.push_back(i);
@@ -151,6 +196,10 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
     }
     again.clear();
     for (std::size_t i : order) {
+      if (deadline && Clock::now() >= *deadline) {
+        out_of_time = out.out_of_time = true;
+        break;
+      }
       ++out.maps_tried;
       // With a folder of the user's, each map's scripts in a folder of their own.
       std::filesystem::path where = folder.path;
@@ -158,7 +207,7 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
         where /= std::filesystem::path(claim_name(a, b)) / fmt::format("map-{}", i + 1);
         std::filesystem::create_directories(where);
       }
-      const Attempt at = try_map(b, hyp, maps[i], where, pass == 0 ? first : options.seconds, out);
+      const Attempt at = try_map(b, hyp, maps[i], i, where, pass == 0 ? first : options.seconds, deadline, known, out);
       if (options.progress)
         options.progress(fmt::format("map {} of {}{}: {}: {}", i + 1, maps.size(), pass == 0 ? "" : " (longer)",
                                      maps[i].text(),
@@ -172,12 +221,17 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
     }
   }
   if (folder.temporary) out.files.clear();
-  if (!out.proved) {
+  if (!out.proved && out.runs.empty()) {
+    out.why_not = fmt::format("the time given ({:.1f} s) ran out before any witness map was tried", options.budget);
+    out.out_of_time = true;
+  } else if (!out.proved) {
     const ProverRun& last = out.runs.back();
-    out.why_not = fmt::format("no witness map of {} was proved by both provers (the last tried: {} answered {})",
-                              maps.size(), last.prover, last.answer);
+    const std::string tried = fmt::format("(the last tried: {} answered {})", last.prover, last.answer);
+    out.why_not = out_of_time ? fmt::format("the time given ({:.1f} s) ran out after {} prover rounds over {} witness maps {}",
+                                            options.budget, out.maps_tried, maps.size(), tried)
+                              : fmt::format("no witness map of {} was proved by both provers {}", maps.size(), tried);
   }
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return out;
 }
 

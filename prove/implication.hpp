@@ -24,6 +24,7 @@ struct ProofOptions {
   bool session_free = false;    // every transaction in its own session (--no-sessions)
   double seconds = 20;          // per prover and goal (a first pass over all maps takes at most 2)
   std::size_t max_maps = 48;    // witness maps tried
+  double budget = 0;            // seconds for the whole attempt (--timeout); 0: no bound
   // Where to write the scripts: DIR/A-implies-B/map-K/goal-G-of-N.smt2, every
   // map tried; empty: a temporary folder, removed.
   std::string dir;
@@ -39,6 +40,7 @@ struct ImplicationProof {
   std::vector<std::string> files; // the scripts, one per goal, when written to ProofOptions::dir
   std::size_t maps_tried = 0;     // prover rounds over maps (a map may be tried twice, the second time longer)
   std::string why_not;            // when not proved: what stood in the way
+  bool out_of_time = false;       // ProofOptions::budget ran out before every map was tried
   double seconds = 0;             // wall time of the whole attempt
 };
 

@@ -11,9 +11,13 @@ namespace iso::prove {
 struct Prover {
   std::string name;     // "z3"
   std::string program;  // looked up in PATH
-  // Configurations tried in turn, each with the whole time limit, until
-  // one answers unsat: flags before the file, "{ms}" and "{s}" the limit.
-  std::vector<std::vector<std::string>> configurations;
+  // Configurations tried in turn until one answers unsat or sat, each with
+  // the time limit or its own cap, whichever is less.
+  struct Configuration {
+    std::vector<std::string> flags;  // before the file; "{ms}" and "{s}" the limit
+    double cap = 1e9;                // seconds
+  };
+  std::vector<Configuration> configurations;
 };
 
 // cvc5 and z3, as docs/proofs.md re-runs them.
@@ -28,7 +32,7 @@ struct ProverRun {
 };
 
 // Runs `p` on the script `file`, each configuration in turn until one
-// answers unsat, each for at most `seconds` (then killed) and 4 GB of
+// answers unsat or sat, each for at most `seconds` (then killed) and 4 GB of
 // memory. Never throws for what the prover does.
 ProverRun run_prover(const Prover& p, const std::string& file, double seconds);
 

@@ -235,11 +235,14 @@ std::string SmtProblem::total_order(const ExprPtr& r, const ExprPtr& domain) {
   const std::string a = v[0], b = v[1], c = v[2];
   auto in_r = [&](const std::string& x, const std::string& y) { return member(*r, {x, y}); };
   auto in_d = [&](const std::string& x) { return member(*domain, {x}); };
-  return conj({forall({a, b}, fmt::format("(=> {} (and {} {}))", in_r(a, b), in_d(a), in_d(b))),
-               forall({a}, fmt::format("(not {})", in_r(a, a))),
-               forall({a, b, c}, fmt::format("(=> (and {} {}) {})", in_r(a, b), in_r(b, c), in_r(a, c))),
-               forall({a, b}, fmt::format("(=> (and {} {} (not (= {} {}))) (or {} {}))", in_d(a), in_d(b), a, b,
-                                          in_r(a, b), in_r(b, a)))});
+  std::vector<std::string> axioms{
+      forall({a, b}, fmt::format("(=> {} (and {} {}))", in_r(a, b), in_d(a), in_d(b))),
+      forall({a}, fmt::format("(not {})", in_r(a, a))),
+      forall({a, b, c}, fmt::format("(=> (and {} {}) {})", in_r(a, b), in_r(b, c), in_r(a, c))),
+      forall({a, b}, fmt::format("(=> (and {} {} (not (= {} {}))) (or {} {}))", in_d(a), in_d(b), a, b, in_r(a, b),
+                                 in_r(b, a)))};
+  if (mutation == Mutation::OrderNotTotal && in_goal_) axioms.pop_back();
+  return conj(axioms);
 }
 
 std::string SmtProblem::acyclic(const Formula& f, Polarity p) {

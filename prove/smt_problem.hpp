@@ -49,7 +49,8 @@ struct Linearization {
 // Deliberate errors in the translation, for the test that shows the
 // soundness test can fail (tests/unit/test_prove.cpp); never set otherwise.
 //   ClosureIsStep:    ^r translated as r, as if r were transitive
-enum class Mutation { None, ClosureIsStep };
+//   OrderNotTotal:    a goal's total_order(r, D) without "r is total on D"
+enum class Mutation { None, ClosureIsStep, OrderNotTotal };
 void set_mutation(Mutation m);
 
 class SmtProblem {

@@ -71,6 +71,12 @@ std::vector<Term> candidates(const WitnessDecl& d, const Level& a, const Sources
       out.push_back(o);
       out.push_back({t0_first(o.expr), fmt::format("T0 first, then {}", o.text)});
     }
+    // Last, relations that are orders only where a history makes them one:
+    // the goal's total_order must then refute them, a check of its own.
+    const auto& h = model::history_schema();
+    const ExprPtr t0 = product(h.T0, h.Tplus);
+    for (const auto& r : src.relations) out.push_back({union_(r.expr, t0), fmt::format("{} ∪ T0×T⁺", r.text)});
+    out.push_back({union_(h.hb, t0), "hb ∪ T0×T⁺"});
   } else if (d.rel->type == kTxnTxn) {
     for (const auto& o : src.orders) {
       const ExprPtr opt = union_(o.expr, iden());

@@ -224,6 +224,15 @@ cli_test(compare-prove-one-way 0 "" "proved for all histories: biswas.SER => bis
          --scope 3,2,2 --prove)
 cli_test(compare-prove-bad-timeout 2 "--prove-timeout" "" ${BIN} compare SER RA --prove --prove-timeout -1)
 cli_test(compare-proof-needs-prove 2 "--proof.*--prove" "" ${BIN} compare SER RA --proof out)
+# --timeout bounds the proofs too: the first runs out, the second is not tried.
+cli_test(compare-prove-timeout 3 "" "--timeout ran out before this implication" ${BIN} compare
+         biswas.CC cerone.CC --scope 2,1,2 --prove --timeout 2)
+# synth --prove: where none is found, the implication.
+cli_test(synth-prove 1 "" "proved for all histories: biswas.SER => biswas.SI" ${BIN} synth --allow SER --deny SI
+         --scope 3,2,2 --prove)
+cli_test(synth-prove-json 1 "" "\"witness_map\": \"co := co\"" ${BIN} synth --allow SER --deny SI --scope 3,2,2
+         --prove --json)
+cli_test(synth-prove-one-claim 2 "one --allow, one --deny" "" ${BIN} synth --allow SER --allow SI --deny SI --prove)
 cli_test(synth-bad-scope-short 2 "malformed scope '4,3'" "" ${BIN} synth --allow SI --deny SER --scope 4,3)
 cli_test(synth-bad-scope-zero 2 "scope '0,1,1'.*at least 1" "" ${BIN} synth --allow SI --deny SER --scope 0,1,1)
 cli_test(synth-bad-scope-letters 2 "malformed scope 'a,b,c'" "" ${BIN} synth --allow SI --deny SER --scope a,b,c)

@@ -10,6 +10,7 @@
 #include "cegis/synthesizer.hpp"
 #include "prove/implication.hpp"
 #include "prove/smt_problem.hpp"
+#include "tests/brute/enumerate.hpp"
 #include "tests/unit/synth_helpers.hpp"
 
 namespace iso {
@@ -32,12 +33,56 @@ bool separated(const std::string& a, const std::string& b) {
 }
 
 // Ordered pairs across frameworks and strengths, each separated within
-// 4,2,3: a proof of any is a proof of a falsehood.
+// 4,2,3: a proof of any is a proof of a falsehood. The first two are those
+// the mutations below make provable.
 // (adya.SER => biswas.SER with sessions: the sessions are what separates.)
 const std::vector<std::pair<std::string, std::string>> kSeparated = {
-    {"biswas.PC", "biswas.SI"},   {"cerone.SI", "biswas.SER"},
+    {"biswas.RA", "biswas.CC"}, {"cerone.SI", "biswas.SER"}, {"biswas.PC", "biswas.SI"},
     {"viper.AdyaSI", "viper.GSI"}, {"adya.SER", "biswas.SER"},
 };
+
+// Of `pairs`, those synthesis separates within 4,2,3 that the provers
+// nevertheless prove at 0.5 s per goal ("A => B"), up to the first with
+// `first_only`; each pair's outcome is reported as it comes. A pair
+// synthesis does not separate is skipped (reported), or, with
+// `require_separated`, a failure.
+std::vector<std::string> proved_though_separated(const std::vector<std::pair<std::string, std::string>>& pairs,
+                                                 bool require_separated, bool first_only = false) {
+  std::vector<std::string> out;
+  for (const auto& [a, b] : pairs) {
+    if (first_only && !out.empty()) break;
+    const bool sep = separated(a, b);
+    if (require_separated) REQUIRE_MESSAGE(sep, a, " => ", b, " is not separated within 4,2,3");
+    if (!sep) {
+      MESSAGE(a, " => ", b, ": not separated within 4,2,3, not tried");
+      continue;
+    }
+    const auto p = proof(a, b, 0.5);
+    MESSAGE(a, " => ", b, ": ", p.proved ? "PROVED with " + p.map : "not proved", " (", p.maps_tried, " rounds, ",
+            p.seconds, " s)");
+    if (p.proved) out.push_back(a + " => " + b);
+  }
+  return out;
+}
+
+// Every ordered pair of distinct shipped levels, aliases once.
+std::vector<std::pair<std::string, std::string>> all_ordered_pairs() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& a : brute::all_levels())
+    for (const auto& b : brute::all_levels())
+      if (a != b) out.emplace_back(a, b);
+  return out;
+}
+
+// Runs `body` with the translation mutated, then restores it.
+template <typename F>
+void with_mutation(prove::Mutation m, F body) {
+  struct Reset {
+    ~Reset() { prove::set_mutation(prove::Mutation::None); }
+  } reset;
+  prove::set_mutation(m);
+  body();
+}
 
 }  // namespace
 
@@ -80,23 +125,31 @@ TEST_CASE("prove: Crooks' chain of Viper's SI variants, step by step") {
 }
 
 TEST_CASE("prove: no pair that synthesis separates is proved") {
-  for (const auto& [a, b] : kSeparated) {
-    INFO(a, " => ", b);
-    REQUIRE(separated(a, b));
-    CHECK_FALSE(proof(a, b, 0.5).proved);
-  }
+  CHECK(proved_though_separated(kSeparated, true).empty());
+}
+
+// The same over every ordered pair of shipped levels: about 1,300 pairs, an
+// hour and more, so not part of the suite; bench/proofs/separated.sh runs it
+// and keeps its report in bench/results/.
+TEST_CASE("prove: no ordered pair of shipped levels that synthesis separates is proved" * doctest::skip()) {
+  CHECK(proved_though_separated(all_ordered_pairs(), false).empty());
 }
 
 TEST_CASE("prove: a closure taken for one step breaks the check above") {
   // Under the mutation, hb = so ∪ wr, so CC's axiom is RA's and RA would
-  // "imply" CC: the separated-pairs check must catch it.
-  struct Reset {
-    ~Reset() { prove::set_mutation(prove::Mutation::None); }
-  } reset;
-  prove::set_mutation(prove::Mutation::ClosureIsStep);
-  REQUIRE(separated("biswas.RA", "biswas.CC"));
-  // At the limit the check above uses: it has the time to find a false proof.
-  CHECK(proof("biswas.RA", "biswas.CC", 0.5).proved);
+  // "imply" CC.
+  with_mutation(prove::Mutation::ClosureIsStep, [] {
+    CHECK(proved_though_separated(kSeparated, true, true) == std::vector<std::string>{"biswas.RA => biswas.CC"});
+  });
+}
+
+TEST_CASE("prove: an order not required total breaks the check above") {
+  // Under the mutation, biswas.SER's co may be cerone.SI's vis (with T0
+  // first), which is transitive but not total: write skew, which SI allows
+  // and SER forbids, would be "proved" serializable.
+  with_mutation(prove::Mutation::OrderNotTotal, [] {
+    CHECK(proved_though_separated(kSeparated, true, true) == std::vector<std::string>{"cerone.SI => biswas.SER"});
+  });
 }
 
 }  // namespace iso
