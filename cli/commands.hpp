@@ -143,6 +143,7 @@ struct HierarchyArgs {
   std::string html;  // a folder: index.html, self-contained
   DbArgs db;         // with db.db set: run each separating history on that database
   std::size_t jobs = 1;  // pairs searched at once (--jobs)
+  ProveArgs prove;       // each cover and each class's equivalence, for every size
 };
 int run_hierarchy(const HierarchyArgs& a);
 

@@ -18,6 +18,7 @@
 #include "cli/db_table.hpp"
 #include "cli/dot.hpp"
 #include "cli/html.hpp"
+#include "cli/proof_report.hpp"
 #include "cli/render.hpp"
 #include "engine/decide/decide.hpp"
 #include "engine/history/json_format.hpp"
@@ -311,6 +312,47 @@ void print_hierarchy(const cegis::Hierarchy& hy, const std::vector<const lua::Le
     }
 }
 
+// --prove: what the diagram claims for every size, one implication each:
+// every cover from the stronger class's first level to the weaker's, and
+// around each class of several levels a cycle (L1 => L2 => ... => L1).
+struct Claims {
+  std::vector<std::pair<const Level*, const Level*>> implications;
+  std::vector<std::vector<std::size_t>> of_class, of_cover;  // indices into implications
+};
+
+Claims diagram_claims(const cegis::Hierarchy& hy) {
+  Claims c;
+  auto add = [&](std::size_t x, std::size_t y) {
+    c.implications.emplace_back(hy.levels[x], hy.levels[y]);
+    return c.implications.size() - 1;
+  };
+  for (const auto& members : hy.classes) {
+    c.of_class.emplace_back();
+    if (members.size() > 1)
+      for (std::size_t k = 0; k < members.size(); ++k)
+        c.of_class.back().push_back(add(members[k], members[(k + 1) % members.size()]));
+  }
+  for (const auto& [s, w] : hy.covers) c.of_cover.push_back({add(hy.classes[s][0], hy.classes[w][0])});
+  return c;
+}
+
+// Proved when every implication it rests on is; a class of one level rests on none.
+bool all_proved(const std::vector<std::size_t>& which, const std::vector<prove::ImplicationProof>& proofs) {
+  return std::all_of(which.begin(), which.end(), [&](std::size_t i) { return proofs[i].proved; });
+}
+
+void print_proofs(const cegis::Hierarchy& hy, const Claims& c, const std::vector<prove::ImplicationProof>& proofs) {
+  fmt::print("\nfor every size (--prove; bounded: no history within the scope separates them, not proved beyond):\n");
+  for (std::size_t k = 0; k < hy.classes.size(); ++k)
+    if (hy.classes[k].size() > 1)
+      fmt::print("  class {}: {}\n", class_name(hy, k, " = "), all_proved(c.of_class[k], proofs) ? "proved" : "bounded");
+  for (std::size_t e = 0; e < hy.covers.size(); ++e)
+    fmt::print("  {} => {}: {}\n", class_name(hy, hy.covers[e].first, " = "), class_name(hy, hy.covers[e].second, " = "),
+               all_proved(c.of_cover[e], proofs) ? "proved" : "bounded");
+  fmt::print("\n");
+  for (const auto& p : proofs) fmt::print("{}", proof_text(p));
+}
+
 }  // namespace
 
 int run_hierarchy(const HierarchyArgs& a) {
@@ -342,6 +384,10 @@ int run_hierarchy(const HierarchyArgs& a) {
     }
 
   if (!a.db.db.empty()) return place_on_database(a, hy);
+  std::vector<prove::ImplicationProof> proofs;
+  const Claims claims = a.prove.prove && unknown == 0 ? diagram_claims(hy) : Claims{};
+  if (a.prove.prove && unknown == 0) proofs = prove_each(claims.implications, a.prove, a.search, start);
+  const int code = unknown > 0 || any_out_of_time(proofs) ? kExitTimeout : kExitOk;
   const Rejections why = rejections(lib, hy, a.jobs);
   if (!a.html.empty()) write_html_page(a.html, hierarchy_html(hy, why, scope));
   if (!a.dot.empty() || !a.svg.empty()) {
@@ -350,14 +396,25 @@ int run_hierarchy(const HierarchyArgs& a) {
     if (!a.svg.empty()) write_svg(a.svg, picture);
   }
   if (a.search.json) {
-    fmt::print("{}\n", dump_json(hierarchy_json(hy, levels, why, scope)));
-    return unknown > 0 ? kExitTimeout : kExitOk;
+    nlohmann::json j = hierarchy_json(hy, levels, why, scope);
+    if (a.prove.prove && unknown == 0) {
+      j["proofs"] = nlohmann::json::array();
+      for (const auto& p : proofs) j["proofs"].push_back(proof_json(p));
+      j["classes_proved"] = nlohmann::json::array();
+      for (std::size_t k = 0; k < hy.classes.size(); ++k)
+        j["classes_proved"].push_back(all_proved(claims.of_class[k], proofs));
+      for (std::size_t e = 0; e < hy.covers.size(); ++e)
+        j["hasse"][e]["proved"] = all_proved(claims.of_cover[e], proofs);
+    }
+    fmt::print("{}\n", dump_json(j));
+    return code;
   }
   fmt::print("hierarchy of {} levels within scope {}: {} pairs searched, {} implied by transitivity{}, {:.1f} s\n",
              levels.size(), scope, hy.searched, implied,
              unknown > 0 ? fmt::format(", {} undecided (time limit)", unknown) : "", hy.seconds);
   print_hierarchy(hy, levels, why);
-  return unknown > 0 ? kExitTimeout : kExitOk;
+  if (a.prove.prove && unknown == 0) print_proofs(hy, claims, proofs);
+  return code;
 }
 
 }  // namespace iso::cli

@@ -75,6 +75,7 @@ constexpr HelpText kHelp[] = {
      "repeatable-read   # where the product level sits\n"
      "  isosynth hierarchy biswas.SI cerone.SI cerone.PSI cerone.UA --scope 3,2,2 --svg h.svg\n"
      "  isosynth hierarchy RA CC PC SI SER --scope 4,2,3 --html out/   # a page to open in a browser\n"
+     "  isosynth hierarchy SER SI cerone.SI PC --scope 3,2,2 --prove   # each cover and class proved or bounded\n"
      "A => B: every history A allows within the scope, B allows (A is at least as strong).\n"
      "Exit code: 0 every pair decided, 2 usage or input error, 3 time limit (some pairs undecided)."},
     {"check",
@@ -206,6 +207,7 @@ void declare_hierarchy(CLI::App* hi, HierarchyArgs& hier) {
                  "pair, each separating history with its picture; no script, no network");
   add_jobs_option(hi, hier.jobs, "searches (pairs of levels)");
   add_db_options_no_default(hi, hier.db);  // no --db: the formal hierarchy only
+  add_prove_options(hi, hier.prove);
 }
 
 // `isosynth check`: its options, into `check`.

@@ -166,9 +166,10 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
   SmtProblem hyp;
   for (const auto& f : history_facts({read_events, options.session_free})) hyp.assume(f.formula, f.name);
   for (const auto& f : permits(a)) hyp.assume(f.formula, f.name);
-  hyp.assume(a.constraint(), a.name + " allows h with witness w");
+  // The orders first: the closures of the hypotheses are then bounded by them too.
   for (const auto& w : a.framework->witness)
     if (w.order) hyp.add_order(rel(w.rel));
+  hyp.assume(a.constraint(), a.name + " allows h with witness w");
   // Re-choosing read-from is sound only where wrx is all there is of it.
   const bool rechoose = !read_events && !a.uses_item_reads() && !b.uses_item_reads();
   const auto maps = witness_maps(a, b, hyp.linearizations(), rechoose, options.max_maps);

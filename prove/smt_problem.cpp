@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -294,6 +295,20 @@ const SmtProblem::Cover& SmtProblem::cover(const ExprPtr& r) {
                                                  exists({v[2]}, conj({member(*r, {v[0], v[2]}), call(v[2], v[1])})))));
   cover_axioms_.push_back(forall(ab, fmt::format("(=> {} (or {} {}))", call(v[0], v[1]), step,
                                                  exists({v[2]}, conj({call(v[0], v[2]), member(*r, {v[2], v[1]})})))));
+  // The closure is the least transitive relation containing r: within any
+  // order O the hypotheses assert (a strict order of A's witness, or a
+  // linearization), so ^r ⊆ O where r ⊆ O. O is the hypotheses' own
+  // relation here, never a goal's substitute for it (which need not be
+  // transitive).
+  for (const ExprPtr& o : orders_) {
+    if (o->type != r->type) continue;
+    const bool goal = std::exchange(in_goal_, false);
+    auto in_o = [&](const std::string& x, const std::string& y) { return member(*o, {x, y}); };
+    const std::string within = forall({v[0], v[1]}, fmt::format("(=> {} {})", step, in_o(v[0], v[1])));
+    const std::string all = forall({v[0], v[1]}, fmt::format("(=> {} {})", call(v[0], v[1]), in_o(v[0], v[1])));
+    in_goal_ = goal;
+    cover_axioms_.push_back(forall(c.params, fmt::format("(=> {} {})", within, all)));
+  }
   return covers_.emplace(key, std::move(c)).first->second;
 }
 

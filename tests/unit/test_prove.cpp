@@ -109,7 +109,7 @@ TEST_CASE("prove: adya.SER and biswas.SER without sessions, through a linearizat
   auto ba = proof("biswas.SER", "adya.SER", 20, true);
   INFO(ba.why_not);
   CHECK(ba.proved);
-  CHECK(ba.map == "ww := co on each key's writers");
+  CHECK(ba.map.starts_with("ww := co on each key's writers"));
 }
 
 TEST_CASE("prove: Crooks' chain of Viper's SI variants, step by step") {
