@@ -343,12 +343,12 @@ bool all_proved(const std::vector<std::size_t>& which, const std::vector<prove::
 
 void print_proofs(const cegis::Hierarchy& hy, const Claims& c, const std::vector<prove::ImplicationProof>& proofs) {
   fmt::print("\nfor every size (--prove; bounded: no history within the scope separates them, not proved beyond):\n");
+  auto status = [&](const std::vector<std::size_t>& which) { return all_proved(which, proofs) ? "proved" : "bounded"; };
   for (std::size_t k = 0; k < hy.classes.size(); ++k)
-    if (hy.classes[k].size() > 1)
-      fmt::print("  class {}: {}\n", class_name(hy, k, " = "), all_proved(c.of_class[k], proofs) ? "proved" : "bounded");
+    if (hy.classes[k].size() > 1) fmt::print("  class {}: {}\n", class_name(hy, k, " = "), status(c.of_class[k]));
   for (std::size_t e = 0; e < hy.covers.size(); ++e)
-    fmt::print("  {} => {}: {}\n", class_name(hy, hy.covers[e].first, " = "), class_name(hy, hy.covers[e].second, " = "),
-               all_proved(c.of_cover[e], proofs) ? "proved" : "bounded");
+    fmt::print("  {} => {}: {}\n", class_name(hy, hy.covers[e].first, " = "),
+               class_name(hy, hy.covers[e].second, " = "), status(c.of_cover[e]));
   fmt::print("\n");
   for (const auto& p : proofs) fmt::print("{}", proof_text(p));
 }
@@ -360,6 +360,8 @@ int run_hierarchy(const HierarchyArgs& a) {
   for (const auto& spec : a.search.specs) lib.load_file(spec);
   const std::vector<const lua::Level*> levels = distinct_levels(lib, a.levels);
   if (levels.size() < 2) throw std::invalid_argument("hierarchy needs at least two distinct levels");
+  if (a.prove.prove && !a.db.db.empty())
+    throw std::invalid_argument("--prove proves the formal hierarchy: give it without --db");
   cegis::HierarchyOptions opt = hierarchy_options(a.search);
   opt.jobs = a.jobs;
   const bool tty = isatty(fileno(stderr));
@@ -414,6 +416,7 @@ int run_hierarchy(const HierarchyArgs& a) {
              unknown > 0 ? fmt::format(", {} undecided (time limit)", unknown) : "", hy.seconds);
   print_hierarchy(hy, levels, why);
   if (a.prove.prove && unknown == 0) print_proofs(hy, claims, proofs);
+  if (a.prove.prove && unknown > 0) fmt::print("\nnot proved: --prove is not attempted while pairs are undecided\n");
   return code;
 }
 

@@ -94,8 +94,6 @@ ProverRun ask(const Prover& p, const std::string& file, const std::string& key, 
   return r;
 }
 
-// One witness map's claim: its goal scripts written to `folder`, each sent
-// to every prover until one is not proved. Fills out.files and out.runs.
 using Clock = std::chrono::steady_clock;
 
 // The limit of one prover run: `seconds`, or less where the deadline is nearer.
@@ -104,6 +102,9 @@ double limit_before(double seconds, std::optional<Clock::time_point> deadline) {
   return std::min(seconds, std::max(0.05, std::chrono::duration<double>(*deadline - Clock::now()).count()));
 }
 
+// One witness map's claim: its goal scripts written to `folder`, each sent
+// to every prover until one is not proved, none past `deadline`. Fills
+// out.files and out.runs.
 Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m, std::size_t index,
                 const std::filesystem::path& folder, double seconds, std::optional<Clock::time_point> deadline,
                 Answers& known, ImplicationProof& out) {
@@ -228,9 +229,11 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
   } else if (!out.proved) {
     const ProverRun& last = out.runs.back();
     const std::string tried = fmt::format("(the last tried: {} answered {})", last.prover, last.answer);
-    out.why_not = out_of_time ? fmt::format("the time given ({:.1f} s) ran out after {} prover rounds over {} witness maps {}",
-                                            options.budget, out.maps_tried, maps.size(), tried)
-                              : fmt::format("no witness map of {} was proved by both provers {}", maps.size(), tried);
+    out.why_not =
+        out_of_time
+            ? fmt::format("the time given ({:.1f} s) ran out after {} prover rounds over {} witness maps {}",
+                          options.budget, out.maps_tried, maps.size(), tried)
+            : fmt::format("no witness map of {} was proved by both provers {}", maps.size(), tried);
   }
   out.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return out;
