@@ -7,6 +7,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "engine/history/json_format.hpp"
+#include "engine/history/printer.hpp"
+
 namespace iso::cli {
 
 namespace {
@@ -36,6 +39,10 @@ std::string proof_text(const prove::ImplicationProof& p) {
     return fmt::format("proved for all histories: {} => {}\n  witness map: {}\n  provers: {}{}\n", p.a, p.b, p.map,
                        provers_text(p), scripts);
   }
+  if (p.counterexample)
+    return fmt::format("refuted: {} =/=> {}: a history {} allows and {} forbids, beyond the scope (from {}; "
+                       "confirmed by check):\n  {}\n",
+                       p.a, p.b, p.a, p.b, p.counterexample_from, history_one_line(*p.counterexample));
   return fmt::format("not proved: {} => {} (checked only within the scope)\n  why: {}\n", p.a, p.b, p.why_not);
 }
 
@@ -47,6 +54,7 @@ nlohmann::json proof_json(const prove::ImplicationProof& p) {
   j["witness_map"] = p.proved ? nlohmann::json(p.map) : nlohmann::json(nullptr);
   j["why_not"] = p.proved ? nlohmann::json(nullptr) : nlohmann::json(p.why_not);
   j["scripts"] = p.files;
+  j["counterexample"] = p.counterexample ? write_native_json(*p.counterexample) : nlohmann::json(nullptr);
   return j;
 }
 

@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/decide/decide.hpp"
 #include "engine/model/schema.hpp"
+#include "prove/countermodel.hpp"
 #include "prove/history_facts.hpp"
 #include "prove/smt_problem.hpp"
 #include "prove/witness_maps.hpp"
@@ -70,7 +72,19 @@ struct Attempt {
   bool proved = false;
   bool refuted = false;
   double reached = 0;
+  std::string model_of;  // refuted by cvc5: the script whose negation it found a finite model of
 };
+
+// A history read from cvc5's model of the negation of `script` that A
+// allows and B forbids, as decide() finds: a counterexample to A => B.
+std::optional<History> counterexample(const Level& a, const Level& b, const std::string& script, double seconds,
+                                      bool session_free) {
+  const ModelHistory mh = model_history(finite_model(script, seconds), session_free);
+  if (!mh.history) return std::nullopt;
+  if (decide(*mh.history, a).verdict != Verdict::Allowed) return std::nullopt;
+  if (decide(*mh.history, b).verdict != Verdict::Violated) return std::nullopt;
+  return mh.history;
+}
 
 // Prover answers already known, by prover and goal: "z3|rf|<read-from>|<fact>|<j>"
 // for the facts of a re-chosen read-from, which are the same script whatever
@@ -140,6 +154,7 @@ Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m, std:
       total.seconds += r.seconds;
       if (r.answer != "unsat") {
         at.refuted = r.answer == "sat";
+        if (at.refuted && p.name == "cvc5") at.model_of = out.files[k];
         at.reached = (static_cast<double>(pi) + static_cast<double>(k) / static_cast<double>(out.files.size())) /
                      static_cast<double>(provers().size());
         total.answer = fmt::format("{} on goal {} of {} ({})", r.answer, k + 1, out.files.size(), claim.goal_reason(k));
@@ -187,7 +202,7 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
   std::vector<std::pair<double, std::size_t>> again;
   Answers known;
   bool out_of_time = false;
-  for (int pass = 0; pass < 2 && !out.proved && !out_of_time; ++pass) {
+  for (int pass = 0; pass < 2 && !out.proved && !out.counterexample && !out_of_time; ++pass) {
     std::vector<std::size_t> order;
     if (pass == 0) {
       for (std::size_t i = 0; i < maps.size(); ++i) order.push_back(i);
@@ -219,6 +234,16 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
         out.map = maps[i].text();
         break;
       }
+      if (!at.model_of.empty()) {
+        out.counterexample = counterexample(a, b, at.model_of, limit_before(first, deadline), options.session_free);
+        if (out.counterexample) {
+          out.counterexample_from = fmt::format("cvc5's finite model of the negation of {}, map {} ({})",
+                                                std::filesystem::path(at.model_of).filename().string(), i + 1,
+                                                maps[i].text());
+          if (options.progress) options.progress("a counterexample: " + out.counterexample_from);
+          break;
+        }
+      }
       if (!at.refuted) again.emplace_back(at.reached, i);
     }
   }
@@ -226,6 +251,9 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
   if (!out.proved && out.runs.empty()) {
     out.why_not = fmt::format("the time given ({:.1f} s) ran out before any witness map was tried", options.budget);
     out.out_of_time = true;
+  } else if (out.counterexample) {
+    out.why_not = fmt::format("false: a history {} allows and {} forbids, read from {}, confirmed by check", a.name,
+                              b.name, out.counterexample_from);
   } else if (!out.proved) {
     const ProverRun& last = out.runs.back();
     const std::string tried = fmt::format("(the last tried: {} answered {})", last.prover, last.answer);

@@ -6,15 +6,18 @@
 //     ⇒ B's permits ∧ B.constraint(h, f(w)) [∧ f's read-from is one]
 // for a witness map f (witness_maps.hpp), sent to z3 and cvc5 as an SMT-LIB
 // script (smt_problem.hpp). It is proved when both answer "unsat" for one
-// map; anything else is "not proved", never a counterexample: a model of
-// the negation may be infinite, or use a closure's stand-in that is no
-// closure. Counterexamples come from synthesis within a scope.
+// map; anything else is "not proved". A model of a goal's negation is a
+// counterexample only when, read back as a history, decide() finds that A
+// allows it and B does not (a model may refute only the map, or use a
+// closure's stand-in that is no closure): then the attempt stops with it.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/history/history.hpp"
 #include "engine/level/level.hpp"
 #include "prove/provers.hpp"
 
@@ -41,6 +44,11 @@ struct ImplicationProof {
   std::size_t maps_tried = 0;     // prover rounds over maps (a map may be tried twice, the second time longer)
   std::string why_not;            // when not proved: what stood in the way
   bool out_of_time = false;       // ProofOptions::budget ran out before every map was tried
+  // Not proved because false: a history A allows and B forbids, read from a
+  // prover's finite model of a goal's negation (countermodel.hpp) and
+  // confirmed by decide() on both levels; where from, in words.
+  std::optional<History> counterexample;
+  std::string counterexample_from;
   double seconds = 0;             // wall time of the whole attempt
 };
 

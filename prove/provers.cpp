@@ -44,17 +44,18 @@ std::string find_program(const std::string& name) {
   return "";
 }
 
-std::string first_word(std::FILE* f) {
+// What the prover printed, at most 16 MB of it.
+std::string output_of(std::FILE* f) {
   std::rewind(f);
-  char buf[256] = {};
-  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
-  std::string text(buf, n);
-  const auto end = text.find_first_of(" \r\n");
-  return text.substr(0, end);
+  std::string text;
+  char buf[65536];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() < (std::size_t{16} << 20)) text.append(buf, n);
+  return text;
 }
 
 ProverRun run_configuration(const Prover& p, const std::vector<std::string>& flags, const std::string& file,
-                            double seconds);
+                            double seconds, std::string* output = nullptr);
 
 }  // namespace
 
@@ -89,11 +90,19 @@ ProverRun run_prover(const Prover& p, const std::string& file, double seconds) {
   return run;
 }
 
+std::string finite_model(const std::string& file, double seconds) {
+  const Prover& cvc5 = provers().front();
+  std::string text;
+  const ProverRun r =
+      run_configuration(cvc5, {"--finite-model-find", "--dump-models", "--tlimit={ms}"}, file, seconds, &text);
+  return r.answer == "sat" ? text : "";
+}
+
 namespace {
 
 // One run of one configuration of p.
 ProverRun run_configuration(const Prover& p, const std::vector<std::string>& flags, const std::string& file,
-                            double seconds) {
+                            double seconds, std::string* output) {
   ProverRun run{p.name, "", 0};
   const std::string program = find_program(p.program);
   if (program.empty()) {
@@ -145,7 +154,9 @@ ProverRun run_configuration(const Prover& p, const std::vector<std::string>& fla
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const std::string said = first_word(out.get());
+  const std::string text = output_of(out.get());
+  const std::string said = text.substr(0, text.find_first_of(" \r\n"));
+  if (output) *output = text;
   if (said == "unsat" || said == "sat" || said == "unknown") run.answer = said;
   else if (killed || said == "timeout" || run.seconds >= seconds) run.answer = "timeout";
   else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) run.answer = fmt::format("error: cannot run {}", program);

@@ -36,5 +36,10 @@ struct ProverRun {
 // memory. Never throws for what the prover does.
 ProverRun run_prover(const Prover& p, const std::string& file, double seconds);
 
+// cvc5's finite model of the script's negation, as it prints it with
+// --finite-model-find --dump-models ("sat", then the model); empty when it
+// finds none within `seconds`.
+std::string finite_model(const std::string& file, double seconds);
+
 
 }  // namespace iso::prove

@@ -69,6 +69,9 @@ Mutation mutation = Mutation::None;
 
 void set_mutation(Mutation m) { mutation = m; }
 
+std::string relation_symbol(const logic::Relation& r) { return symbol(r.name, r.id); }
+std::string sort_symbol(logic::SortId s) { return sort_predicate(s); }
+
 std::vector<std::string> SmtProblem::fresh(std::size_t n) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < n; ++i) out.push_back(fmt::format("z{}", fresh_++));

@@ -53,6 +53,11 @@ struct Linearization {
 enum class Mutation { None, ClosureIsStep, OrderNotTotal };
 void set_mutation(Mutation m);
 
+// The SMT-LIB symbol a relation is declared as ("so_4"), and the predicate
+// of a sort ("is_Txn"): what a prover's model names them by.
+std::string relation_symbol(const logic::Relation& r);
+std::string sort_symbol(logic::SortId s);
+
 class SmtProblem {
  public:
   // A hypothesis: assumed. Conjunctions are split; a conjunct acyclic(r)

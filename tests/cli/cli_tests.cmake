@@ -224,6 +224,12 @@ cli_test(compare-prove-one-way 0 "" "proved for all histories: biswas.SER => bis
          --scope 3,2,2 --prove)
 cli_test(compare-prove-bad-timeout 2 "--prove-timeout" "" ${BIN} compare SER RA --prove --prove-timeout -1)
 cli_test(compare-proof-needs-prove 2 "--proof.*--prove" "" ${BIN} compare SER RA --proof out)
+# Beyond the scope: PC => SI is refuted by a lost update (3 values), which
+# the provers' model gives and check confirms.
+cli_test(compare-prove-refuted 0 "" "^  T1: r\\(x,0\\) w\\(x,1\\) \\| T2: r\\(x,0\\) w\\(x,2\\)$" ${BIN} compare
+         biswas.PC biswas.SI --scope 3,2,2 --prove)
+cli_test(compare-prove-refuted-json 0 "" "\"counterexample\": {" ${BIN} compare biswas.PC biswas.SI --scope 3,2,2
+         --prove --json)
 # --timeout bounds the proofs too: the first runs out, the second is not tried.
 cli_test(compare-prove-timeout 3 "" "--timeout ran out before this implication" ${BIN} compare
          biswas.CC cerone.CC --scope 2,1,2 --prove --timeout 2)

@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "cegis/synthesizer.hpp"
+#include "engine/decide/decide.hpp"
+#include "engine/history/printer.hpp"
+#include "prove/countermodel.hpp"
 #include "prove/implication.hpp"
 #include "prove/smt_problem.hpp"
 #include "tests/brute/enumerate.hpp"
@@ -122,6 +125,50 @@ TEST_CASE("prove: Crooks' chain of Viper's SI variants, step by step") {
     CHECK(p.proved);
     CHECK(p.map == "ar := ar, vis := vis");
   }
+}
+
+TEST_CASE("prove: a false implication beyond the scope is refuted by a history both levels are decided on") {
+  // PC => SI fails on a lost update, which needs three values: within
+  // 3,2,2 the two are equivalent, and the provers' model shows the rest.
+  REQUIRE_FALSE(cegis::synthesize(cegis::problem({"biswas.PC"}, {"biswas.SI"}, "3,2,2"), {}).outcome ==
+                cegis::Outcome::Found);
+  const auto p = proof("biswas.PC", "biswas.SI", 2);
+  CHECK_FALSE(p.proved);
+  REQUIRE(p.counterexample);
+  CHECK(decide(*p.counterexample, library().level("biswas.PC")).verdict == Verdict::Allowed);
+  CHECK(decide(*p.counterexample, library().level("biswas.SI")).verdict == Verdict::Violated);
+  CHECK(p.why_not.starts_with("false:"));
+}
+
+TEST_CASE("prove: a prover's model is read as the history it describes, or refused") {
+  // cvc5's model of a negation: T0 (@U_4) and two transactions that both
+  // read x from T0 and write it, one value for all: each write gets its own.
+  const std::string model = R"(sat
+(
+; cardinality of U is 5
+(define-fun is_Txn (($x1 U)) Bool (or (= (as @U_4 U) $x1) (= (as @U_0 U) $x1) (= (as @U_1 U) $x1)))
+(define-fun is_Obj (($x1 U)) Bool (= (as @U_3 U) $x1))
+(define-fun is_Val (($x1 U)) Bool (= (as @U_2 U) $x1))
+(define-fun is_Read (($x1 U)) Bool false)
+(define-fun reads_0 (($x1 U) ($x2 U) ($x3 U)) Bool (and (or (= (as @U_0 U) $x1) (= (as @U_1 U) $x1)) (= (as @U_3 U) $x2) (= (as @U_2 U) $x3)))
+(define-fun writes_1 (($x1 U) ($x2 U) ($x3 U)) Bool (and (= (as @U_3 U) $x2) (= (as @U_2 U) $x3) (not (= (as @U_2 U) $x1)) (not (= (as @U_3 U) $x1))))
+(define-fun so_4 (($x1 U) ($x2 U)) Bool (and (= (as @U_4 U) $x1) (not (= (as @U_4 U) $x2))))
+(define-fun wrx_10 (($x1 U) ($x2 U) ($x3 U)) Bool (and (= (as @U_4 U) $x1) (= (as @U_3 U) $x2) (or (= (as @U_0 U) $x3) (= (as @U_1 U) $x3))))
+(define-fun T0_12 (($x1 U)) Bool (= (as @U_4 U) $x1))
+)
+)";
+  const prove::ModelHistory mh = prove::model_history(model, false);
+  INFO(mh.why_not);
+  REQUIRE(mh.history);
+  CHECK(history_one_line(*mh.history) == "T1: r(x,0) w(x,1) | T2: r(x,0) w(x,2)");
+  // Cut short, or with a construct the reader does not know: refused, with why.
+  CHECK_FALSE(prove::model_history(model.substr(0, model.size() / 2), false).history);
+  std::string odd = model;
+  odd.replace(odd.find("(or (= (as @U_4"), 3, "(xor");
+  const prove::ModelHistory refused = prove::model_history(odd, false);
+  CHECK_FALSE(refused.history);
+  CHECK(refused.why_not.find("xor") != std::string::npos);
+  CHECK(prove::model_history("unknown\n", false).why_not == "the prover printed no model");
 }
 
 TEST_CASE("prove: no pair that synthesis separates is proved") {
