@@ -3,6 +3,7 @@
 // history for every non-implication (cegis/hierarchy.hpp).
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -67,17 +68,42 @@ std::string class_name(const cegis::Hierarchy& hy, std::size_t c, const char* se
   return s;
 }
 
-std::string hierarchy_dot(const cegis::Hierarchy& hy, const Rejections& why, const std::string& scope) {
+// With --prove: each class and each cover proved for every size, refuted
+// by a history beyond the scope, or bounded (true within the scope, no more
+// known).
+enum class Standing : std::uint8_t { Proved, Refuted, Bounded };
+const char* standing_word(Standing s) {
+  return s == Standing::Proved ? "proved" : s == Standing::Refuted ? "refuted beyond the scope" : "bounded";
+}
+struct ProofStatus {
+  std::vector<Standing> classes, covers;
+};
+
+std::string hierarchy_dot(const cegis::Hierarchy& hy, const Rejections& why, const std::string& scope,
+                          const ProofStatus* proved) {
   std::string out = fmt::format(
       "digraph hierarchy {{\n  rankdir=TB;\n  labelloc=t;\n  label=\"{}\";\n  fontname=\"sans-serif\";\n"
       "  node [shape=box, style=rounded, fontname=\"monospace\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n",
       dot_escape(fmt::format("levels within scope {}: an arrow from a stronger level to a weaker one,", scope)) +
           "\\l" + dot_escape("labelled with the anomaly the weaker allows and the stronger forbids") + "\\l");
-  for (std::size_t c = 0; c < hy.classes.size(); ++c)
-    out += fmt::format("  c{} [label=\"{}\"];\n", c, dot_escape(class_name(hy, c, "\n= ")));
-  for (const auto& [strong, weak] : hy.covers) {
+  // With proofs: a class proved equal says so; a cover proved is drawn
+  // solid, one bounded by the scope dashed.
+  for (std::size_t c = 0; c < hy.classes.size(); ++c) {
+    std::string label = class_name(hy, c, "\n= ");
+    if (proved && hy.classes[c].size() > 1)
+      label += fmt::format("\n(equal: {})", standing_word(proved->classes[c]));
+    out += fmt::format("  c{} [label=\"{}\"];\n", c, dot_escape(label));
+  }
+  for (std::size_t e = 0; e < hy.covers.size(); ++e) {
+    const auto [strong, weak] = hy.covers[e];
     const auto& r = why[hy.classes[weak][0]][hy.classes[strong][0]];
-    out += fmt::format("  c{} -> c{} [label=\"{}\"];\n", strong, weak, dot_escape(r ? r->name : ""));
+    std::string label = r ? r->name : "";
+    std::string style;
+    if (proved) {
+      label += fmt::format("\n({})", standing_word(proved->covers[e]));
+      style = proved->covers[e] == Standing::Proved ? "" : ", style=dashed";
+    }
+    out += fmt::format("  c{} -> c{} [label=\"{}\"{}];\n", strong, weak, dot_escape(label), style);
   }
   out += "}\n";
   return out;
@@ -149,12 +175,13 @@ std::string pairs_table_html(const cegis::Hierarchy& hy, const Rejections& why, 
 // A self-contained page (no script, no network): the Hasse diagram, the
 // table of every ordered pair, and for each separation its history in the
 // papers' notation with both levels' verdicts and its picture.
-std::string hierarchy_html(const cegis::Hierarchy& hy, const Rejections& why, const std::string& scope) {
+std::string hierarchy_html(const cegis::Hierarchy& hy, const Rejections& why, const std::string& scope,
+                           const ProofStatus* proved) {
   std::string out = html_begin(fmt::format("Isolation levels within scope {}", scope));
   out += "<p>Computed by <code>isosynth hierarchy</code>: for every ordered pair, either every history of the "
          "scope that the first level allows the second allows too (&rArr;), or a smallest history the first "
          "allows and the second forbids. Levels that allow the same histories are one class.</p>\n";
-  out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(hy, why, scope), "the Hasse diagram") + "\n";
+  out += "<h2>Hasse diagram</h2>\n" + render_svg(hierarchy_dot(hy, why, scope, proved), "the Hasse diagram") + "\n";
   out += "<h2>Classes, strongest first</h2>\n<ol>\n";
   for (std::size_t c = 0; c < hy.classes.size(); ++c)
     out += fmt::format("<li id=\"class-{}\">{}</li>\n", c, html_escape(class_name(hy, c, " = ")));
@@ -336,19 +363,25 @@ Claims diagram_claims(const cegis::Hierarchy& hy) {
   return c;
 }
 
-// Proved when every implication it rests on is; a class of one level rests on none.
-bool all_proved(const std::vector<std::size_t>& which, const std::vector<prove::ImplicationProof>& proofs) {
-  return std::all_of(which.begin(), which.end(), [&](std::size_t i) { return proofs[i].proved; });
+// Proved when every implication it rests on is (a class of one level rests
+// on none); refuted when one of them is.
+Standing standing(const std::vector<std::size_t>& which, const std::vector<prove::ImplicationProof>& proofs) {
+  if (std::any_of(which.begin(), which.end(), [&](std::size_t i) { return proofs[i].counterexample.has_value(); }))
+    return Standing::Refuted;
+  return std::all_of(which.begin(), which.end(), [&](std::size_t i) { return proofs[i].proved; }) ? Standing::Proved
+                                                                                                  : Standing::Bounded;
 }
 
-void print_proofs(const cegis::Hierarchy& hy, const Claims& c, const std::vector<prove::ImplicationProof>& proofs) {
-  fmt::print("\nfor every size (--prove; bounded: no history within the scope separates them, not proved beyond):\n");
-  auto status = [&](const std::vector<std::size_t>& which) { return all_proved(which, proofs) ? "proved" : "bounded"; };
+void print_proofs(const cegis::Hierarchy& hy, const ProofStatus& status,
+                  const std::vector<prove::ImplicationProof>& proofs) {
+  fmt::print("\nfor every size (--prove; bounded: no history within the scope separates them, nothing known "
+             "beyond):\n");
   for (std::size_t k = 0; k < hy.classes.size(); ++k)
-    if (hy.classes[k].size() > 1) fmt::print("  class {}: {}\n", class_name(hy, k, " = "), status(c.of_class[k]));
+    if (hy.classes[k].size() > 1)
+      fmt::print("  class {}: {}\n", class_name(hy, k, " = "), standing_word(status.classes[k]));
   for (std::size_t e = 0; e < hy.covers.size(); ++e)
     fmt::print("  {} => {}: {}\n", class_name(hy, hy.covers[e].first, " = "),
-               class_name(hy, hy.covers[e].second, " = "), status(c.of_cover[e]));
+               class_name(hy, hy.covers[e].second, " = "), standing_word(status.covers[e]));
   fmt::print("\n");
   for (const auto& p : proofs) fmt::print("{}", proof_text(p));
 }
@@ -390,23 +423,31 @@ int run_hierarchy(const HierarchyArgs& a) {
   const Claims claims = a.prove.prove && unknown == 0 ? diagram_claims(hy) : Claims{};
   if (a.prove.prove && unknown == 0) proofs = prove_each(claims.implications, a.prove, a.search, start);
   const int code = unknown > 0 || any_out_of_time(proofs) ? kExitTimeout : kExitOk;
+  std::optional<ProofStatus> status;
+  if (a.prove.prove && unknown == 0) {
+    status.emplace();
+    for (const auto& which : claims.of_class) status->classes.push_back(standing(which, proofs));
+    for (const auto& which : claims.of_cover) status->covers.push_back(standing(which, proofs));
+  }
+  const ProofStatus* proved = status ? &*status : nullptr;
   const Rejections why = rejections(lib, hy, a.jobs);
-  if (!a.html.empty()) write_html_page(a.html, hierarchy_html(hy, why, scope));
+  if (!a.html.empty()) write_html_page(a.html, hierarchy_html(hy, why, scope, proved));
   if (!a.dot.empty() || !a.svg.empty()) {
-    const std::string picture = hierarchy_dot(hy, why, scope);
+    const std::string picture = hierarchy_dot(hy, why, scope, proved);
     if (!a.dot.empty()) write_text_file(a.dot, picture);
     if (!a.svg.empty()) write_svg(a.svg, picture);
   }
   if (a.search.json) {
     nlohmann::json j = hierarchy_json(hy, levels, why, scope);
-    if (a.prove.prove && unknown == 0) {
+    if (status) {
       j["proofs"] = nlohmann::json::array();
       for (const auto& p : proofs) j["proofs"].push_back(proof_json(p));
       j["classes_proved"] = nlohmann::json::array();
-      for (std::size_t k = 0; k < hy.classes.size(); ++k)
-        j["classes_proved"].push_back(all_proved(claims.of_class[k], proofs));
-      for (std::size_t e = 0; e < hy.covers.size(); ++e)
-        j["hasse"][e]["proved"] = all_proved(claims.of_cover[e], proofs);
+      for (Standing c : status->classes) j["classes_proved"].push_back(c == Standing::Proved);
+      for (std::size_t e = 0; e < hy.covers.size(); ++e) {
+        j["hasse"][e]["proved"] = status->covers[e] == Standing::Proved;
+        j["hasse"][e]["refuted"] = status->covers[e] == Standing::Refuted;
+      }
     }
     fmt::print("{}\n", dump_json(j));
     return code;
@@ -415,7 +456,7 @@ int run_hierarchy(const HierarchyArgs& a) {
              levels.size(), scope, hy.searched, implied,
              unknown > 0 ? fmt::format(", {} undecided (time limit)", unknown) : "", hy.seconds);
   print_hierarchy(hy, levels, why);
-  if (a.prove.prove && unknown == 0) print_proofs(hy, claims, proofs);
+  if (status) print_proofs(hy, *status, proofs);
   if (a.prove.prove && unknown > 0) fmt::print("\nnot proved: --prove is not attempted while pairs are undecided\n");
   return code;
 }

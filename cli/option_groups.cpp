@@ -84,7 +84,8 @@ void add_prove_options(CLI::App* cmd, ProveArgs& a) {
   CLI::Option* prove =
       cmd->add_flag("--prove", a.prove,
                     "Where no history within the scope separates the levels, try to prove that none "
-                    "does at any size: a witness map checked by the provers cvc5 and z3, both needed "
+                    "does at any size: a witness map checked by the provers cvc5 and z3, both needed; "
+                    "or show one beyond the scope, from a prover's model, confirmed by check "
                     "(docs/proofs.md)");
   cmd->add_option("--proof", a.dir, "With --prove, write the provers' scripts (SMT-LIB 2) to this folder")
       ->type_name("DIR")

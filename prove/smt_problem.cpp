@@ -120,6 +120,14 @@ void SmtProblem::assume_conjunct(const FormulaPtr& f, const std::string& why) {
                                    formula(*subset(r, rel(l)), Polarity::Negative)}));
     return;
   }
+  // R;R ⊆ R: R is transitive wherever the hypotheses hold, so it bounds
+  // closures as orders do (cover()).
+  if (f->op == Formula::Op::Subset && f->free.empty() && f->exprs[1]->op == Expr::Op::Relation &&
+      f->exprs[0]->op == Expr::Op::Join && f->exprs[0]->kids.size() == 2) {
+    const auto& k = f->exprs[0]->kids;
+    const auto same = [&](const ExprPtr& e) { return e->op == Expr::Op::Relation && e->rel == f->exprs[1]->rel; };
+    if (same(k[0]) && same(k[1])) transitive_.push_back(f->exprs[1]);
+  }
   hypotheses_.emplace_back(why, formula(*f, Polarity::Negative));
 }
 
@@ -300,10 +308,12 @@ const SmtProblem::Cover& SmtProblem::cover(const ExprPtr& r) {
                                                  exists({v[2]}, conj({call(v[0], v[2]), member(*r, {v[2], v[1]})})))));
   // The closure is the least transitive relation containing r: within any
   // order O the hypotheses assert (a strict order of A's witness, or a
-  // linearization), so ^r ⊆ O where r ⊆ O. O is the hypotheses' own
-  // relation here, never a goal's substitute for it (which need not be
-  // transitive).
-  for (const ExprPtr& o : orders_) {
+  // linearization) or relation they make transitive (R;R ⊆ R), so ^r ⊆ O
+  // where r ⊆ O. O is the hypotheses' own relation here, never a goal's
+  // substitute for it (which need not be transitive).
+  std::vector<ExprPtr> bounds = orders_;
+  bounds.insert(bounds.end(), transitive_.begin(), transitive_.end());
+  for (const ExprPtr& o : bounds) {
     if (o->type != r->type) continue;
     const bool goal = std::exchange(in_goal_, false);
     auto in_o = [&](const std::string& x, const std::string& y) { return member(*o, {x, y}); };

@@ -133,6 +133,7 @@ class SmtProblem {
   bool substituting_ = false;  // inside a substituted term: no further substitution
   std::vector<Linearization> linearizations_;
   std::vector<logic::ExprPtr> orders_;
+  std::vector<logic::ExprPtr> transitive_;  // relations the hypotheses make transitive (R;R ⊆ R)
   std::vector<std::pair<std::string, std::string>> hypotheses_;  // (comment, term)
   std::vector<std::pair<std::string, std::string>> goals_;
   std::size_t fresh_ = 0;

@@ -234,8 +234,10 @@ cli_test(compare-prove-refuted-json 0 "" "\"counterexample\": {" ${BIN} compare 
 cli_test(compare-prove-timeout 3 "" "--timeout ran out before this implication" ${BIN} compare
          biswas.CC cerone.CC --scope 2,1,2 --prove --timeout 2)
 # hierarchy --prove: the cover SER => SI proved; PC = SI within 3,2,2 is a
-# class that stays bounded (PC => SI is false: a lost update needs 3 values).
+# class a history beyond the scope refutes (a lost update needs 3 values).
 cli_test(hierarchy-prove 0 "" "^  biswas.SER => biswas.SI: proved" ${BIN} hierarchy SER SI --scope 3,2,2 --prove)
+cli_test(hierarchy-prove-refuted 0 "" "^  class biswas.SI = biswas.PC: refuted beyond the scope" ${BIN} hierarchy SER SI
+         PC --scope 3,2,2 --prove)
 cli_test(hierarchy-prove-json 0 "" "\"proved\": true" ${BIN} hierarchy SER SI --scope 3,2,2 --prove --json)
 # synth --prove: where none is found, the implication.
 cli_test(synth-prove 1 "" "proved for all histories: biswas.SER => biswas.SI" ${BIN} synth --allow SER --deny SI
