@@ -190,8 +190,8 @@ TEST_CASE("prove: no pair that synthesis separates is proved") {
   CHECK(proved_though_separated(kSeparated, true).empty());
 }
 
-// The same over every ordered pair of shipped levels: about 1,300 pairs, an
-// hour and more, so not part of the suite; bench/proofs/separated.sh runs it
+// The same over every ordered pair of shipped levels: about 1,300 pairs,
+// hours, so not part of the suite; bench/proofs/separated.sh runs it
 // and keeps its report in bench/results/.
 TEST_CASE("prove: no ordered pair of shipped levels that synthesis separates is proved" * doctest::skip()) {
   CHECK(proved_though_separated(all_ordered_pairs(), false).empty());
