@@ -81,8 +81,12 @@ std::optional<History> counterexample(const Level& a, const Level& b, const std:
                                       bool session_free) {
   const ModelHistory mh = model_history(finite_model(script, seconds), session_free);
   if (!mh.history) return std::nullopt;
-  if (decide(*mh.history, a).verdict != Verdict::Allowed) return std::nullopt;
-  if (decide(*mh.history, b).verdict != Verdict::Violated) return std::nullopt;
+  try {
+    if (decide(*mh.history, a).verdict != Verdict::Allowed) return std::nullopt;
+    if (decide(*mh.history, b).verdict != Verdict::Violated) return std::nullopt;
+  } catch (const std::exception&) {
+    return std::nullopt;  // a level refuses the history (too large for its checker): not confirmed
+  }
   return mh.history;
 }
 
