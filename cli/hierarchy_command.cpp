@@ -419,12 +419,14 @@ int run_hierarchy(const HierarchyArgs& a) {
     }
 
   if (!a.db.db.empty()) return place_on_database(a, hy);
-  std::vector<prove::ImplicationProof> proofs;
-  const Claims claims = a.prove.prove && unknown == 0 ? diagram_claims(hy) : Claims{};
-  if (a.prove.prove && unknown == 0) proofs = prove_each(claims.implications, a.prove, a.search, start);
+  // --prove once every pair is decided: the diagram is then what it claims.
+  const bool proving = a.prove.prove && unknown == 0;
+  const Claims claims = proving ? diagram_claims(hy) : Claims{};
+  const std::vector<prove::ImplicationProof> proofs =
+      proving ? prove_each(claims.implications, a.prove, a.search, start) : std::vector<prove::ImplicationProof>{};
   const int code = unknown > 0 || any_out_of_time(proofs) ? kExitTimeout : kExitOk;
   std::optional<ProofStatus> status;
-  if (a.prove.prove && unknown == 0) {
+  if (proving) {
     status.emplace();
     for (const auto& which : claims.of_class) status->classes.push_back(standing(which, proofs));
     for (const auto& which : claims.of_cover) status->covers.push_back(standing(which, proofs));
@@ -440,8 +442,7 @@ int run_hierarchy(const HierarchyArgs& a) {
   if (a.search.json) {
     nlohmann::json j = hierarchy_json(hy, levels, why, scope);
     if (status) {
-      j["proofs"] = nlohmann::json::array();
-      for (const auto& p : proofs) j["proofs"].push_back(proof_json(p));
+      j["proofs"] = proofs_json(proofs);
       j["classes_proved"] = nlohmann::json::array();
       for (Standing c : status->classes) j["classes_proved"].push_back(c == Standing::Proved);
       for (std::size_t e = 0; e < hy.covers.size(); ++e) {

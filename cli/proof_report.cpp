@@ -58,6 +58,12 @@ nlohmann::json proof_json(const prove::ImplicationProof& p) {
   return j;
 }
 
+nlohmann::json proofs_json(const std::vector<prove::ImplicationProof>& ps) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : ps) out.push_back(proof_json(p));
+  return out;
+}
+
 std::vector<prove::ImplicationProof> prove_each(const std::vector<std::pair<const Level*, const Level*>>& claims,
                                                 const ProveArgs& pa, const SearchArgs& sa,
                                                 std::chrono::steady_clock::time_point start) {

@@ -29,5 +29,7 @@ bool any_out_of_time(const std::vector<prove::ImplicationProof>& ps);
 std::string proof_text(const prove::ImplicationProof& p);
 
 nlohmann::json proof_json(const prove::ImplicationProof& p);
+// The "proofs" array of a command's JSON: proof_json of each, in order.
+nlohmann::json proofs_json(const std::vector<prove::ImplicationProof>& ps);
 
 }  // namespace iso::cli

@@ -2,7 +2,6 @@
 // and violating others, or show that none exists within the scope.
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <unistd.h>
@@ -280,10 +279,7 @@ int run_synth(const SynthArgs& a) {
     if (a.search.json) {
       nlohmann::json j{{"outcome", "none"}, {"scope", p.scope.text()}};
       if (!r.notes.empty()) j["notes"] = r.notes;
-      if (a.prove.prove) {
-        j["proofs"] = nlohmann::json::array();
-        for (const auto& pr : proofs) j["proofs"].push_back(proof_json(pr));
-      }
+      if (a.prove.prove) j["proofs"] = proofs_json(proofs);
       fmt::print("{}\n", dump_json(j));
     } else {
       fmt::print("none: no history {} exists within scope {} (transactions, objects, values{})\n", what,
@@ -343,10 +339,7 @@ int run_compare(const CompareArgs& a) {
     nlohmann::json j{{"a", A}, {"b", B}, {"scope", ab.scope.text()}, {"verdict", verdict}};
     j["a_not_b"] = a_not_b ? solution_json(ab, r1, explain(lib, ab, *r1.history, a.jobs)) : nlohmann::json(nullptr);
     j["b_not_a"] = b_not_a ? solution_json(ba, r2, explain(lib, ba, *r2.history, a.jobs)) : nlohmann::json(nullptr);
-    if (a.prove.prove) {
-      j["proofs"] = nlohmann::json::array();
-      for (const auto& p : proofs) j["proofs"].push_back(proof_json(p));
-    }
+    if (a.prove.prove) j["proofs"] = proofs_json(proofs);
     fmt::print("{}\n", dump_json(j));
     return code;
   }

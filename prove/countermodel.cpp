@@ -164,10 +164,19 @@ std::vector<std::size_t> atoms_of(const Interpretation& m, const std::string& na
 }
 
 bool any_triple(const Interpretation& m, const logic::Relation& r) {
+  const std::string name = relation_symbol(r);
   for (std::size_t a = 0; a < m.atoms(); ++a)
     for (std::size_t b = 0; b < m.atoms(); ++b)
       for (std::size_t c = 0; c < m.atoms(); ++c)
-        if (m.holds(relation_symbol(r), {a, b, c})) return true;
+        if (m.holds(name, {a, b, c})) return true;
+  return false;
+}
+
+// Does the ternary relation r (reads, writes) hold of (t, x, some value)?
+bool of_some_value(const Interpretation& m, const logic::Relation& r, std::size_t t, std::size_t x) {
+  const std::string name = relation_symbol(r);
+  for (std::size_t v = 0; v < m.atoms(); ++v)
+    if (m.holds(name, {t, x, v})) return true;
   return false;
 }
 
@@ -203,6 +212,47 @@ std::optional<std::vector<std::vector<std::size_t>>> sessions(const Interpretati
   return out;
 }
 
+// The history of the model: the transactions of `chains` in their sessions,
+// each reading (the value of its read-from writer) and then writing its
+// keys; each write a value of its own.
+ModelHistory history_of(const Interpretation& m, const std::vector<std::vector<std::size_t>>& chains,
+                        const std::vector<std::size_t>& objs, std::size_t t0) {
+  const auto& s = model::history_schema();
+  const std::string wrx = relation_symbol(*s.wrx);
+  History h;
+  std::map<std::size_t, KeyId> key;
+  for (std::size_t i = 0; i < objs.size(); ++i)  // x, y, z, x1, y1, ...
+    key[objs[i]] =
+        h.intern_key(std::string(1, static_cast<char>('x' + i % 3)) + (i < 3 ? "" : std::to_string(i / 3)));
+  // Every write a value of its own, numbered in the order of the sessions.
+  std::map<std::pair<std::size_t, std::size_t>, ValueId> written;
+  std::int64_t next = 1;
+  for (const auto& chain : chains)
+    for (std::size_t t : chain)
+      for (std::size_t x : objs)
+        if (of_some_value(m, *s.writes, t, x)) written[{t, x}] = h.intern_value(Value{next++});
+  std::size_t name = 1;
+  for (const auto& chain : chains) {
+    const SessionId session = h.add_session();
+    for (std::size_t t : chain) {
+      const TxnId id = h.add_txn(session, fmt::format("T{}", name++));
+      for (std::size_t x : objs) {
+        if (!of_some_value(m, *s.reads, t, x)) continue;
+        std::vector<std::size_t> from;
+        for (std::size_t w = 0; w < m.atoms(); ++w)
+          if (m.holds(wrx, {w, x, t})) from.push_back(w);
+        if (from.size() != 1) return {std::nullopt, "a read of the model has no single writer"};
+        if (from[0] == t0) h.add_read(id, key[x], h.init_value(key[x]));
+        else if (auto it = written.find({from[0], x}); it != written.end()) h.add_read(id, key[x], it->second);
+        else return {std::nullopt, "a read of the model reads from a transaction that did not write its key"};
+      }
+      for (std::size_t x : objs)
+        if (of_some_value(m, *s.writes, t, x)) h.add_write(id, key[x], written[{t, x}]);
+    }
+  }
+  return {std::move(h), ""};
+}
+
 ModelHistory read_model(const std::string& text, bool session_free) {
   Reader reader(text);
   std::vector<Sexp> top = reader.all();
@@ -228,47 +278,7 @@ ModelHistory read_model(const std::string& text, bool session_free) {
   } else {
     return {std::nullopt, "the model's session order is no set of sessions"};
   }
-  const auto writes = [&](std::size_t t, std::size_t x) {
-    for (std::size_t v = 0; v < atoms; ++v)
-      if (m.holds(relation_symbol(*s.writes), {t, x, v})) return true;
-    return false;
-  };
-  const auto reads = [&](std::size_t t, std::size_t x) {
-    for (std::size_t v = 0; v < atoms; ++v)
-      if (m.holds(relation_symbol(*s.reads), {t, x, v})) return true;
-    return false;
-  };
-  History h;
-  std::map<std::size_t, KeyId> key;
-  for (std::size_t i = 0; i < objs.size(); ++i)
-    key[objs[i]] = h.intern_key(std::string(1, static_cast<char>('x' + i % 3)) + (i < 3 ? "" : std::to_string(i / 3)));
-  // Every write a value of its own, numbered in the order of the sessions.
-  std::map<std::pair<std::size_t, std::size_t>, ValueId> written;
-  std::int64_t next = 1;
-  for (const auto& chain : chains)
-    for (std::size_t t : chain)
-      for (std::size_t x : objs)
-        if (writes(t, x)) written[{t, x}] = h.intern_value(Value{next++});
-  std::size_t name = 1;
-  for (const auto& chain : chains) {
-    const SessionId session = h.add_session();
-    for (std::size_t t : chain) {
-      const TxnId id = h.add_txn(session, fmt::format("T{}", name++));
-      for (std::size_t x : objs) {
-        if (!reads(t, x)) continue;
-        std::vector<std::size_t> from;
-        for (std::size_t w = 0; w < atoms; ++w)
-          if (m.holds(relation_symbol(*s.wrx), {w, x, t})) from.push_back(w);
-        if (from.size() != 1) return {std::nullopt, "a read of the model has no single writer"};
-        if (from[0] == t0[0]) h.add_read(id, key[x], h.init_value(key[x]));
-        else if (auto it = written.find({from[0], x}); it != written.end()) h.add_read(id, key[x], it->second);
-        else return {std::nullopt, "a read of the model reads from a transaction that did not write its key"};
-      }
-      for (std::size_t x : objs)
-        if (writes(t, x)) h.add_write(id, key[x], written[{t, x}]);
-    }
-  }
-  return {std::move(h), ""};
+  return history_of(m, chains, objs, t0[0]);
 }
 
 }  // namespace

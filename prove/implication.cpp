@@ -72,14 +72,14 @@ struct Attempt {
   bool proved = false;
   bool refuted = false;
   double reached = 0;
-  std::string model_of;  // refuted by cvc5: the script whose negation it found a finite model of
+  std::string model;     // refuted with a model printed: the model
+  std::string model_of;  // and the script whose goal's negation it satisfies
 };
 
-// A history read from cvc5's model of the negation of `script` that A
-// allows and B forbids, as decide() finds: a counterexample to A => B.
-std::optional<History> counterexample(const Level& a, const Level& b, const std::string& script, double seconds,
-                                      bool session_free) {
-  const ModelHistory mh = model_history(finite_model(script, seconds), session_free);
+// A history read from a prover's model of a goal's negation that A allows
+// and B forbids, as decide() finds: a counterexample to A => B.
+std::optional<History> counterexample(const Level& a, const Level& b, const std::string& model, bool session_free) {
+  const ModelHistory mh = model_history(model, session_free);
   if (!mh.history) return std::nullopt;
   try {
     if (decide(*mh.history, a).verdict != Verdict::Allowed) return std::nullopt;
@@ -96,19 +96,18 @@ std::optional<History> counterexample(const Level& a, const Level& b, const std:
 // answer is reused where it holds at the limit asked: unsat and sat always,
 // anything else only at a limit no longer than it was given.
 struct Known {
-  std::string answer;
-  double limit = 0;    // the limit it was given
-  double seconds = 0;  // the time it took
+  ProverRun run;
+  double limit = 0;  // the limit it was given
 };
 using Answers = std::map<std::string, Known>;
 
 ProverRun ask(const Prover& p, const std::string& file, const std::string& key, double seconds, Answers& known) {
   const auto it = known.find(p.name + "|" + key);
   if (it != known.end() &&
-      (it->second.answer == "unsat" || it->second.answer == "sat" || seconds <= it->second.limit))
-    return {p.name, it->second.answer, it->second.seconds};
+      (it->second.run.answer == "unsat" || it->second.run.answer == "sat" || seconds <= it->second.limit))
+    return it->second.run;
   ProverRun r = run_prover(p, file, seconds);
-  known[p.name + "|" + key] = {r.answer, seconds, r.seconds};
+  known[p.name + "|" + key] = {r, seconds};
   return r;
 }
 
@@ -152,13 +151,14 @@ Attempt try_map(const Level& b, const SmtProblem& hyp, const WitnessMap& m, std:
   Attempt at;
   for (std::size_t pi = 0; pi < provers().size(); ++pi) {
     const Prover& p = provers()[pi];
-    ProverRun total{p.name, "unsat", 0};
+    ProverRun total{p.name, "unsat", 0, ""};
     for (std::size_t k = 0; k < out.files.size(); ++k) {
       ProverRun r = ask(p, out.files[k], keys[k], limit_before(seconds, deadline), known);
       total.seconds += r.seconds;
       if (r.answer != "unsat") {
         at.refuted = r.answer == "sat";
-        if (at.refuted && p.name == "cvc5") at.model_of = out.files[k];
+        at.model = r.model;
+        at.model_of = out.files[k];
         at.reached = (static_cast<double>(pi) + static_cast<double>(k) / static_cast<double>(out.files.size())) /
                      static_cast<double>(provers().size());
         total.answer = fmt::format("{} on goal {} of {} ({})", r.answer, k + 1, out.files.size(), claim.goal_reason(k));
@@ -238,10 +238,11 @@ ImplicationProof prove_implication(const Level& a, const Level& b, const ProofOp
         out.map = maps[i].text();
         break;
       }
-      if (!at.model_of.empty()) {
-        out.counterexample = counterexample(a, b, at.model_of, limit_before(first, deadline), options.session_free);
+      if (!at.model.empty()) {
+        out.counterexample = counterexample(a, b, at.model, options.session_free);
         if (out.counterexample) {
-          out.counterexample_from = fmt::format("cvc5's finite model of the negation of {}, map {} ({})",
+          out.counterexample_from = fmt::format("{}'s finite model of the negation of {}, map {} ({})",
+                                                out.runs.back().prover,
                                                 std::filesystem::path(at.model_of).filename().string(), i + 1,
                                                 maps[i].text());
           if (options.progress) options.progress("a counterexample: " + out.counterexample_from);

@@ -55,7 +55,7 @@ std::string output_of(std::FILE* f) {
 }
 
 ProverRun run_configuration(const Prover& p, const std::vector<std::string>& flags, const std::string& file,
-                            double seconds, std::string* output = nullptr);
+                            double seconds);
 
 }  // namespace
 
@@ -63,13 +63,13 @@ const std::vector<Prover>& provers() {
   static const std::vector<Prover> list = {
       // First a short look for a finite model of the negation, which
       // answers "sat" within a second where a small history refutes the
-      // claim (no longer limit is then spent on it) and "unsat" on most true
-      // goals as fast; then with definitions (smt_problem.hpp) expanded as
-      // macros, the formulas inlined, which cvc5 instantiates best; then as
-      // written.
+      // claim (no longer limit is then spent on it), printing the model
+      // (countermodel.hpp reads it), and "unsat" on most true goals as
+      // fast; then with definitions (smt_problem.hpp) expanded as macros,
+      // the formulas inlined, which cvc5 instantiates best; then as written.
       {"cvc5",
        "cvc5",
-       {{{"--finite-model-find", "--tlimit={ms}"}, 1.0},
+       {{{"--finite-model-find", "--dump-models", "--tlimit={ms}"}, 1.0},
         {{"--macros-quant", "--macros-quant-mode=all", "--tlimit={ms}"}},
         {{"--tlimit={ms}"}}}},
       {"z3", "z3", {{{"-T:{s}"}}}},
@@ -78,11 +78,12 @@ const std::vector<Prover>& provers() {
 }
 
 ProverRun run_prover(const Prover& p, const std::string& file, double seconds) {
-  ProverRun run{p.name, "", 0};
+  ProverRun run{p.name, "", 0, ""};
   for (const auto& c : p.configurations) {
     ProverRun one = run_configuration(p, c.flags, file, std::min(seconds, c.cap));
     run.seconds += one.seconds;
     run.answer = one.answer;
+    run.model = std::move(one.model);
     // A model of the negation settles it as much as unsat does: another
     // configuration cannot prove what has a model.
     if (run.answer == "unsat" || run.answer == "sat" || run.answer.starts_with("error")) break;
@@ -90,20 +91,12 @@ ProverRun run_prover(const Prover& p, const std::string& file, double seconds) {
   return run;
 }
 
-std::string finite_model(const std::string& file, double seconds) {
-  const Prover& cvc5 = provers().front();
-  std::string text;
-  const ProverRun r =
-      run_configuration(cvc5, {"--finite-model-find", "--dump-models", "--tlimit={ms}"}, file, seconds, &text);
-  return r.answer == "sat" ? text : "";
-}
-
 namespace {
 
 // One run of one configuration of p.
 ProverRun run_configuration(const Prover& p, const std::vector<std::string>& flags, const std::string& file,
-                            double seconds, std::string* output) {
-  ProverRun run{p.name, "", 0};
+                            double seconds) {
+  ProverRun run{p.name, "", 0, ""};
   const std::string program = find_program(p.program);
   if (program.empty()) {
     run.answer = fmt::format("error: {} is not installed (Debian package {})", p.program, p.program);
@@ -156,7 +149,7 @@ ProverRun run_configuration(const Prover& p, const std::vector<std::string>& fla
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string text = output_of(out.get());
   const std::string said = text.substr(0, text.find_first_of(" \r\n"));
-  if (output) *output = text;
+  if (said == "sat" && text.size() > said.size()) run.model = text;
   if (said == "unsat" || said == "sat" || said == "unknown") run.answer = said;
   else if (killed || said == "timeout" || run.seconds >= seconds) run.answer = "timeout";
   else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) run.answer = fmt::format("error: cannot run {}", program);

@@ -29,17 +29,14 @@ struct ProverRun {
   // proved), "unknown", "timeout", or "error: ..." (not found, crashed).
   std::string answer;
   double seconds = 0;
+  // With "sat" from a configuration that prints it (--dump-models): the
+  // model of the negation, as the prover printed it after its answer.
+  std::string model;
 };
 
 // Runs `p` on the script `file`, each configuration in turn until one
 // answers unsat or sat, each for at most `seconds` (then killed) and 4 GB of
 // memory. Never throws for what the prover does.
 ProverRun run_prover(const Prover& p, const std::string& file, double seconds);
-
-// cvc5's finite model of the script's negation, as it prints it with
-// --finite-model-find --dump-models ("sat", then the model); empty when it
-// finds none within `seconds`.
-std::string finite_model(const std::string& file, double seconds);
-
 
 }  // namespace iso::prove

@@ -9,8 +9,11 @@
 // prove, never easier:
 //   - A closure ^r (or *r) becomes a fresh predicate T with the axioms "T is
 //     transitive", "r ⊆ T" and "T ⊆ r ∪ r;T, T ⊆ r ∪ T;r", parameterized
-//     by the closure's free variables. The real closure is one such T, so a
-//     claim proved for every T holds for it: sound wherever it occurs.
+//     by the closure's free variables, and "T ⊆ O where r ⊆ O" for each O
+//     the hypotheses make transitive (orders(), linearizations, R;R ⊆ R
+//     conjuncts known when T is made): the closure is the least transitive
+//     relation containing r. The real closure is one such T, so a claim
+//     proved for every T holds for it: sound wherever it occurs.
 //   - acyclic(r) becomes "T irreflexive" for that T (the same argument), and
 //     in two places something better:
 //       * as a conjunct of the hypotheses (outside any connective, without

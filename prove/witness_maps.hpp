@@ -2,7 +2,10 @@
 // A(h, w) ⇒ B(h, f(w)) may be proved for every h and w (implication.hpp).
 // A small grammar of relational terms over h, A's witness relations and the
 // linearizations A's hypotheses gave (smt_problem.hpp):
-//   an order (co, ar):   A's orders; a linearization, with T0 moved first
+//   an order (co, ar):   A's orders; a linearization, with T0 moved first;
+//                        last, A's relations and hb, each ∪ T0×T⁺, orders
+//                        only where a history makes them one (the goal's
+//                        total_order must refute them)
 //   a relation (vis):    A's relations and orders; O?;(so ∪ wr) ∪ T0×T⁺;
 //                        O?;(so ∪ wr ∪ ww(O)) ∪ T0×T⁺, ww(O) = O on pairs
 //                        writing a common key; so ∪ wr ∪ T0×T⁺; hb ∪ T0×T⁺
