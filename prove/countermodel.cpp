@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -212,13 +213,67 @@ std::optional<std::vector<std::vector<std::size_t>>> sessions(const Interpretati
   return out;
 }
 
-// The history of the model: the transactions of `chains` in their sessions,
-// each reading (the value of its read-from writer) and then writing its
-// keys; each write a value of its own.
-ModelHistory history_of(const Interpretation& m, const std::vector<std::vector<std::size_t>>& chains,
-                        const std::vector<std::size_t>& objs, std::size_t t0) {
+// One external read of a transaction: its key and the writer it reads from.
+struct ModelRead {
+  std::size_t key, writer;
+};
+
+// The single atom u with pred(u, a) (first = true) or pred(a, u), if one.
+std::optional<std::size_t> single(const Interpretation& m, const logic::Relation& r, std::size_t a, bool first) {
+  const std::string name = relation_symbol(r);
+  std::optional<std::size_t> out;
+  for (std::size_t u = 0; u < m.atoms(); ++u)
+    if (m.holds(name, first ? std::vector<std::size_t>{u, a} : std::vector<std::size_t>{a, u})) {
+      if (out) return std::nullopt;
+      out = u;
+    }
+  return out;
+}
+
+// Transaction t's external reads, in program order: with read events, each
+// event (its key, and the writer rf names), ordered by po; without, one
+// read per key t reads, from the writer wrx names. Empty with why_not set
+// when the model gives no single writer or key.
+std::vector<ModelRead> reads_of(const Interpretation& m, std::size_t t, const std::vector<std::size_t>& objs,
+                                const std::vector<std::size_t>& events, std::string& why_not) {
   const auto& s = model::history_schema();
-  const std::string wrx = relation_symbol(*s.wrx);
+  std::vector<ModelRead> out;
+  if (events.empty()) {
+    for (std::size_t x : objs) {
+      if (!of_some_value(m, *s.reads, t, x)) continue;
+      std::vector<std::size_t> from;
+      for (std::size_t w = 0; w < m.atoms(); ++w)
+        if (m.holds(relation_symbol(*s.wrx), {w, x, t})) from.push_back(w);
+      if (from.size() != 1) return why_not = "a read of the model has no single writer", out;
+      out.push_back({x, from[0]});
+    }
+    return out;
+  }
+  std::vector<std::size_t> mine;  // t's read events
+  for (std::size_t a : events)
+    if (m.holds(relation_symbol(*s.rtxn), {a, t})) mine.push_back(a);
+  // Program order is a strict total order on them: the number of
+  // predecessors places each.
+  std::vector<std::optional<ModelRead>> placed(mine.size());
+  for (std::size_t a : mine) {
+    std::size_t before = 0;
+    for (std::size_t b : mine) before += m.holds(relation_symbol(*s.po), {b, a});
+    const auto key = single(m, *s.rkey, a, false), writer = single(m, *s.rf, a, true);
+    if (!key || !writer) return why_not = "a read event of the model has no single key or writer", out;
+    if (before >= mine.size() || placed[before]) return why_not = "a transaction's read events are not in one order", out;
+    placed[before] = ModelRead{*key, *writer};
+  }
+  for (const auto& r : placed) out.push_back(*r);
+  return out;
+}
+
+// The history of the model: the transactions of `chains` in their sessions,
+// each reading (the value of its read-from writer, in program order) and
+// then writing its keys; each write a value of its own.
+ModelHistory history_of(const Interpretation& m, const std::vector<std::vector<std::size_t>>& chains,
+                        const std::vector<std::size_t>& objs, const std::vector<std::size_t>& events,
+                        std::size_t t0) {
+  const auto& s = model::history_schema();
   History h;
   std::map<std::size_t, KeyId> key;
   for (std::size_t i = 0; i < objs.size(); ++i)  // x, y, z, x1, y1, ...
@@ -236,14 +291,13 @@ ModelHistory history_of(const Interpretation& m, const std::vector<std::vector<s
     const SessionId session = h.add_session();
     for (std::size_t t : chain) {
       const TxnId id = h.add_txn(session, fmt::format("T{}", name++));
-      for (std::size_t x : objs) {
-        if (!of_some_value(m, *s.reads, t, x)) continue;
-        std::vector<std::size_t> from;
-        for (std::size_t w = 0; w < m.atoms(); ++w)
-          if (m.holds(wrx, {w, x, t})) from.push_back(w);
-        if (from.size() != 1) return {std::nullopt, "a read of the model has no single writer"};
-        if (from[0] == t0) h.add_read(id, key[x], h.init_value(key[x]));
-        else if (auto it = written.find({from[0], x}); it != written.end()) h.add_read(id, key[x], it->second);
+      std::string why_not;
+      const std::vector<ModelRead> reads = reads_of(m, t, objs, events, why_not);
+      if (!why_not.empty()) return {std::nullopt, why_not};
+      for (const auto& [x, from] : reads) {
+        if (!key.count(x)) return {std::nullopt, "a read event of the model reads no key"};
+        if (from == t0) h.add_read(id, key[x], h.init_value(key[x]));
+        else if (auto it = written.find({from, x}); it != written.end()) h.add_read(id, key[x], it->second);
         else return {std::nullopt, "a read of the model reads from a transaction that did not write its key"};
       }
       for (std::size_t x : objs)
@@ -261,7 +315,6 @@ ModelHistory read_model(const std::string& text, bool session_free) {
   if (atoms == 0 || atoms > 64) return {std::nullopt, fmt::format("the model has {} atoms", atoms)};
   const Interpretation m(top[1].kids, atoms);
   const auto& s = model::history_schema();
-  if (!atoms_of(m, sort_symbol(model::kRead)).empty()) return {std::nullopt, "the model has read events"};
   if (any_triple(m, *s.abr) || any_triple(m, *s.irr)) return {std::nullopt, "the model has aborted or intermediate reads"};
   if (any_triple(m, *s.vo)) return {std::nullopt, "the model has known version orders"};
   const std::vector<std::size_t> objs = atoms_of(m, sort_symbol(model::kObj));
@@ -278,7 +331,7 @@ ModelHistory read_model(const std::string& text, bool session_free) {
   } else {
     return {std::nullopt, "the model's session order is no set of sessions"};
   }
-  return history_of(m, chains, objs, t0[0]);
+  return history_of(m, chains, objs, atoms_of(m, sort_symbol(model::kRead)), t0[0]);
 }
 
 }  // namespace
