@@ -78,13 +78,6 @@ std::vector<HistoryFact> history_facts(const HistoryShape& shape) {
                  forall({decl(a), decl(b), decl(c)},
                         implies(and_({in({a, c}, rel(s.so)), in({b, c}, rel(s.so)), ne(a, b)}),
                                 or_(in({a, b}, rel(s.so)), in({b, a}, rel(s.so)))))});
-  // Sessions are chains: past T0, the transactions after one are ordered
-  // too (so session order is no tree, and a model of it reads back as
-  // sessions: countermodel.hpp).
-  out.push_back({"transactions after one transaction other than T0 in session order are ordered",
-                 forall({decl(a), decl(b), decl(c)},
-                        implies(and_({not_(in({c}, rel(s.t0))), in({c, a}, rel(s.so)), in({c, b}, rel(s.so)), ne(a, b)}),
-                                or_(in({a, b}, rel(s.so)), in({b, a}, rel(s.so)))))});
   if (shape.session_free)
     out.push_back({"every transaction in its own session", equal(rel(s.so), product(s.T0, s.Tplus))});
   // A transaction's final write of a key is one value.
