@@ -300,7 +300,7 @@ TEST_CASE("prove: no pair that synthesis separates is proved") {
 }
 
 // The same over every ordered pair of shipped levels: 1,260 pairs,
-// hours, so not part of the suite; bench/proofs/separated.sh runs it
+// two hours on two cores, so not part of the suite; bench/proofs/separated.sh runs it
 // and keeps its report in bench/results/.
 TEST_CASE("prove: no ordered pair of shipped levels that synthesis separates is proved" * doctest::skip()) {
   CHECK(proved_though_separated(all_ordered_pairs(), false).empty());
