@@ -22,7 +22,6 @@
 #include "prove/history_facts.hpp"
 #include "prove/implication.hpp"
 #include "prove/smt_problem.hpp"
-#include "tests/brute/enumerate.hpp"
 #include "tests/brute/random_history.hpp"
 #include "tests/unit/synth_helpers.hpp"
 
@@ -96,9 +95,9 @@ std::vector<std::string> proved_though_separated(const std::vector<std::pair<std
 
 // Every ordered pair of distinct shipped levels, real time and timestamps
 // included, aliases once (adya.SI and adya.SER are adya.PL-SI and adya.PL-3
-// under a second name); with
-// ISOSYNTH_PAIRS_SHARD=I/N in the environment, only the pairs whose index
-// is I modulo N, so that N processes share the run.
+// under a second name). With ISOSYNTH_PAIRS_SHARD=I/N in the environment,
+// only the pairs whose index is I modulo N, so that N processes share the
+// run.
 std::vector<std::pair<std::string, std::string>> all_ordered_pairs() {
   std::size_t shard = 0, shards = 1;
   if (const char* env = std::getenv("ISOSYNTH_PAIRS_SHARD")) {
